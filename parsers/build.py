@@ -1,0 +1,166 @@
+"""From what an engine would build to canonical ``SceneObject``s, shared by every parser.
+
+A parser describes each object as the affine that takes the canonical unit primitive of its
+class into the engine's own world frame (``unit_to_native``). This module changes the frame,
+splits the affine into position, rotation and size, names the objects, and leaves out the
+ground slab a model may add, each step with its diagnostics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from parsers.result import Diagnostics
+from spatialbabel import (
+    UNIT_EXTENTS,
+    UNKNOWN_CLASS,
+    SceneObject,
+    decompose,
+    language_frame,
+    matrix_to_euler,
+    object_affine,
+)
+from spatialbabel.frames import Matrix, Vec3
+from spatialbabel.geometry import primitive_aabb
+from spatialbabel.palette import RGB
+
+#: A slab is ground when it is this thin relative to its footprint...
+GROUND_MAX_THICKNESS_RATIO = 0.1
+#: ...at least this wide and deep (scene units)...
+GROUND_MIN_SPAN = 2.5
+#: ...and its top is no higher than the lowest other object's bottom plus this.
+GROUND_TOP_TOLERANCE = 0.05
+
+
+@dataclass
+class NativeObject:
+    """One object as a parser found it, still in the engine's frame."""
+
+    class_name: str
+    unit_to_native: Matrix
+    rgb: RGB | None = None
+    name: str | None = None
+    line: int | None = None
+    #: How the class was decided, when it was not a plain primitive call (Unity stand-ins).
+    class_reason: str | None = None
+    #: Position, Euler XYZ degrees and size when the language states them in the canonical
+    #: frame (json, dsl): kept as written instead of re-derived from the affine, so a scene
+    #: written out and read back is the same scene to the last bit.
+    canonical_trs: tuple[Vec3, Vec3, Vec3] | None = None
+
+
+_ID_CLEAN = re.compile(r"[^A-Za-z0-9_.\-]+")
+
+
+def _unique_id(
+    wanted: str | None, class_name: str, taken: set[str], counters: dict[str, int]
+) -> str:
+    base = _ID_CLEAN.sub("_", wanted).strip("_") if wanted else ""
+    if base and base not in taken:
+        taken.add(base)
+        return base
+    stem = base or class_name
+    while True:
+        counters[stem] = counters.get(stem, 0) + 1
+        candidate = f"{stem}_{counters[stem]}"
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
+
+
+def canonical_object(
+    language: str, native: NativeObject, object_id: str, diagnostics: Diagnostics
+) -> SceneObject | None:
+    """One native object in the canonical frame, or None (with an error) when it is degenerate."""
+    if native.canonical_trs is not None:
+        position, rotation, size = native.canonical_trs
+        return SceneObject(object_id, native.class_name, position, rotation, size, rgb=native.rgb)
+    frame = language_frame(language)
+    affine = frame.affine(np.asarray(native.unit_to_native, dtype=float))
+    if not np.all(np.isfinite(affine)):
+        diagnostics.error(
+            "build.non_finite", f"{object_id}: transform is not finite; object dropped", native.line
+        )
+        return None
+    parts = decompose(affine)
+    if parts.shear > 1e-6:
+        diagnostics.warning(
+            "build.shear",
+            f"{object_id}: its transform shears the primitive ({parts.shear:.3g}); kept the nearest rotation and scale",
+            native.line,
+        )
+    unit = UNIT_EXTENTS.get(native.class_name, (1.0, 1.0, 1.0))
+    size = (parts.scale[0] * unit[0], parts.scale[1] * unit[1], parts.scale[2] * unit[2])
+    if min(size) <= 1e-9:
+        diagnostics.warning(
+            "build.zero_size", f"{object_id}: has zero size along an axis", native.line
+        )
+    return SceneObject(
+        id=object_id,
+        class_name=native.class_name,
+        position=parts.translation,
+        rotation=matrix_to_euler(parts.rotation),
+        size=(size[0], size[1], size[2]),
+        rgb=native.rgb,
+    )
+
+
+def is_ground_slab(obj: SceneObject, affine: Matrix, others_bottom: float | None) -> bool:
+    """A thin, wide, horizontal box or disc under everything else: the model's ground."""
+    if obj.class_name not in ("cube", "cylinder"):
+        return False
+    lo, hi = primitive_aabb(obj.class_name, affine)
+    span_x, height, span_z = (hi - lo).tolist()
+    if min(span_x, span_z) < GROUND_MIN_SPAN:
+        return False
+    if height > GROUND_MAX_THICKNESS_RATIO * min(span_x, span_z):
+        return False
+    return others_bottom is None or float(hi[1]) <= others_bottom + GROUND_TOP_TOLERANCE
+
+
+def build_objects(
+    language: str, natives: list[NativeObject], diagnostics: Diagnostics
+) -> list[SceneObject]:
+    """Canonical objects with unique ids; ground slabs left out with a diagnostic."""
+    taken: set[str] = set()
+    counters: dict[str, int] = {}
+    built: list[tuple[NativeObject, SceneObject]] = []
+    for native in natives:
+        object_id = _unique_id(native.name, native.class_name, taken, counters)
+        if native.class_name == UNKNOWN_CLASS:
+            diagnostics.warning(
+                "build.unknown_class",
+                f"{object_id}: primitive not recognised; kept as class 'unknown'",
+                native.line,
+            )
+        elif native.class_reason:
+            diagnostics.info(
+                "build.class_from_context",
+                f"{object_id}: class {native.class_name!r} decided {native.class_reason}",
+                native.line,
+            )
+        obj = canonical_object(language, native, object_id, diagnostics)
+        if obj is not None:
+            built.append((native, obj))
+    if len(built) < 2:
+        return [obj for _, obj in built]
+    kept: list[SceneObject] = []
+    bottoms = [float(primitive_aabb(obj.class_name, object_affine(obj))[0][1]) for _, obj in built]
+    # The lowest bottom among the *other* objects: the overall lowest, or the second lowest
+    # for the object that is itself the lowest.
+    order = sorted(range(len(bottoms)), key=bottoms.__getitem__)
+    lowest, second = order[0], order[1]
+    for index, (native, obj) in enumerate(built):
+        others_bottom = bottoms[second] if index == lowest else bottoms[lowest]
+        if is_ground_slab(obj, object_affine(obj), others_bottom):
+            diagnostics.info(
+                "build.ground_removed",
+                f"{obj.id}: a thin slab under the scene is the ground, not an object; left out",
+                native.line,
+            )
+            continue
+        kept.append(obj)
+    return kept

@@ -1,0 +1,106 @@
+"""The ``spatialbabel`` command: one subcommand per stage, loaded only when used.
+
+Each subcommand lives in its stage as a module with ``HELP``, ``configure(parser)`` and
+``run(args) -> int``; importing it must not import bpy or pyrender, so ``--help`` works on the
+plain install. Exit codes are documented in docs/cli.md and held in ``ExitCode``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from enum import IntEnum
+from types import ModuleType
+from typing import Final
+
+from spatialbabel import __version__
+from spatialbabel.errors import SpatialBabelError
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    #: The command ran and found problems: failed parses, a split that does not verify.
+    PROBLEMS = 1
+    #: Bad command line (argparse's own code).
+    USAGE = 2
+    #: An input file could not be read or broke its format.
+    BAD_INPUT = 3
+    #: An optional part is not installed (``pip install spatialbabel[synth]`` and so on).
+    MISSING_DEPENDENCY = 4
+    INTERRUPTED = 130
+
+
+#: Subcommand name -> module implementing it.
+COMMANDS: Final[dict[str, str]] = {
+    "demo": "spatialbabel.cmd_demo",
+    "generate": "synth.cmd_generate",
+    "verify": "synth.cmd_verify",
+    "parse": "parsers.cmd_parse",
+    "score": "scoring.cmd_score",
+    "prompts": "synth.cmd_prompts",
+    "score-qa": "scoring.cmd_score_qa",
+    "render": "render.cmd_render",
+    "report": "render.cmd_report",
+}
+
+
+def _load(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(COMMANDS[name])
+    except ModuleNotFoundError as error:
+        if error.name and COMMANDS[name].startswith(error.name):
+            return None
+        raise
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spatialbabel",
+        description="Generate primitive scenes, parse scene code in six languages, score reconstructions.",
+        epilog="Exit codes: 0 ok, 1 problems found, 2 usage, 3 bad input, 4 missing optional dependency.",
+    )
+    parser.add_argument("--version", action="version", version=f"spatialbabel {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        if only is not None and name != only:
+            subparsers.add_parser(name, add_help=False)
+            continue
+        module = _load(name)
+        if module is None:
+            continue
+        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        module.configure(sub)
+        sub.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    # Only the chosen command's module is imported, so one stage's import cost is not paid by all.
+    chosen = next((a for a in arguments if not a.startswith("-")), None)
+    parser = build_parser(chosen if chosen in COMMANDS else None)
+    args = parser.parse_args(arguments)
+    if getattr(args, "_run", None) is None:
+        parser.print_help()
+        return ExitCode.USAGE
+    try:
+        return int(args._run(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except ModuleNotFoundError as error:
+        extra = {"bpy": "synth", "pyrender": "render", "matplotlib": "render", "open3d": "dev"}.get(
+            (error.name or "").split(".")[0]
+        )
+        hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
+        print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)
+        return ExitCode.MISSING_DEPENDENCY
+    except SpatialBabelError as error:
+        print(f"spatialbabel {args.command}: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""Rotations and frames: Euler (degrees) <-> matrix <-> quaternion, and each language's
+native-to-canonical transform.
+
+Canonical frame: Y-up, right-handed, metres; the frontal camera sits on +Z looking at the
+origin. Euler angles follow three.js: ``order`` names the matrix product, so ``"XYZ"`` means
+``R = Rx @ Ry @ Rz`` (docs/conventions.md).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]  # (w, x, y, z)
+Matrix = NDArray[np.float64]
+EulerOrder = Literal["XYZ", "YXZ", "ZXY", "ZYX", "YZX", "XZY"]
+EULER_ORDERS: Final[tuple[EulerOrder, ...]] = ("XYZ", "YXZ", "ZXY", "ZYX", "YZX", "XZY")
+
+
+def axis_rotation(axis: str, radians: float) -> Matrix:
+    """Right-handed rotation by ``radians`` about ``axis`` ('X', 'Y' or 'Z')."""
+    c, s = math.cos(radians), math.sin(radians)
+    if axis == "X":
+        return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+    if axis == "Y":
+        return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+    if axis == "Z":
+        return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    raise ValueError(f"axis must be X, Y or Z, got {axis!r}")
+
+
+def euler_to_matrix(
+    angles: Vec3 | tuple[float, ...], order: str = "XYZ", *, degrees: bool = True
+) -> Matrix:
+    """Rotation matrix of Euler angles given per axis (x, y, z) in three.js's convention."""
+    if order not in EULER_ORDERS:
+        raise ValueError(f"unknown Euler order {order!r}; known: {', '.join(EULER_ORDERS)}")
+    by_axis = dict(zip("XYZ", angles, strict=True))
+    result = np.eye(3)
+    for axis in order:
+        angle = by_axis[axis]
+        result = result @ axis_rotation(axis, math.radians(angle) if degrees else angle)
+    return result
+
+
+def matrix_to_euler(matrix: Matrix, order: str = "XYZ", *, degrees: bool = True) -> Vec3:
+    """Euler angles (x, y, z) of a rotation matrix, as three.js's ``Euler.setFromRotationMatrix``."""
+    m = np.asarray(matrix, dtype=float)
+    m11, m12, m13 = m[0]
+    m21, m22, m23 = m[1]
+    m31, m32, m33 = m[2]
+
+    def clamp(v: float) -> float:
+        return min(max(v, -1.0), 1.0)
+
+    limit = 0.9999999
+    if order == "XYZ":
+        y = math.asin(clamp(m13))
+        if abs(m13) < limit:
+            x, z = math.atan2(-m23, m33), math.atan2(-m12, m11)
+        else:
+            x, z = math.atan2(m32, m22), 0.0
+    elif order == "YXZ":
+        x = math.asin(-clamp(m23))
+        if abs(m23) < limit:
+            y, z = math.atan2(m13, m33), math.atan2(m21, m22)
+        else:
+            y, z = math.atan2(-m31, m11), 0.0
+    elif order == "ZXY":
+        x = math.asin(clamp(m32))
+        if abs(m32) < limit:
+            y, z = math.atan2(-m31, m33), math.atan2(-m12, m22)
+        else:
+            y, z = 0.0, math.atan2(m21, m11)
+    elif order == "ZYX":
+        y = math.asin(-clamp(m31))
+        if abs(m31) < limit:
+            x, z = math.atan2(m32, m33), math.atan2(m21, m11)
+        else:
+            x, z = 0.0, math.atan2(-m12, m22)
+    elif order == "YZX":
+        z = math.asin(clamp(m21))
+        if abs(m21) < limit:
+            x, y = math.atan2(-m23, m22), math.atan2(-m31, m11)
+        else:
+            x, y = 0.0, math.atan2(m13, m33)
+    elif order == "XZY":
+        z = math.asin(-clamp(m12))
+        if abs(m12) < limit:
+            x, y = math.atan2(m32, m22), math.atan2(m13, m11)
+        else:
+            x, y = math.atan2(-m23, m33), 0.0
+    else:
+        raise ValueError(f"unknown Euler order {order!r}; known: {', '.join(EULER_ORDERS)}")
+    if degrees:
+        return (math.degrees(x), math.degrees(y), math.degrees(z))
+    return (x, y, z)
+
+
+def quaternion_to_matrix(q: Quat | tuple[float, ...]) -> Matrix:
+    """Rotation matrix of a quaternion (w, x, y, z); it need not be normalised."""
+    w, x, y, z = (float(c) for c in q)
+    norm = math.sqrt(w * w + x * x + y * y + z * z)
+    if norm == 0.0:
+        raise ValueError("quaternion has zero length")
+    w, x, y, z = w / norm, x / norm, y / norm, z / norm
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def matrix_to_quaternion(matrix: Matrix) -> Quat:
+    """Unit quaternion (w, x, y, z) of a rotation matrix, with w >= 0."""
+    m = np.asarray(matrix, dtype=float)
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0:
+        s = 0.5 / math.sqrt(trace + 1.0)
+        w, x = 0.25 / s, (m[2, 1] - m[1, 2]) * s
+        y, z = (m[0, 2] - m[2, 0]) * s, (m[1, 0] - m[0, 1]) * s
+    elif m[0, 0] > m[1, 1] and m[0, 0] > m[2, 2]:
+        s = 2.0 * math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2])
+        w, x = (m[2, 1] - m[1, 2]) / s, 0.25 * s
+        y, z = (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s
+    elif m[1, 1] > m[2, 2]:
+        s = 2.0 * math.sqrt(1.0 + m[1, 1] - m[0, 0] - m[2, 2])
+        w, x = (m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s
+        y, z = 0.25 * s, (m[1, 2] + m[2, 1]) / s
+    else:
+        s = 2.0 * math.sqrt(1.0 + m[2, 2] - m[0, 0] - m[1, 1])
+        w, x = (m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s
+        y, z = (m[1, 2] + m[2, 1]) / s, 0.25 * s
+    if w < 0:
+        w, x, y, z = -w, -x, -y, -z
+    return (w, x, y, z)
+
+
+def euler_to_quaternion(angles: Vec3, order: str = "XYZ", *, degrees: bool = True) -> Quat:
+    return matrix_to_quaternion(euler_to_matrix(angles, order, degrees=degrees))
+
+
+def quaternion_to_euler(q: Quat, order: str = "XYZ", *, degrees: bool = True) -> Vec3:
+    return matrix_to_euler(quaternion_to_matrix(q), order, degrees=degrees)
+
+
+def axis_angle_to_matrix(axis: Vec3, radians: float) -> Matrix:
+    """Rotation by ``radians`` about an arbitrary axis (Rodrigues)."""
+    a = np.asarray(axis, dtype=float)
+    norm = float(np.linalg.norm(a))
+    if norm == 0.0:
+        raise ValueError("rotation axis has zero length")
+    x, y, z = a / norm
+    k = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    return np.eye(3) + math.sin(radians) * k + (1 - math.cos(radians)) * (k @ k)
+
+
+def look_at_rotation(eye: Vec3, target: Vec3, up: Vec3 = (0.0, 1.0, 0.0)) -> Matrix:
+    """Rotation whose -Z looks from ``eye`` to ``target`` with +Y towards ``up`` (OpenGL camera)."""
+    forward = np.asarray(target, float) - np.asarray(eye, float)
+    if np.linalg.norm(forward) == 0.0:
+        raise ValueError("eye and target coincide")
+    z_axis = -forward / np.linalg.norm(forward)
+    x_axis = np.cross(np.asarray(up, float), z_axis)
+    if np.linalg.norm(x_axis) < 1e-12:
+        x_axis = np.cross(np.array([0.0, 0.0, 1.0]), z_axis)
+    x_axis /= np.linalg.norm(x_axis)
+    y_axis = np.cross(z_axis, x_axis)
+    return np.column_stack([x_axis, y_axis, z_axis])
+
+
+def compose(translation: Vec3 | Matrix, rotation: Matrix, scale: Vec3 | Matrix) -> Matrix:
+    """4x4 affine ``T @ R @ S``."""
+    affine = np.eye(4)
+    affine[:3, :3] = np.asarray(rotation, float) @ np.diag(np.asarray(scale, float))
+    affine[:3, 3] = np.asarray(translation, float)
+    return affine
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """``T @ R @ S`` parts of an affine; ``shear`` is how far it is from any such product
+    (0 for a pure TRS, largest off-diagonal of the normalised Gram matrix otherwise)."""
+
+    translation: Vec3
+    rotation: Matrix
+    scale: Vec3
+    shear: float
+    mirrored: bool
+
+
+def decompose(affine: Matrix) -> Decomposition:
+    """Split a 4x4 (or 3x4) affine into translation, proper rotation and positive scale.
+
+    A mirror (negative determinant) is absorbed by flipping the local x axis, which leaves
+    every unit primitive unchanged: all six are symmetric in their local x.
+    """
+    m = np.asarray(affine, dtype=float)
+    linear = m[:3, :3]
+    translation = (float(m[0, 3]), float(m[1, 3]), float(m[2, 3]))
+    scale = np.linalg.norm(linear, axis=0)
+    safe = np.where(scale > 1e-12, scale, 1.0)
+    columns = linear / safe
+    mirrored = bool(np.linalg.det(linear) < 0)
+    if mirrored:
+        columns[:, 0] = -columns[:, 0]
+    gram = columns.T @ columns
+    shear = float(np.max(np.abs(gram - np.eye(3))))
+    degenerate = bool(np.any(scale <= 1e-12))
+    if shear > 1e-9 or degenerate:
+        # Nearest rotation (polar decomposition) when the axes are not orthogonal.
+        u, _, vt = np.linalg.svd(columns)
+        rotation = u @ vt
+        if np.linalg.det(rotation) < 0:
+            u[:, -1] = -u[:, -1]
+            rotation = u @ vt
+    else:
+        rotation = columns
+    return Decomposition(
+        translation, rotation, (float(scale[0]), float(scale[1]), float(scale[2])), shear, mirrored
+    )
+
+
+@dataclass(frozen=True)
+class NativeFrame:
+    """How a language's engine frame maps onto the canonical one: ``canonical = to_canonical @ native``."""
+
+    language: str
+    description: str
+    to_canonical: Matrix
+
+    @property
+    def right_handed(self) -> bool:
+        return bool(np.linalg.det(self.to_canonical) > 0)
+
+    def point(self, native: Vec3 | Matrix) -> Vec3:
+        p = self.to_canonical @ np.asarray(native, dtype=float)
+        return (float(p[0]), float(p[1]), float(p[2]))
+
+    def affine(self, native: Matrix) -> Matrix:
+        """A native world affine expressed in the canonical frame."""
+        change = np.eye(4)
+        change[:3, :3] = self.to_canonical
+        return change @ np.asarray(native, dtype=float)
+
+    def rotation(self, native: Matrix) -> Matrix:
+        """A rotation given in the native frame, as the same physical rotation in canonical."""
+        c = self.to_canonical
+        return c @ np.asarray(native, dtype=float) @ c.T
+
+
+_IDENTITY = np.eye(3)
+_BLENDER = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, -1.0, 0.0]])
+_UNITY = np.diag([1.0, 1.0, -1.0])
+
+LANGUAGE_FRAMES: Final[dict[str, NativeFrame]] = {
+    "threejs": NativeFrame("threejs", "Y-up right-handed: canonical = native", _IDENTITY),
+    "open3d": NativeFrame("open3d", "Y-up right-handed: canonical = native", _IDENTITY),
+    "json": NativeFrame("json", "canonical", _IDENTITY),
+    "dsl": NativeFrame("dsl", "canonical", _IDENTITY),
+    "blender": NativeFrame("blender", "Z-up right-handed: canonical = (x, z, -y)", _BLENDER),
+    "unity": NativeFrame("unity", "Y-up left-handed: canonical = (x, y, -z)", _UNITY),
+}
+
+
+def language_frame(language: str) -> NativeFrame:
+    try:
+        return LANGUAGE_FRAMES[language]
+    except KeyError:
+        known = ", ".join(sorted(LANGUAGE_FRAMES))
+        raise KeyError(f"no frame for language {language!r}; known: {known}") from None

@@ -1,0 +1,250 @@
+"""Spatial relations and comparisons between objects, as seen from a camera.
+
+Each relation has two readings. The *strict* one, used on ground truth, applies margins and
+answers HOLDS, FAILS (clearly the opposite, under every reading of the words) or UNCLEAR, so a
+question is only asked where no reasonable reading could change its answer. The *plain* one,
+used on scenes a model wrote, decides by sign alone.
+
+Readings (docs/qa.md): left/right compare the object centres both in the camera frame's x and
+in the image's x; in front/behind compare the centres' depth along the view axis and along the
+camera's heading on the ground; above/below need real vertical separation (the upper object's
+bottom at or over the lower one's top); larger compares exact volumes, taller the vertical
+extents of the exact geometry, closer the distances from the camera centre and the depths.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Final, Literal
+
+import numpy as np
+
+from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
+from spatialbabel.geometry import world_aabb
+from spatialbabel.scene import Camera, SceneObject
+
+Relation = Literal["left", "right", "in front", "behind", "above", "below"]
+Axis = Literal["horizontal", "depth", "vertical"]
+Comparison = Literal["larger", "taller", "closer"]
+
+RELATIONS: Final[tuple[Relation, ...]] = ("left", "right", "in front", "behind", "above", "below")
+OPPOSITE: Final[dict[Relation, Relation]] = {
+    "left": "right",
+    "right": "left",
+    "in front": "behind",
+    "behind": "in front",
+    "above": "below",
+    "below": "above",
+}
+#: How each relation reads before the object it relates to ("the cube to the left of ...").
+RELATION_PHRASES: Final[dict[Relation, str]] = {
+    "left": "to the left of",
+    "right": "to the right of",
+    "in front": "in front of",
+    "behind": "behind",
+    "above": "above",
+    "below": "below",
+}
+#: The two answers of a question along each axis; the first is the one ``relation_truth`` tests.
+AXES: Final[dict[Axis, tuple[Relation, Relation]]] = {
+    "horizontal": ("left", "right"),
+    "depth": ("in front", "behind"),
+    "vertical": ("above", "below"),
+}
+COMPARISONS: Final[tuple[Comparison, ...]] = ("larger", "taller", "closer")
+
+#: Volume of each unit primitive (extents ``UNIT_EXTENTS``); a scaled object's volume is this
+#: times the product of its scale factors.
+UNIT_VOLUMES: Final[dict[str, float]] = {
+    "cube": 1.0,
+    "sphere": math.pi / 6.0,
+    "cylinder": math.pi / 4.0,
+    "cone": math.pi / 12.0,
+    "pyramid": 1.0 / 3.0,
+    "torus": 2.0 * math.pi**2 * TORUS_MAJOR_RADIUS * TORUS_MINOR_RADIUS**2,
+}
+
+
+class Truth(Enum):
+    HOLDS = "holds"
+    FAILS = "fails"
+    UNCLEAR = "unclear"
+
+
+@dataclass(frozen=True)
+class Margins:
+    """How clearly a relation must hold (or fail) on ground truth for a question to be asked."""
+
+    #: Metres between centres along the camera's x axis (left/right).
+    lateral: float = 0.4
+    #: Fraction of the image width between projected centres (left/right).
+    image: float = 0.04
+    #: Metres between centres along the view axis and along the heading on the ground.
+    depth: float = 0.4
+    #: How far an "above" object may reach below the top of the one under it (contact noise),
+    #: and, doubled, how far it must reach below it to be clearly not above.
+    vertical_gap: float = 0.05
+    #: Metres between centres for above/below.
+    vertical: float = 0.3
+    #: Ratio of volumes for larger.
+    volume_ratio: float = 1.5
+    #: Ratio and difference (metres) of vertical extents for taller.
+    height_ratio: float = 1.25
+    height: float = 0.15
+    #: Metres between distances from the camera centre for closer (the depths must also differ
+    #: by ``depth``).
+    distance: float = 0.4
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ViewMeasures:
+    """The facts about one object that every relation and comparison reads."""
+
+    camera_x: float
+    image_x: float
+    depth: float
+    ground_depth: float
+    distance: float
+    centre_y: float
+    bottom: float
+    top: float
+    height: float
+    volume: float
+
+
+def object_volume(obj: SceneObject) -> float:
+    """Exact volume of the object's primitive (an unknown class counts as a box)."""
+    unit = UNIT_EXTENTS.get(obj.class_name, (1.0, 1.0, 1.0))
+    factor = float(np.prod(np.asarray(obj.size, dtype=float) / np.asarray(unit, dtype=float)))
+    return UNIT_VOLUMES.get(obj.class_name, 1.0) * factor
+
+
+def _ground_heading(camera: Camera) -> np.ndarray:
+    pose = camera.pose
+    forward = -pose[:3, 2]
+    heading = np.array([forward[0], 0.0, forward[2]])
+    if np.linalg.norm(heading) < 1e-9:
+        # Looking straight down: "further" is the image's upward direction on the ground.
+        up = pose[:3, 1]
+        heading = np.array([up[0], 0.0, up[2]])
+    return heading / np.linalg.norm(heading)
+
+
+def measure(obj: SceneObject, camera: Camera) -> ViewMeasures:
+    centre = np.asarray(obj.position, dtype=float)
+    pixels, depth = camera.project(centre)
+    low, high = world_aabb(obj)
+    offset = centre - np.asarray(camera.position, dtype=float)
+    return ViewMeasures(
+        camera_x=float(camera.world_to_camera(centre[None, :])[0, 0]),
+        image_x=float(pixels[0, 0]) / camera.width,
+        depth=float(depth[0]),
+        ground_depth=float(offset @ _ground_heading(camera)),
+        distance=float(np.linalg.norm(offset)),
+        centre_y=float(centre[1]),
+        bottom=float(low[1]),
+        top=float(high[1]),
+        height=float(high[1] - low[1]),
+        volume=object_volume(obj),
+    )
+
+
+def _all_at_least(values: tuple[float, ...], limits: tuple[float, ...]) -> bool:
+    return all(v >= m for v, m in zip(values, limits, strict=True))
+
+
+def _separation(values: tuple[float, ...], limits: tuple[float, ...]) -> Truth:
+    """HOLDS when every signed difference clears its margin, FAILS when every one clears it
+    the other way, UNCLEAR otherwise."""
+    if _all_at_least(values, limits):
+        return Truth.HOLDS
+    if _all_at_least(tuple(-v for v in values), limits):
+        return Truth.FAILS
+    return Truth.UNCLEAR
+
+
+def _above(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
+    if a.bottom >= b.top - margins.vertical_gap and a.centre_y - b.centre_y >= margins.vertical:
+        return Truth.HOLDS
+    if a.bottom <= b.top - 2.0 * margins.vertical_gap:
+        return Truth.FAILS
+    return Truth.UNCLEAR
+
+
+def relation_truth(relation: Relation, a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
+    """Whether ``a`` is ``relation`` ``b`` (``left``: a is to the left of b) beyond the margins."""
+    if relation == "left":
+        return _separation((b.camera_x - a.camera_x, b.image_x - a.image_x), (margins.lateral, margins.image))
+    if relation == "in front":
+        return _separation((b.depth - a.depth, b.ground_depth - a.ground_depth), (margins.depth, margins.depth))
+    if relation == "above":
+        return _above(a, b, margins)
+    return relation_truth(OPPOSITE[relation], b, a, margins)
+
+
+def relation_plain(relation: Relation, a: ViewMeasures, b: ViewMeasures) -> bool:
+    """Whether ``a`` is ``relation`` ``b`` by sign alone (above: a's centre over b's top)."""
+    if relation == "left":
+        return a.camera_x < b.camera_x
+    if relation == "in front":
+        return a.depth < b.depth
+    if relation == "above":
+        return a.centre_y > b.top
+    return relation_plain(OPPOSITE[relation], b, a)
+
+
+def comparison_truth(comparison: Comparison, a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
+    """HOLDS when ``a`` is clearly ``comparison`` than ``b`` (larger, taller, closer to the
+    camera), FAILS when ``b`` clearly is, UNCLEAR otherwise."""
+    if comparison == "larger":
+        if a.volume > 0 and a.volume >= margins.volume_ratio * b.volume:
+            return Truth.HOLDS
+        if b.volume > 0 and b.volume >= margins.volume_ratio * a.volume:
+            return Truth.FAILS
+        return Truth.UNCLEAR
+    if comparison == "taller":
+        for first, second, verdict in ((a, b, Truth.HOLDS), (b, a, Truth.FAILS)):
+            if first.height - second.height >= margins.height and first.height >= margins.height_ratio * second.height:
+                return verdict
+        return Truth.UNCLEAR
+    return _separation((b.distance - a.distance, b.depth - a.depth), (margins.distance, margins.depth))
+
+
+def comparison_plain(comparison: Comparison, a: ViewMeasures, b: ViewMeasures) -> bool | None:
+    """True when ``a`` wins by sign alone, False when ``b`` does, None on a tie."""
+    if comparison == "larger":
+        first, second = a.volume, b.volume
+    elif comparison == "taller":
+        first, second = a.height, b.height
+    else:
+        first, second = b.distance, a.distance
+    if first == second:
+        return None
+    return first > second
+
+
+__all__ = [
+    "AXES",
+    "COMPARISONS",
+    "OPPOSITE",
+    "RELATIONS",
+    "RELATION_PHRASES",
+    "UNIT_VOLUMES",
+    "Axis",
+    "Comparison",
+    "Margins",
+    "Relation",
+    "Truth",
+    "ViewMeasures",
+    "comparison_plain",
+    "comparison_truth",
+    "measure",
+    "object_volume",
+    "relation_plain",
+    "relation_truth",
+]
