@@ -75,8 +75,8 @@ def primitive_aabb(class_name: str, affine: Matrix) -> tuple[Matrix, Matrix]:
         hi: Matrix = np.maximum(apex, base + 0.5 * disc)
         return lo, hi
     if class_name == "torus":
-        half: Matrix = TORUS_MAJOR_RADIUS * disc + TORUS_MINOR_RADIUS * np.hypot(disc, a[:, 1])
-        return t - half, t + half
+        reach: Matrix = TORUS_MAJOR_RADIUS * disc + TORUS_MINOR_RADIUS * np.hypot(disc, a[:, 1])
+        return t - reach, t + reach
     points = _UNIT_CORNERS @ a.T + t
     return points.min(axis=0), points.max(axis=0)
 
