@@ -27,6 +27,10 @@ from spatialbabel.frames import Matrix, Vec3
 from spatialbabel.geometry import primitive_aabb
 from spatialbabel.palette import RGB
 
+#: More objects than this is no scene of the benchmark (a runaway loop); parsers keep the
+#: first ones and report the rest.
+MAX_OBJECTS = 256
+
 #: A slab is ground when it is this thin relative to its footprint...
 GROUND_MAX_THICKNESS_RATIO = 0.1
 #: ...at least this wide and deep (scene units)...

@@ -13,6 +13,8 @@ command -v "$PYTHON" >/dev/null 2>&1 || PYTHON=python3
 need_apt=()
 [ -e /usr/lib/x86_64-linux-gnu/libusb-1.0.so.0 ] || [ -e /usr/lib/aarch64-linux-gnu/libusb-1.0.so.0 ] || need_apt+=(libusb-1.0-0)
 ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa.so' || need_apt+=(libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1)
+# PyOpenGL 3.1.0 (pyrender's pin) loads GL entry points from libGL.so.1 even under EGL.
+ldconfig -p 2>/dev/null | grep -q 'libGL.so.1' || need_apt+=(libgl1)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -19,6 +19,9 @@ from typing import Any, Final
 from spatialbabel.errors import SpatialBabelError
 
 SCHEMA_VERSION: Final = 1
+
+_UMASK: Final = os.umask(0)
+os.umask(_UMASK)
 
 #: Fields of one model output record, in file order.
 OUTPUT_FIELDS: Final = ("scene_id", "model", "language", "mode", "output")
@@ -40,13 +43,21 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     The bytes go to a temporary file in the same directory, are flushed to disk, and the file is
     renamed over ``path``; a crash at any point leaves at worst a stray ``.tmp`` file.
     """
+    atomic_write_chunks(path, (data,))
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes]) -> None:
+    """``atomic_write_bytes`` for data made piece by piece (a file too large to hold at once)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            for chunk in chunks:
+                stream.write(chunk)
             stream.flush()
             os.fsync(stream.fileno())
+        # mkstemp creates the file readable by its owner only; give it the usual mode.
+        os.chmod(temp_name, 0o666 & ~_UMASK)
         os.replace(temp_name, path)
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)

@@ -10,6 +10,8 @@ in the image's x; in front/behind compare the centres' depth along the view axis
 camera's heading on the ground; above/below need real vertical separation (the upper object's
 bottom at or over the lower one's top); larger compares exact volumes, taller the vertical
 extents of the exact geometry, closer the distances from the camera centre and the depths.
+Every strict HOLDS or FAILS implies the plain reading's verdict, so the generator's answers are
+what a model's exact reconstruction would give.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Final, Literal
 import numpy as np
 
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
+from spatialbabel.frames import Matrix
 from spatialbabel.geometry import world_aabb
 from spatialbabel.scene import Camera, SceneObject
 
@@ -84,7 +87,7 @@ class Margins:
     #: Metres between centres along the view axis and along the heading on the ground.
     depth: float = 0.4
     #: How far an "above" object may reach below the top of the one under it (contact noise),
-    #: and, doubled, how far it must reach below it to be clearly not above.
+    #: and how far its bottom and centre must clear the plain reading's limits.
     vertical_gap: float = 0.05
     #: Metres between centres for above/below.
     vertical: float = 0.3
@@ -99,6 +102,9 @@ class Margins:
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
+
+
+DEFAULT_MARGINS: Final = Margins()
 
 
 @dataclass(frozen=True)
@@ -124,7 +130,7 @@ def object_volume(obj: SceneObject) -> float:
     return UNIT_VOLUMES.get(obj.class_name, 1.0) * factor
 
 
-def _ground_heading(camera: Camera) -> np.ndarray:
+def _ground_heading(camera: Camera) -> Matrix:
     pose = camera.pose
     forward = -pose[:3, 2]
     heading = np.array([forward[0], 0.0, forward[2]])
@@ -169,9 +175,17 @@ def _separation(values: tuple[float, ...], limits: tuple[float, ...]) -> Truth:
 
 
 def _above(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
-    if a.bottom >= b.top - margins.vertical_gap and a.centre_y - b.centre_y >= margins.vertical:
+    gap = margins.vertical_gap
+    if (
+        a.bottom >= b.top - gap
+        and a.centre_y - b.centre_y >= margins.vertical
+        # ... and the plain reading holds with room to spare.
+        and a.bottom >= b.centre_y + gap
+        and a.centre_y >= b.top + gap
+    ):
         return Truth.HOLDS
-    if a.bottom <= b.top - 2.0 * margins.vertical_gap:
+    # Reaching down to b's middle (two objects side by side on the ground) is clearly not above.
+    if a.bottom <= b.centre_y:
         return Truth.FAILS
     return Truth.UNCLEAR
 
@@ -179,26 +193,33 @@ def _above(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
 def relation_truth(relation: Relation, a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
     """Whether ``a`` is ``relation`` ``b`` (``left``: a is to the left of b) beyond the margins."""
     if relation == "left":
-        return _separation((b.camera_x - a.camera_x, b.image_x - a.image_x), (margins.lateral, margins.image))
+        return _separation(
+            (b.camera_x - a.camera_x, b.image_x - a.image_x), (margins.lateral, margins.image)
+        )
     if relation == "in front":
-        return _separation((b.depth - a.depth, b.ground_depth - a.ground_depth), (margins.depth, margins.depth))
+        return _separation(
+            (b.depth - a.depth, b.ground_depth - a.ground_depth), (margins.depth, margins.depth)
+        )
     if relation == "above":
         return _above(a, b, margins)
     return relation_truth(OPPOSITE[relation], b, a, margins)
 
 
 def relation_plain(relation: Relation, a: ViewMeasures, b: ViewMeasures) -> bool:
-    """Whether ``a`` is ``relation`` ``b`` by sign alone (above: a's centre over b's top)."""
+    """Whether ``a`` is ``relation`` ``b`` by sign alone (above: a's bottom over b's middle
+    and a's middle over b's top, so objects side by side on the ground are neither)."""
     if relation == "left":
         return a.camera_x < b.camera_x
     if relation == "in front":
         return a.depth < b.depth
     if relation == "above":
-        return a.centre_y > b.top
+        return a.bottom > b.centre_y and a.centre_y > b.top
     return relation_plain(OPPOSITE[relation], b, a)
 
 
-def comparison_truth(comparison: Comparison, a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
+def comparison_truth(
+    comparison: Comparison, a: ViewMeasures, b: ViewMeasures, margins: Margins
+) -> Truth:
     """HOLDS when ``a`` is clearly ``comparison`` than ``b`` (larger, taller, closer to the
     camera), FAILS when ``b`` clearly is, UNCLEAR otherwise."""
     if comparison == "larger":
@@ -209,10 +230,15 @@ def comparison_truth(comparison: Comparison, a: ViewMeasures, b: ViewMeasures, m
         return Truth.UNCLEAR
     if comparison == "taller":
         for first, second, verdict in ((a, b, Truth.HOLDS), (b, a, Truth.FAILS)):
-            if first.height - second.height >= margins.height and first.height >= margins.height_ratio * second.height:
+            if (
+                first.height - second.height >= margins.height
+                and first.height >= margins.height_ratio * second.height
+            ):
                 return verdict
         return Truth.UNCLEAR
-    return _separation((b.distance - a.distance, b.depth - a.depth), (margins.distance, margins.depth))
+    return _separation(
+        (b.distance - a.distance, b.depth - a.depth), (margins.distance, margins.depth)
+    )
 
 
 def comparison_plain(comparison: Comparison, a: ViewMeasures, b: ViewMeasures) -> bool | None:
@@ -231,6 +257,7 @@ def comparison_plain(comparison: Comparison, a: ViewMeasures, b: ViewMeasures) -
 __all__ = [
     "AXES",
     "COMPARISONS",
+    "DEFAULT_MARGINS",
     "OPPOSITE",
     "RELATIONS",
     "RELATION_PHRASES",

@@ -1,0 +1,139 @@
+"""The static evaluator shared by the imperative scene-code languages.
+
+A language plugs in with a front end (its tree-sitter tree -> ``ir``), a ``Dialect`` (its
+run-time semantics and standard library) and an ``Engine`` table (its scene library); see
+docs/evaluator.md. ``evaluate`` runs the three together under one budget.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from parsers.evaluator import ir
+from parsers.evaluator.context import CallContext, Reporter
+from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.engine import Engine, Kind
+from parsers.evaluator.interpreter import Interpreter, ThrowSignal
+from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.treesitter import ParseTimeout, SourceTree
+from parsers.evaluator.treesitter import parse as parse_tree
+from parsers.evaluator.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    EngineClass,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
+
+#: A front end: (parsed text, reporter, limits, budget) -> program.
+FrontEnd = Callable[[SourceTree, Reporter, Limits, Budget], ir.Block]
+
+
+@dataclass
+class Evaluation:
+    """What ``evaluate`` leaves: the interpreter (its globals, the engine's state) and the
+    remarks, still keyed by code line."""
+
+    interpreter: Interpreter
+    reporter: Reporter
+    parsed: bool
+
+
+def evaluate(
+    code: str,
+    *,
+    grammar: str,
+    front_end: FrontEnd,
+    dialect: Dialect,
+    engine: Engine,
+    limits: Limits | None = None,
+    started: float | None = None,
+) -> Evaluation:
+    """Parse ``code`` with tree-sitter ``grammar``, lower it with ``front_end`` and run it.
+
+    One deadline (``limits.time_limit`` seconds from ``started``) covers parsing, lowering and
+    evaluation; whatever runs out is reported and what was built is kept. Never raises for
+    anything in ``code``.
+    """
+    limits = limits or Limits()
+    start = time.monotonic() if started is None else started
+    budget = Budget(limits, deadline=start + limits.time_limit)
+    interpreter = Interpreter(dialect, engine, limits=limits, budget=budget)
+    reporter = interpreter.reporter
+    if len(code) > limits.max_code_chars:
+        cut = code.rfind("\n", 0, limits.max_code_chars)
+        cut = cut if cut > 0 else limits.max_code_chars
+        line = code.count("\n", 0, cut) + 1
+        reporter.add(
+            "warning",
+            "eval.too_long",
+            f"the code is {len(code)} characters long; only the first {cut} (to line {line}) are read",
+            line,
+            None,
+        )
+        code = code[:cut]
+    try:
+        source = parse_tree(code, grammar, deadline=start + limits.time_limit * 0.6)
+    except ParseTimeout:
+        reporter.add(
+            "error",
+            "eval.parse_timeout",
+            "the code is too large or garbled to read in time",
+            None,
+            None,
+        )
+        return Evaluation(interpreter, reporter, parsed=False)
+    # The run allocates many small records and collects none of them: pausing the cyclic
+    # collector keeps its passes out of the time budget.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        program = front_end(source, reporter, limits, budget)
+        interpreter.run(program)
+    finally:
+        if collecting:
+            gc.enable()
+    return Evaluation(interpreter, reporter, parsed=True)
+
+
+__all__ = [
+    "UNDEFINED",
+    "BoundMethod",
+    "Budget",
+    "BudgetExceeded",
+    "Builtin",
+    "CallContext",
+    "ClassValue",
+    "Closure",
+    "Dialect",
+    "Engine",
+    "EngineClass",
+    "Evaluation",
+    "FrontEnd",
+    "Interpreter",
+    "Kind",
+    "Limits",
+    "Namespace",
+    "ParseTimeout",
+    "Record",
+    "Reporter",
+    "SourceTree",
+    "ThrowSignal",
+    "Unknown",
+    "Value",
+    "evaluate",
+    "ir",
+    "is_number",
+    "parse_tree",
+    "type_name",
+]

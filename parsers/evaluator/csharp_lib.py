@@ -1,0 +1,435 @@
+"""C# semantics for the evaluator (Unity scripts): integers stay integers and divide by
+truncation, ``+`` concatenates strings, ``==`` compares values, lists and dictionaries have
+C#'s members (``Add``, ``Count``, ``Length``...), and ``System.Math`` is provided. The C# front
+end's helpers (``%init``, ``%array``, ``%cast``, ``%list_of``) live here too.
+
+Engine structs (Unity's ``Vector3``, ``Color``) bring their own operators: an engine table
+hands them over as ``operators`` (a function returning ``NotImplemented`` for other values).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from parsers.evaluator.context import CallContext
+from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.values import UNDEFINED, BoundMethod, Builtin, Namespace, Record, Unknown, Value, is_number, type_name
+
+Args = list[Value]
+Kwargs = dict[str, Value]
+Operators = Callable[[str, Value, Value], Value]
+
+_MAX_TEXT = 1_000_000
+_INTEGER_TYPES = frozenset({"int", "long", "short", "byte", "uint", "ulong", "ushort", "sbyte", "char", "Int32", "Int64"})
+_FLOAT_TYPES = frozenset({"float", "double", "decimal", "Single", "Double"})
+
+
+def _arg(args: Args, i: int) -> Value:
+    return args[i] if i < len(args) else UNDEFINED
+
+
+def set_out(ctx: CallContext, values: list[Value]) -> None:
+    """Hand a built-in's ``out`` values to the call site (see the C# front end)."""
+    ctx.interp.globals.vars["%out"] = list(values)
+
+
+def format_number(value: float | int) -> str:
+    """C#'s default ``ToString`` of a number: ``2`` for 2.0, ``0.5`` for 0.5."""
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+class CSharp(Dialect):
+    name = "csharp"
+    implicit_this = True
+
+    def __init__(self, operators: Operators | None = None) -> None:
+        self.operators = operators
+        self._members = self._member_table()
+
+    # --- conversions --------------------------------------------------------------------------
+    def to_string(self, value: Value) -> str:
+        if value is None or value is UNDEFINED:
+            return ""
+        if isinstance(value, bool) or is_number(value):
+            return format_number(value)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, Record):
+            name = value.fields.get("name")
+            return str(name) if isinstance(name, str) else type_name(value)
+        return type_name(value)
+
+    def format_value(self, value: Value) -> str | None:
+        if isinstance(value, Unknown):
+            return None
+        return self.to_string(value)
+
+    def to_number(self, value: Value) -> float | None:
+        # ``i++`` on an int stays an int (C# keeps integer types).
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return super().to_number(value)
+
+    # --- operators ------------------------------------------------------------------------------
+    def binary(self, op: str, left: Value, right: Value) -> Value:
+        if isinstance(left, Unknown):
+            return left
+        if isinstance(right, Unknown):
+            return right
+        if self.operators is not None and (isinstance(left, Record) or isinstance(right, Record)):
+            result = self.operators(op, left, right)
+            if result is not NotImplemented:
+                return result
+        if op in ("===", "!==", "==", "!="):
+            same = self.equals(left, right)
+            if same is None:
+                return Unknown("comparison of unknown values")
+            return same if op in ("===", "==") else not same
+        if op == "+" and (isinstance(left, str) or isinstance(right, str)):
+            text = self.to_string(left) + self.to_string(right)
+            return text if len(text) <= _MAX_TEXT else Unknown("a string too long to build")
+        if not (is_number(left) or isinstance(left, bool)) or not (is_number(right) or isinstance(right, bool)):
+            return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)}")
+        both_int = isinstance(left, int) and isinstance(right, int)
+        try:
+            if op == "+":
+                return left + right
+            if op == "-":
+                return left - right
+            if op == "*":
+                return left * right
+            if op == "/":
+                if right == 0:
+                    return Unknown("division by zero")
+                if both_int:
+                    quotient = abs(left) // abs(right)
+                    return quotient if (left >= 0) == (right >= 0) else -quotient
+                return float(left) / float(right)
+            if op == "%":
+                if right == 0:
+                    return Unknown("division by zero")
+                return math.fmod(left, right) if not both_int else int(math.fmod(left, right))
+            if op in ("<", "<=", ">", ">="):
+                return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
+            if both_int and op in ("&", "|", "^", "<<", ">>"):
+                if op == "<<" and right > 64:
+                    return Unknown("a shift too large")
+                return {"&": left & right, "|": left | right, "^": left ^ right, "<<": left << right, ">>": left >> right}[op]
+        except (OverflowError, ValueError):
+            return Unknown(f"{op} overflows")
+        return Unknown(f"operator {op} is not supported")
+
+    def unary(self, op: str, operand: Value) -> Value:
+        if isinstance(operand, Unknown):
+            return operand
+        if self.operators is not None and isinstance(operand, Record):
+            result = self.operators("neg" if op == "-" else op, operand, None)
+            if result is not NotImplemented:
+                return result
+        if op == "not":
+            truth = self.truthy(operand)
+            return Unknown("negation of an unknown value") if truth is None else not truth
+        if not is_number(operand) and not isinstance(operand, bool):
+            return Unknown(f"unary {op} of a {type_name(operand)}")
+        if op == "-":
+            return -operand
+        if op == "+":
+            return operand
+        if op == "~" and isinstance(operand, int):
+            return ~operand
+        return Unknown(f"unary {op} is not supported")
+
+    def equals(self, left: Value, right: Value) -> bool | None:
+        if isinstance(left, Unknown) or isinstance(right, Unknown):
+            return None
+        if left is UNDEFINED:
+            left = None
+        if right is UNDEFINED:
+            right = None
+        if isinstance(left, Record) and isinstance(right, Record) and left.value_type and right.value_type:
+            return left.kind == right.kind and left.fields == right.fields
+        if isinstance(left, Record) or isinstance(right, Record):
+            return left is right
+        if is_number(left) and is_number(right):
+            return bool(left == right)
+        return type(left) is type(right) and bool(left == right)
+
+    # --- members of plain values ------------------------------------------------------------------
+    def _member_table(self) -> dict[type, dict[str, Callable[[CallContext, Any, Args], Value]]]:
+        def add(ctx: CallContext, items: list[Value], args: Args) -> Value:
+            items.append(_arg(args, 0))
+            return None
+
+        def add_range(ctx: CallContext, items: list[Value], args: Args) -> Value:
+            more = self.iterate(_arg(args, 0), "of")
+            if more is not None:
+                items.extend(more)
+            return None
+
+        def remove(ctx: CallContext, items: list[Value], args: Args) -> Value:
+            target = _arg(args, 0)
+            for i, item in enumerate(items):
+                if item is target or self.equals(item, target):
+                    del items[i]
+                    return True
+            return False
+
+        def remove_at(ctx: CallContext, items: list[Value], args: Args) -> Value:
+            index = _arg(args, 0)
+            if isinstance(index, int) and 0 <= index < len(items):
+                del items[index]
+            return None
+
+        def insert(ctx: CallContext, items: list[Value], args: Args) -> Value:
+            index = _arg(args, 0)
+            if isinstance(index, int):
+                items.insert(index, _arg(args, 1))
+            return None
+
+        def to_string(ctx: CallContext, value: Value, args: Args) -> Value:
+            fmt = _arg(args, 0)
+            if is_number(value) and isinstance(fmt, str) and fmt[:1] in "FfNn" and fmt[1:].isdigit():
+                return f"{float(value):.{int(fmt[1:])}f}"
+            return self.to_string(value)
+
+        list_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
+            "Add": add,
+            "AddRange": add_range,
+            "Remove": remove,
+            "RemoveAt": remove_at,
+            "Insert": insert,
+            "Clear": lambda ctx, items, args: items.clear(),
+            "Contains": lambda ctx, items, args: any(self.equals(i, _arg(args, 0)) for i in items),
+            "IndexOf": lambda ctx, items, args: next((i for i, v in enumerate(items) if self.equals(v, _arg(args, 0))), -1),
+            "ToArray": lambda ctx, items, args: list(items),
+            "ToList": lambda ctx, items, args: list(items),
+            "Reverse": lambda ctx, items, args: items.reverse(),
+            "First": lambda ctx, items, args: items[0] if items else Unknown("First of an empty list"),
+            "Last": lambda ctx, items, args: items[-1] if items else Unknown("Last of an empty list"),
+            "ToString": to_string,
+        }
+        dict_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
+            "Add": lambda ctx, d, args: d.__setitem__(_arg(args, 0), _arg(args, 1)),
+            "ContainsKey": lambda ctx, d, args: _arg(args, 0) in d,
+            "Remove": lambda ctx, d, args: d.pop(_arg(args, 0), None) is not None,
+            "Clear": lambda ctx, d, args: d.clear(),
+            "TryGetValue": self._try_get_value,
+        }
+        string_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
+            "ToUpper": lambda ctx, s, args: s.upper(),
+            "ToLower": lambda ctx, s, args: s.lower(),
+            "Trim": lambda ctx, s, args: s.strip(),
+            "Contains": lambda ctx, s, args: isinstance(_arg(args, 0), str) and _arg(args, 0) in s,
+            "StartsWith": lambda ctx, s, args: isinstance(_arg(args, 0), str) and s.startswith(_arg(args, 0)),
+            "EndsWith": lambda ctx, s, args: isinstance(_arg(args, 0), str) and s.endswith(_arg(args, 0)),
+            "Replace": lambda ctx, s, args: s.replace(_arg(args, 0), _arg(args, 1)) if isinstance(_arg(args, 0), str) and isinstance(_arg(args, 1), str) else Unknown("Replace of unknown text"),
+            "Substring": lambda ctx, s, args: s[_arg(args, 0) : (_arg(args, 0) + _arg(args, 1)) if isinstance(_arg(args, 1), int) else None] if isinstance(_arg(args, 0), int) else Unknown("Substring of unknown bounds"),
+            "ToString": to_string,
+        }
+        number_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {"ToString": to_string}
+        return {list: list_members, dict: dict_members, str: string_members, int: number_members, float: number_members}
+
+    def _try_get_value(self, ctx: CallContext, d: dict[Any, Value], args: Args) -> Value:
+        key = _arg(args, 0)
+        found = key in d if not isinstance(key, Unknown) else False
+        set_out(ctx, [d.get(key) if found else None])
+        return found
+
+    def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
+        if isinstance(obj, list | tuple) and name in ("Count", "Length"):
+            return len(obj)
+        if isinstance(obj, dict):
+            if name == "Count":
+                return len(obj)
+            if name == "Keys":
+                return list(obj.keys())
+            if name == "Values":
+                return list(obj.values())
+        if isinstance(obj, str) and name == "Length":
+            return len(obj)
+        for kind, table in self._members.items():
+            if isinstance(obj, kind) and not isinstance(obj, bool):
+                method = table.get(name)
+                if method is not None:
+                    return BoundMethod(obj, Builtin(f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)))
+                break
+        return Unknown(f"{type_name(obj)}.{name} is not known")
+
+    def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
+        ctx.info("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
+
+    def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
+        if isinstance(obj, dict):
+            return obj[index] if index in obj else Unknown(f"key {index!r} is missing")
+        if isinstance(index, float) and index.is_integer():
+            index = int(index)
+        if isinstance(obj, list | tuple | str) and isinstance(index, int) and not isinstance(index, bool):
+            if 0 <= index < len(obj):
+                return obj[index]
+            return Unknown(f"index {index} is out of range")
+        if isinstance(obj, list) and isinstance(index, tuple):
+            current: Value = obj
+            for i in index:
+                current = self.get_index(ctx, current, i)
+            return current
+        return Unknown(f"index {index!r} of a {type_name(obj)} is not known")
+
+    def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
+        if isinstance(obj, dict) and not isinstance(index, Unknown):
+            obj[index] = value
+        elif isinstance(obj, list) and isinstance(index, int) and 0 <= index < len(obj):
+            obj[index] = value
+        elif isinstance(obj, list) and isinstance(index, tuple) and index:
+            inner = self.get_index(ctx, obj, index[:-1]) if len(index) > 1 else obj
+            self.set_index(ctx, inner, index[-1], value)
+        else:
+            ctx.warning("eval.bad_index", f"index {index!r} out of range; assignment ignored")
+
+    def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        if isinstance(value, list | tuple | str):
+            return iter(value)
+        if isinstance(value, dict):
+            return iter([Record("KeyValuePair", {"Key": k, "Value": v}) for k, v in value.items()])
+        return None
+
+    def typeof(self, value: Value) -> Value:
+        return type_name(value)
+
+    # --- library ----------------------------------------------------------------------------------
+    def globals(self) -> dict[str, Value]:
+        def init(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            created, payload = _arg(args, 0), _arg(args, 1)
+            if not isinstance(payload, tuple) or len(payload) != 3:
+                return created
+            members, items, keyed = payload
+            if isinstance(created, list):
+                created.extend(items)
+                return created
+            if isinstance(created, dict):
+                for pair in keyed:
+                    if isinstance(pair, tuple) and len(pair) == 2 and not isinstance(pair[0], Unknown):
+                        created[pair[0]] = pair[1]
+                return created
+            for name, value in members.items():
+                ctx.set_member(created, name, value)
+            for pair in keyed:
+                if isinstance(pair, tuple) and len(pair) == 2:
+                    ctx.interp.set_index(created, pair[0], pair[1], ctx.line, ctx.col)
+            return created
+
+        def array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            sizes, default = _arg(args, 0), _arg(args, 1)
+            if not isinstance(sizes, tuple) or not sizes or not all(isinstance(s, int) and 0 <= s <= 100_000 for s in sizes):
+                return Unknown("an array of a size that cannot be known statically")
+            if len(sizes) == 1:
+                return [ctx.call(default, []) for _ in range(sizes[0])]
+            return [[ctx.call(default, []) for _ in range(sizes[1])] for _ in range(sizes[0])]
+
+        def cast(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            type_name_, value = _arg(args, 0), _arg(args, 1)
+            if isinstance(value, Unknown) or not (is_number(value) or isinstance(value, bool)):
+                return value
+            if type_name_ in _INTEGER_TYPES:
+                return int(value)
+            if type_name_ in _FLOAT_TYPES:
+                return float(value)
+            return value
+
+        def list_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            items = self.iterate(_arg(args, 0), "of")
+            return list(items) if items is not None else []
+
+        def math_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
+            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+                values = [ctx.number(a, "Math argument", 0.0) for a in args[:arity]]
+                try:
+                    return fn(*values)
+                except (ValueError, OverflowError, ZeroDivisionError, TypeError):
+                    return Unknown("a math function of values outside its domain")
+
+            return Builtin("Math", call)
+
+        def clamp(value: float, lo: float, hi: float) -> float:
+            return min(max(value, lo), hi)
+
+        math_members: dict[str, Value] = {
+            "PI": math.pi,
+            "E": math.e,
+            **{name: math_fn(getattr(math, name.lower())) for name in ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")},
+            "Ceiling": math_fn(math.ceil),
+            "Abs": math_fn(abs),
+            "Round": math_fn(round),
+            "Atan2": math_fn(math.atan2, 2),
+            "Pow": math_fn(math.pow, 2),
+            "Min": math_fn(min, 2),
+            "Max": math_fn(max, 2),
+            "Clamp": math_fn(clamp, 3),
+            "Log": math_fn(math.log, 1),
+        }
+        math_namespace = Namespace("Math", math_members)
+
+        def string_format(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            template = _arg(args, 0)
+            if not isinstance(template, str) or any(isinstance(a, Unknown) for a in args):
+                return Unknown("String.Format of unknown values")
+            values = [self.to_string(a) for a in args[1:]]
+            try:
+                return template.format(*values)
+            except (IndexError, KeyError, ValueError):
+                return Unknown("a format string that cannot be filled")
+
+        string_namespace = Namespace(
+            "String",
+            {
+                "Format": Builtin("String.Format", string_format),
+                "IsNullOrEmpty": Builtin("String.IsNullOrEmpty", lambda ctx, a, k: _arg(a, 0) in (None, "", UNDEFINED)),
+                "Concat": Builtin("String.Concat", lambda ctx, a, k: "".join(self.to_string(v) for v in a)),
+                "Join": Builtin("String.Join", lambda ctx, a, k: self.to_string(_arg(a, 0)).join(self.to_string(v) for v in (self.iterate(_arg(a, 1), "of") or []))),
+                "Empty": "",
+            },
+        )
+        inert = Namespace("Console", missing=lambda name: Builtin(f"Console.{name}", lambda ctx, a, k: None))
+        system = Namespace("System", {"Math": math_namespace, "MathF": math_namespace, "String": string_namespace, "Console": inert}, missing=lambda name: Namespace(f"System.{name}"))
+        parse = Namespace("Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(_arg(a, 0)))})
+        return {
+            "%init": Builtin("%init", init),
+            "%array": Builtin("%array", array),
+            "%cast": Builtin("%cast", cast),
+            "%list_of": Builtin("%list_of", list_of),
+            "%out": None,
+            "Math": math_namespace,
+            "MathF": math_namespace,
+            "String": string_namespace,
+            "string": string_namespace,
+            "Console": inert,
+            "System": system,
+            "float": parse,
+            "int": parse,
+            "double": parse,
+            "true": True,
+            "false": False,
+        }
+
+    @staticmethod
+    def _parse_number(value: Value) -> Value:
+        if isinstance(value, str):
+            try:
+                return float(value.strip().rstrip("fF"))
+            except ValueError:
+                return Unknown(f"{value!r} is not a number")
+        return Unknown("Parse of a value that is not text")
+
+
+__all__ = ["CSharp", "Operators", "format_number", "set_out"]

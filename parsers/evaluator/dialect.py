@@ -1,0 +1,104 @@
+"""What differs between languages at run time: truthiness, operators, members of plain values,
+iteration, conversions and the standard library. The interpreter asks its dialect; each
+language module (``javascript_lib``, ``python_lib``) subclasses ``Dialect``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from parsers.evaluator.context import CallContext
+from parsers.evaluator.values import UNDEFINED, Record, Unknown, Value, is_number
+
+
+class Dialect:
+    name = "neutral"
+    #: Python: assigning a name inside a function makes it local to that function.
+    assignment_declares_local = False
+    #: C#: a bare name inside a method that is no local is a member of ``this`` (or a static of
+    #: the class).
+    implicit_this = False
+
+    def globals(self) -> dict[str, Value]:
+        return {}
+
+    # --- conversions ----------------------------------------------------------------------------
+    def truthy(self, value: Value) -> bool | None:
+        """Truth of a value; None when it cannot be known."""
+        if isinstance(value, Unknown):
+            return None
+        if value is None or value is UNDEFINED:
+            return False
+        if isinstance(value, bool):
+            return value
+        if is_number(value):
+            return value != 0 and not (isinstance(value, float) and math.isnan(value))
+        if isinstance(value, str | list | tuple | dict):
+            return len(value) > 0
+        return True
+
+    def to_number(self, value: Value) -> float | None:
+        if isinstance(value, bool):
+            return float(value)
+        if is_number(value):
+            return float(value)
+        return None
+
+    def to_string(self, value: Value) -> str:
+        return str(value)
+
+    # --- operators --------------------------------------------------------------------------------
+    def binary(self, op: str, left: Value, right: Value) -> Value:
+        raise NotImplementedError
+
+    def unary(self, op: str, operand: Value) -> Value:
+        raise NotImplementedError
+
+    def augmented(self, op: str, current: Value, value: Value) -> Value:
+        """``current op= value``: the value to bind. Languages whose ``+=`` works in place on
+        some types (Python lists, open3d meshes) mutate ``current`` and return it."""
+        return self.binary(op, current, value)
+
+    def equals(self, left: Value, right: Value) -> bool | None:
+        if isinstance(left, Unknown) or isinstance(right, Unknown):
+            return None
+        if isinstance(left, Record) or isinstance(right, Record):
+            return left is right
+        if type(left) is not type(right) and not (is_number(left) and is_number(right)):
+            return False
+        result = left == right
+        return bool(result) if isinstance(result, bool) else None
+
+    # --- members of plain values ------------------------------------------------------------------
+    def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
+        return Unknown(f"{name} of a {type(obj).__name__} is not known")
+
+    def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
+        ctx.info("eval.ignored_assignment", f"cannot set {name} on this value; ignored")
+
+    def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
+        return Unknown("index is not known")
+
+    def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
+        ctx.info("eval.ignored_assignment", "cannot set this index; ignored")
+
+    def slice(self, ctx: CallContext, obj: Value, lower: Value, upper: Value, step: Value) -> Value:
+        return Unknown("slicing is not supported in this language")
+
+    def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        """The items a ``for`` loop visits (lazily), or None when the value is not iterable
+        or unknown. ``mode`` is "of" (values) or "in" (JS: keys)."""
+        if isinstance(value, list | tuple | str):
+            return iter(value)
+        if isinstance(value, dict):
+            return iter(list(value.keys()))
+        return None
+
+    def typeof(self, value: Value) -> Value:
+        return Unknown("typeof is not supported in this language")
+
+    def format_value(self, value: Value) -> str | None:
+        """Text of a value inside a template or f-string, None when unknown."""
+        if isinstance(value, Unknown):
+            return None
+        return self.to_string(value)

@@ -1,0 +1,870 @@
+"""JavaScript front end: lowers a tree-sitter-javascript tree onto the evaluator's ``ir``.
+
+Tolerant by design: a statement that contains a syntax error or is cut off (tree-sitter's
+ERROR and MISSING nodes) is left out with a diagnostic giving its line and column, and every
+complete statement around it is kept. Constructs with no static meaning (regexes, JSX,
+generators) become ``Opaque`` values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Literal
+
+from parsers.evaluator import ir
+from parsers.evaluator.context import Reporter
+from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.treesitter import Node, SourceTree, first_error
+from parsers.evaluator.values import UNDEFINED
+
+
+class _Incomplete(Exception):
+    """A statement holds a syntax error or is cut off at ``node``."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__(node.type)
+        self.node = node
+
+
+class _TooDeep(Exception):
+    def __init__(self, node: Node) -> None:
+        super().__init__(node.type)
+        self.node = node
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
+
+_LOGICAL = {"&&": "and", "||": "or", "??": "??"}
+_UNARY = {"!": "not", "-": "-", "+": "+", "~": "~", "typeof": "typeof", "void": "void"}
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        body = match.group(1)
+        if body.startswith("u{"):
+            return chr(min(int(body[2:-1], 16), 0x10FFFF))
+        if body.startswith("u") and len(body) == 5:
+            return chr(int(body[1:], 16))
+        if body.startswith("x") and len(body) == 3:
+            return chr(int(body[1:], 16))
+        if body in ("\n", "\r\n", "\u2028", "\u2029"):
+            return ""
+        return _ESCAPES.get(body, body)
+
+    return _ESCAPE.sub(one, text) if "\\" in text else text
+
+
+def js_number(text: str) -> float:
+    """The value of a JS numeric literal (``0xff``, ``1_000``, ``.5``, ``1e3``, ``10n``)."""
+    clean = text.replace("_", "").rstrip("n")
+    lower = clean.lower()
+    if lower.startswith("0x"):
+        return float(int(lower[2:], 16))
+    if lower.startswith("0o"):
+        return float(int(lower[2:], 8))
+    if lower.startswith("0b"):
+        return float(int(lower[2:], 2))
+    if len(lower) > 1 and lower.startswith("0") and lower.isdigit():
+        return float(int(lower, 8)) if all(c in "01234567" for c in lower) else float(lower)
+    return float(clean)
+
+
+class JavaScriptFrontEnd:
+    """Lowers one parsed JavaScript text. Diagnostics go to ``reporter`` with codes prefixed
+    ``prefix`` (``js.syntax``)."""
+
+    def __init__(
+        self,
+        source: SourceTree,
+        reporter: Reporter,
+        limits: Limits,
+        budget: Budget,
+        *,
+        prefix: str = "js",
+    ) -> None:
+        self.source = source
+        self.reporter = reporter
+        self.limits = limits
+        self.budget = budget
+        self.prefix = prefix
+        self.depth = 0
+        self.lowered = 0
+        self._statements: dict[str, Callable[[Node], ir.Stmt]] = {
+            "expression_statement": self._expression_statement,
+            "lexical_declaration": self._declaration,
+            "variable_declaration": self._declaration,
+            "function_declaration": self._function_declaration,
+            "generator_function_declaration": self._function_declaration,
+            "class_declaration": self._class_declaration,
+            "if_statement": self._if,
+            "for_statement": self._for,
+            "for_in_statement": self._for_in,
+            "while_statement": self._while,
+            "do_statement": self._do,
+            "statement_block": self._block,
+            "return_statement": self._return,
+            "break_statement": lambda n: ir.Break(*self._pos(n)),
+            "continue_statement": lambda n: ir.Continue(*self._pos(n)),
+            "throw_statement": self._throw,
+            "try_statement": self._try,
+            "switch_statement": self._switch,
+            "labeled_statement": self._labeled,
+            "empty_statement": lambda n: ir.Pass(*self._pos(n)),
+            "debugger_statement": lambda n: ir.Pass(*self._pos(n)),
+            "import_statement": self._import,
+            "export_statement": self._export,
+            "with_statement": self._unsupported_statement,
+            "using_declaration": self._unsupported_statement,
+        }
+        self._expressions: dict[str, Callable[[Node], ir.Expr]] = {
+            "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
+            "shorthand_property_identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
+            "undefined": lambda n: ir.Const(*self._pos(n), UNDEFINED),
+            "this": lambda n: ir.Name(*self._pos(n), "this"),
+            "true": lambda n: ir.Const(*self._pos(n), True),
+            "false": lambda n: ir.Const(*self._pos(n), False),
+            "null": lambda n: ir.Const(*self._pos(n), None),
+            "number": self._number,
+            "string": self._string,
+            "template_string": self._template,
+            "parenthesized_expression": self._parenthesized,
+            "member_expression": self._member,
+            "subscript_expression": self._subscript,
+            "call_expression": self._call,
+            "new_expression": self._new,
+            "binary_expression": self._binary,
+            "unary_expression": self._unary,
+            "update_expression": self._update,
+            "assignment_expression": self._assignment,
+            "augmented_assignment_expression": self._augmented,
+            "ternary_expression": self._ternary,
+            "array": self._array,
+            "object": self._object,
+            "arrow_function": self._arrow,
+            "function_expression": self._function_expression,
+            "function": self._function_expression,
+            "generator_function": self._function_expression,
+            "class": self._class_expression,
+            "sequence_expression": self._sequence,
+            "await_expression": lambda n: ir.Await(
+                *self._pos(n), self.expression(self._named(n)[0])
+            ),
+        }
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    @staticmethod
+    def _pos(node: Node) -> tuple[int, int]:
+        row, column = node.start_point
+        return row + 1, column + 1
+
+    def _report(self, severity: str, code: str, message: str, node: Node) -> None:
+        line, col = self._pos(node)
+        self.reporter.add(severity, f"{self.prefix}.{code}", message, line, col)  # type: ignore[arg-type]
+
+    def _named(self, node: Node) -> list[Node]:
+        """Named children, comments left out; an error among them makes the node incomplete."""
+        result = []
+        for child in node.named_children:
+            kind = child.type
+            if kind == "comment" or kind == "html_comment":
+                continue
+            if kind == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+            result.append(child)
+        if node.has_error:
+            for child in node.children:
+                if child.is_missing and child.type not in (";",):
+                    raise _Incomplete(child)
+        return result
+
+    def _field(self, node: Node, name: str) -> Node | None:
+        child = node.child_by_field_name(name)
+        if child is not None and (child.type == "ERROR" or child.is_missing):
+            raise _Incomplete(child)
+        return child
+
+    def _required(self, node: Node, name: str) -> Node:
+        child = self._field(node, name)
+        if child is None:
+            raise _Incomplete(node)
+        return child
+
+    def _tick(self) -> None:
+        self.lowered += 1
+        if self.lowered & 0xFF == 0 and self.budget.expired():
+            raise BudgetExceeded("the time limit while reading the code")
+
+    # --- program and statements -------------------------------------------------------------------
+    def program(self) -> ir.Block:
+        """The whole program; what cannot be lowered is reported and left out."""
+        body: list[ir.Stmt] = []
+        try:
+            for child in self.source.root.children:
+                body.extend(self._statement_list([child]))
+        except BudgetExceeded:
+            self.reporter.add(
+                "warning",
+                "eval.budget",
+                "the code is too long to read in time; only its beginning is read",
+                None,
+                None,
+            )
+        return ir.Block(1, 1, tuple(body), scoped=False)
+
+    def _statement_list(self, nodes: list[Node]) -> list[ir.Stmt]:
+        body: list[ir.Stmt] = []
+        for child in nodes:
+            if not child.is_named or child.type in ("comment", "html_comment", "hash_bang_line"):
+                if child.is_missing and child.type == "}":
+                    self._report(
+                        "warning",
+                        "unclosed_block",
+                        "a block is not closed (the code may be cut off)",
+                        child,
+                    )
+                continue
+            stmt = self.statement(child)
+            if stmt is not None:
+                body.append(stmt)
+        return body
+
+    def statement(self, node: Node) -> ir.Stmt | None:
+        self._tick()
+        if node.type == "ERROR" or node.is_missing:
+            self._skip(node, node)
+            return None
+        handler = self._statements.get(node.type)
+        try:
+            if handler is None:
+                # An expression where a statement is expected (error recovery does this).
+                if node.type in self._expressions:
+                    return ir.ExprStmt(*self._pos(node), self.expression(node))
+                self._report(
+                    "info",
+                    "unsupported",
+                    f"{node.type.replace('_', ' ')} not understood; skipped",
+                    node,
+                )
+                return None
+            return handler(node)
+        except _Incomplete as incomplete:
+            self._skip(node, incomplete.node)
+        except _TooDeep as deep:
+            self._report(
+                "warning",
+                "too_deep",
+                f"code nests deeper than {self.limits.max_nesting} levels; statement skipped",
+                deep.node,
+            )
+        except RecursionError:
+            self._report(
+                "warning", "too_deep", "code nests too deeply to read; statement skipped", node
+            )
+        return None
+
+    def _skip(self, statement: Node, error: Node) -> None:
+        bad = first_error(error) or error
+        line, col = self._pos(bad)
+        text = self.text(statement).strip().splitlines()
+        snippet = (
+            (text[0][:60] + ("..." if len(text[0]) > 60 or len(text) > 1 else "")) if text else ""
+        )
+        cut = bad.end_byte >= len(self.source.data.rstrip())
+        what = "is cut off" if cut else "has a syntax error here"
+        self.reporter.add(
+            "warning",
+            f"{self.prefix}.syntax",
+            f"statement {what}; left out" + (f": {snippet!r}" if snippet else ""),
+            line,
+            col,
+        )
+
+    def _unsupported_statement(self, node: Node) -> ir.Stmt:
+        self._report(
+            "info", "unsupported", f"{node.type.replace('_', ' ')} not understood; skipped", node
+        )
+        return ir.Pass(*self._pos(node))
+
+    def _body(self, node: Node | None) -> ir.Block:
+        """A loop or branch body as a block (a single statement is wrapped)."""
+        if node is None:
+            return ir.Block(0, 0, ())
+        if node.type == "statement_block":
+            return self._block(node)
+        stmt = self.statement(node)
+        line, col = self._pos(node)
+        return ir.Block(line, col, () if stmt is None else (stmt,))
+
+    def _block(self, node: Node) -> ir.Block:
+        line, col = self._pos(node)
+        return ir.Block(line, col, tuple(self._statement_list(node.children)))
+
+    def _expression_statement(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        if not named:
+            return ir.Pass(*self._pos(node))
+        return ir.ExprStmt(*self._pos(node), self.expression(named[0]))
+
+    def _declaration(self, node: Node) -> ir.Stmt:
+        keyword = node.children[0].type if node.children else "let"
+        kind = keyword if keyword in ("const", "let", "var") else "let"
+        declarations: list[ir.Stmt] = []
+        for child in self._named(node):
+            if child.type != "variable_declarator":
+                continue
+            target = self.pattern(self._required(child, "name"))
+            value_node = self._field(child, "value")
+            value = self.expression(value_node) if value_node is not None else None
+            declarations.append(ir.Declare(*self._pos(child), target, value, kind))  # type: ignore[arg-type]
+        if len(declarations) == 1:
+            return declarations[0]
+        return ir.Block(*self._pos(node), tuple(declarations), scoped=False)
+
+    def _function_declaration(self, node: Node) -> ir.Stmt:
+        return ir.FunctionDecl(*self._pos(node), self._function(node))
+
+    def _class_declaration(self, node: Node) -> ir.Stmt:
+        return ir.ClassDecl(*self._pos(node), self._class(node))
+
+    def _if(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        then = self._body(self._field(node, "consequence"))
+        alternative = self._field(node, "alternative")
+        other = None
+        if alternative is not None:
+            inner = [c for c in self._named(alternative)]
+            other = self._body(inner[0]) if inner else None
+        return ir.If(*self._pos(node), test, then, other)
+
+    def _for(self, node: Node) -> ir.Stmt:
+        init_node = self._field(node, "initializer")
+        init: ir.Stmt | None = None
+        if init_node is not None and init_node.type != "empty_statement":
+            init = (
+                self.statement(init_node)
+                if init_node.type in self._statements
+                else ir.ExprStmt(*self._pos(init_node), self.expression(init_node))
+            )
+        test_node = self._field(node, "condition")
+        test: ir.Expr | None = None
+        if test_node is not None and test_node.type != "empty_statement":
+            inner = test_node
+            if test_node.type == "expression_statement":
+                named = self._named(test_node)
+                inner = named[0] if named else None  # type: ignore[assignment]
+            test = self.expression(inner) if inner is not None else None
+        update_node = self._field(node, "increment")
+        update = self.expression(update_node) if update_node is not None else None
+        return ir.ForC(*self._pos(node), init, test, update, self._body(self._field(node, "body")))
+
+    def _for_in(self, node: Node) -> ir.Stmt:
+        declare: Any = None
+        mode: Literal["of", "in"] = "of"
+        for child in node.children:
+            if child.type in ("const", "let", "var"):
+                declare = child.type
+            elif child.type == "in":
+                mode = "in"
+        target = self.pattern(self._required(node, "left"))
+        iterable = self.expression(self._required(node, "right"))
+        return ir.ForEach(
+            *self._pos(node), target, iterable, self._body(self._field(node, "body")), declare, mode
+        )
+
+    def _while(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        return ir.While(*self._pos(node), test, self._body(self._field(node, "body")))
+
+    def _do(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        return ir.While(
+            *self._pos(node), test, self._body(self._field(node, "body")), do_while=True
+        )
+
+    def _return(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        return ir.Return(*self._pos(node), self.expression(named[0]) if named else None)
+
+    def _throw(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        return ir.Throw(*self._pos(node), self.expression(named[0]) if named else None)
+
+    def _try(self, node: Node) -> ir.Stmt:
+        body = self._block(self._required(node, "body"))
+        handler_node = self._field(node, "handler")
+        target = None
+        handler = None
+        if handler_node is not None:
+            parameter = self._field(handler_node, "parameter")
+            target = self.pattern(parameter) if parameter is not None else None
+            handler = self._block(self._required(handler_node, "body"))
+        final_node = self._field(node, "finalizer")
+        final = self._block(self._required(final_node, "body")) if final_node is not None else None
+        return ir.Try(*self._pos(node), body, target, handler, final)
+
+    def _switch(self, node: Node) -> ir.Stmt:
+        value = self.expression(self._required(node, "value"))
+        cases: list[tuple[ir.Expr | None, tuple[ir.Stmt, ...]]] = []
+        body = self._required(node, "body")
+        for case in self._named(body):
+            test_node = self._field(case, "value") if case.type == "switch_case" else None
+            statements = [c for c in case.children_by_field_name("body")]
+            lowered = [s for s in (self.statement(c) for c in statements) if s is not None]
+            cases.append(
+                (self.expression(test_node) if test_node is not None else None, tuple(lowered))
+            )
+        return ir.Switch(*self._pos(node), value, tuple(cases))
+
+    def _labeled(self, node: Node) -> ir.Stmt:
+        body = self._field(node, "body")
+        stmt = self.statement(body) if body is not None else None
+        return stmt if stmt is not None else ir.Pass(*self._pos(node))
+
+    def _import(self, node: Node) -> ir.Stmt:
+        source_node = self._required(node, "source")
+        module = self._string_value(source_node)
+        line, col = self._pos(node)
+        declarations: list[ir.Stmt] = []
+        for clause in self._named(node):
+            if clause.type != "import_clause":
+                continue
+            for part in self._named(clause):
+                if part.type == "identifier":
+                    declarations.append(
+                        ir.Declare(
+                            line,
+                            col,
+                            ir.Name(line, col, self.text(part)),
+                            ir.ImportValue(line, col, module, "default"),
+                            "const",
+                        )
+                    )
+                elif part.type == "namespace_import":
+                    name = self._named(part)[0]
+                    declarations.append(
+                        ir.Declare(
+                            line,
+                            col,
+                            ir.Name(line, col, self.text(name)),
+                            ir.ImportValue(line, col, module, None),
+                            "const",
+                        )
+                    )
+                elif part.type == "named_imports":
+                    for spec in self._named(part):
+                        if spec.type != "import_specifier":
+                            continue
+                        imported = self.text(self._required(spec, "name"))
+                        alias = self._field(spec, "alias")
+                        local = self.text(alias) if alias is not None else imported
+                        declarations.append(
+                            ir.Declare(
+                                line,
+                                col,
+                                ir.Name(line, col, local),
+                                ir.ImportValue(line, col, module, imported.strip("'\"")),
+                                "const",
+                            )
+                        )
+        if not declarations:
+            declarations.append(ir.ExprStmt(line, col, ir.ImportValue(line, col, module, None)))
+        return ir.Block(line, col, tuple(declarations), scoped=False)
+
+    def _export(self, node: Node) -> ir.Stmt:
+        declaration = self._field(node, "declaration")
+        if declaration is not None:
+            return self.statement(declaration) or ir.Pass(*self._pos(node))
+        value = self._field(node, "value")
+        if value is not None:
+            return ir.ExprStmt(*self._pos(node), self.expression(value))
+        return ir.Pass(*self._pos(node))
+
+    # --- expressions ------------------------------------------------------------------------------
+    def expression(self, node: Node) -> ir.Expr:
+        if node.type == "ERROR" or node.is_missing:
+            raise _Incomplete(node)
+        self.depth += 1
+        if self.depth > self.limits.max_nesting:
+            self.depth -= 1
+            raise _TooDeep(node)
+        self._tick()
+        try:
+            handler = self._expressions.get(node.type)
+            if handler is None:
+                what = node.type.replace("_", " ")
+                return ir.Opaque(*self._pos(node), f"{what} has no static value")
+            return handler(node)
+        finally:
+            self.depth -= 1
+
+    def _number(self, node: Node) -> ir.Expr:
+        try:
+            return ir.Const(*self._pos(node), js_number(self.text(node)))
+        except ValueError:
+            return ir.Opaque(*self._pos(node), f"number {self.text(node)!r} cannot be read")
+
+    def _string_value(self, node: Node) -> str:
+        raw = self.text(node)
+        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+            raw = raw[1:-1]
+        return _unescape(raw)
+
+    def _string(self, node: Node) -> ir.Expr:
+        if node.has_error:
+            self._named(node)
+        return ir.Const(*self._pos(node), self._string_value(node))
+
+    def _template(self, node: Node) -> ir.Expr:
+        parts: list[str | ir.Expr] = []
+        start = node.start_byte + 1
+        for child in node.named_children:
+            if child.type == "template_substitution":
+                if child.start_byte > start:
+                    parts.append(
+                        _unescape(
+                            self.source.data[start : child.start_byte].decode("utf-8", "replace")
+                        )
+                    )
+                inner = self._named(child)
+                if inner:
+                    parts.append(self.expression(inner[0]))
+                start = child.end_byte
+            elif child.type == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+        end = node.end_byte - 1
+        if end > start:
+            parts.append(_unescape(self.source.data[start:end].decode("utf-8", "replace")))
+        return ir.Template(*self._pos(node), tuple(parts))
+
+    def _parenthesized(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if not named:
+            raise _Incomplete(node)
+        return self.expression(named[-1])
+
+    def _optional(self, node: Node) -> bool:
+        return any(child.type == "optional_chain" for child in node.children)
+
+    def _member(self, node: Node) -> ir.Expr:
+        obj_node = self._required(node, "object")
+        prop = self._required(node, "property")
+        name = self.text(prop)
+        if obj_node.type == "super":
+            return ir.SuperMember(*self._pos(node), name)
+        return ir.Member(*self._pos(node), self.expression(obj_node), name, self._optional(node))
+
+    def _subscript(self, node: Node) -> ir.Expr:
+        obj = self.expression(self._required(node, "object"))
+        index = self.expression(self._required(node, "index"))
+        return ir.Index(*self._pos(node), obj, index, self._optional(node))
+
+    def _arguments(self, node: Node | None) -> tuple[ir.Argument, ...]:
+        if node is None:
+            return ()
+        if node.type == "template_string":
+            return (self._template(node),)
+        result: list[ir.Argument] = []
+        for child in self._named(node):
+            if child.type == "spread_element":
+                result.append(ir.Spread(*self._pos(child), self.expression(self._named(child)[0])))
+            else:
+                result.append(self.expression(child))
+        return tuple(result)
+
+    def _call(self, node: Node) -> ir.Expr:
+        function = self._required(node, "function")
+        args = self._arguments(self._field(node, "arguments"))
+        line, col = self._pos(node)
+        if function.type == "super":
+            return ir.SuperCall(line, col, args)
+        if function.type == "import":
+            module = args[0] if args else None
+            if isinstance(module, ir.Const) and isinstance(module.value, str):
+                return ir.ImportValue(line, col, module.value, None)
+            return ir.Opaque(line, col, "a dynamic import of an unknown module")
+        return ir.Call(line, col, self.expression(function), args, self._optional(node))
+
+    def _new(self, node: Node) -> ir.Expr:
+        constructor = self.expression(self._required(node, "constructor"))
+        return ir.New(
+            *self._pos(node), constructor, self._arguments(self._field(node, "arguments"))
+        )
+
+    def _operator(self, node: Node) -> str:
+        op = self._field(node, "operator")
+        if op is not None:
+            return op.type
+        for child in node.children:
+            if not child.is_named:
+                return child.type
+        raise _Incomplete(node)
+
+    def _binary(self, node: Node) -> ir.Expr:
+        left = self.expression(self._required(node, "left"))
+        right = self.expression(self._required(node, "right"))
+        op = self._operator(node)
+        line, col = self._pos(node)
+        if op in _LOGICAL:
+            return ir.Logical(line, col, _LOGICAL[op], left, right)  # type: ignore[arg-type]
+        return ir.Binary(line, col, op, left, right)
+
+    def _unary(self, node: Node) -> ir.Expr:
+        op = self._operator(node)
+        argument = self._required(node, "argument")
+        line, col = self._pos(node)
+        if op == "delete":
+            return ir.Opaque(line, col, "delete has no static value")
+        return ir.Unary(line, col, _UNARY.get(op, op), self.expression(argument))
+
+    def _update(self, node: Node) -> ir.Expr:
+        argument = self._required(node, "argument")
+        op = self._operator(node)
+        prefix = node.children[0].type in ("++", "--")
+        return ir.Update(*self._pos(node), self.pattern(argument), 1 if op == "++" else -1, prefix)
+
+    def _assignment(self, node: Node) -> ir.Expr:
+        target = self.pattern(self._required(node, "left"))
+        return ir.Assign(
+            *self._pos(node), target, None, self.expression(self._required(node, "right"))
+        )
+
+    def _augmented(self, node: Node) -> ir.Expr:
+        target = self.pattern(self._required(node, "left"))
+        op = self._operator(node)[:-1]
+        return ir.Assign(
+            *self._pos(node), target, op, self.expression(self._required(node, "right"))
+        )
+
+    def _ternary(self, node: Node) -> ir.Expr:
+        return ir.Conditional(
+            *self._pos(node),
+            self.expression(self._required(node, "condition")),
+            self.expression(self._required(node, "consequence")),
+            self.expression(self._required(node, "alternative")),
+        )
+
+    def _array(self, node: Node) -> ir.Expr:
+        items: list[ir.Expr | ir.Spread] = []
+        expect_item = True
+        for child in node.children:
+            if child.type == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+            if child.type == ",":
+                if expect_item:
+                    items.append(ir.Const(*self._pos(child), UNDEFINED))
+                expect_item = True
+            elif child.is_named and child.type not in ("comment",):
+                if child.type == "spread_element":
+                    items.append(
+                        ir.Spread(*self._pos(child), self.expression(self._named(child)[0]))
+                    )
+                else:
+                    items.append(self.expression(child))
+                expect_item = False
+        return ir.ListLit(*self._pos(node), tuple(items))
+
+    def _property_key(self, node: Node) -> ir.Expr:
+        if node.type == "computed_property_name":
+            return self.expression(self._named(node)[0])
+        if node.type == "string":
+            return ir.Const(*self._pos(node), self._string_value(node))
+        if node.type == "number":
+            value = js_number(self.text(node))
+            return ir.Const(
+                *self._pos(node), str(int(value)) if value.is_integer() else repr(value)
+            )
+        return ir.Const(*self._pos(node), self.text(node))
+
+    def _object(self, node: Node) -> ir.Expr:
+        entries: list[tuple[ir.Expr, ir.Expr] | ir.Spread] = []
+        for child in self._named(node):
+            kind = child.type
+            if kind == "pair":
+                key = self._property_key(self._required(child, "key"))
+                entries.append((key, self.expression(self._required(child, "value"))))
+            elif kind == "shorthand_property_identifier":
+                name = self.text(child)
+                entries.append(
+                    (ir.Const(*self._pos(child), name), ir.Name(*self._pos(child), name))
+                )
+            elif kind == "spread_element":
+                entries.append(ir.Spread(*self._pos(child), self.expression(self._named(child)[0])))
+            elif kind == "method_definition":
+                name_node = self._required(child, "name")
+                entries.append((self._property_key(name_node), self._function(child)))
+        return ir.DictLit(*self._pos(node), tuple(entries))
+
+    def _params(self, node: Node | None) -> tuple[ir.Param, ...]:
+        if node is None:
+            return ()
+        if node.type == "identifier":
+            return (ir.Param(*self._pos(node), ir.Name(*self._pos(node), self.text(node))),)
+        params: list[ir.Param] = []
+        for child in self._named(node):
+            line, col = self._pos(child)
+            if child.type == "rest_pattern":
+                params.append(
+                    ir.Param(line, col, self.pattern(self._named(child)[0]), None, "rest")
+                )
+            elif child.type == "assignment_pattern":
+                target = self.pattern(self._required(child, "left"))
+                params.append(
+                    ir.Param(line, col, target, self.expression(self._required(child, "right")))
+                )
+            else:
+                params.append(ir.Param(line, col, self.pattern(child)))
+        return tuple(params)
+
+    def _function(self, node: Node, *, arrow: bool = False) -> ir.FunctionExpr:
+        name_node = self._field(node, "name")
+        name = self.text(name_node) if name_node is not None else None
+        params_node = self._field(node, "parameters") or self._field(node, "parameter")
+        params = self._params(params_node)
+        body_node = self._required(node, "body")
+        body: ir.Block | ir.Expr
+        if body_node.type == "statement_block":
+            body = self._block(body_node)
+        else:
+            body = self.expression(body_node)
+        return ir.FunctionExpr(*self._pos(node), name, params, body, arrow)
+
+    def _arrow(self, node: Node) -> ir.Expr:
+        return self._function(node, arrow=True)
+
+    def _function_expression(self, node: Node) -> ir.Expr:
+        return self._function(node)
+
+    def _class_expression(self, node: Node) -> ir.Expr:
+        return self._class(node)
+
+    def _class(self, node: Node) -> ir.ClassExpr:
+        name_node = self._field(node, "name")
+        base: ir.Expr | None = None
+        members: list[ir.ClassMember] = []
+        for child in node.named_children:
+            if child.type == "class_heritage":
+                inner = self._named(child)
+                base = self.expression(inner[-1]) if inner else None
+        body = self._required(node, "body")
+        for member in body.named_children:
+            try:
+                lowered = self._class_member(member)
+            except _Incomplete as incomplete:
+                self._skip(member, incomplete.node)
+                continue
+            if lowered is not None:
+                members.append(lowered)
+        name = self.text(name_node) if name_node is not None else None
+        return ir.ClassExpr(*self._pos(node), name, base, tuple(members))
+
+    def _class_member(self, member: Node) -> ir.ClassMember | None:
+        if member.type == "ERROR" or member.is_missing:
+            raise _Incomplete(member)
+        line, col = self._pos(member)
+        keywords = {c.type for c in member.children if not c.is_named}
+        static = "static" in keywords
+        if member.type == "method_definition":
+            name = self.text(self._required(member, "name")).lstrip("#")
+            fn = self._function(member)
+            fn = ir.FunctionExpr(fn.line, fn.col, name, fn.params, fn.body, False)
+            if name == "constructor" and not static:
+                return ir.ClassMember(line, col, name, "constructor", fn)
+            kind = "getter" if "get" in keywords else "setter" if "set" in keywords else "method"
+            return ir.ClassMember(line, col, name, kind, fn, static)  # type: ignore[arg-type]
+        if member.type == "field_definition":
+            prop = self._required(member, "property")
+            value_node = self._field(member, "value")
+            value = self.expression(value_node) if value_node is not None else None
+            return ir.ClassMember(line, col, self.text(prop).lstrip("#"), "field", value, static)
+        if member.type == "class_static_block":
+            self._report("info", "unsupported", "static initialisation block not followed", member)
+        return None
+
+    def _sequence(self, node: Node) -> ir.Expr:
+        items = tuple(self.expression(c) for c in self._named(node))
+        return ir.Sequence(*self._pos(node), items)
+
+    # --- patterns ---------------------------------------------------------------------------------
+    def pattern(self, node: Node) -> ir.Pattern:
+        if node.type == "ERROR" or node.is_missing:
+            raise _Incomplete(node)
+        kind = node.type
+        line, col = self._pos(node)
+        if kind in ("identifier", "shorthand_property_identifier_pattern"):
+            return ir.Name(line, col, self.text(node))
+        if kind == "member_expression":
+            lowered = self._member(node)
+            if isinstance(lowered, ir.Member):
+                return lowered
+            raise _Incomplete(node)
+        if kind == "subscript_expression":
+            return self._subscript(node)  # type: ignore[return-value]
+        if kind == "parenthesized_expression":
+            return self.pattern(self._named(node)[-1])
+        if kind == "assignment_pattern":
+            return ir.DefaultPattern(
+                line,
+                col,
+                self.pattern(self._required(node, "left")),
+                self.expression(self._required(node, "right")),
+            )
+        if kind == "array_pattern":
+            items: list[ir.Pattern | None] = []
+            rest: ir.Pattern | None = None
+            expect_item = True
+            for child in node.children:
+                if child.type == ",":
+                    if expect_item:
+                        items.append(None)
+                    expect_item = True
+                elif child.type == "rest_pattern":
+                    rest = self.pattern(self._named(child)[0])
+                elif child.is_named and child.type != "comment":
+                    items.append(self.pattern(child))
+                    expect_item = False
+            return ir.ListPattern(line, col, tuple(items), rest)
+        if kind == "object_pattern":
+            props: list[tuple[str, ir.Pattern]] = []
+            rest = None
+            for child in self._named(node):
+                if child.type == "shorthand_property_identifier_pattern":
+                    name = self.text(child)
+                    props.append((name, ir.Name(*self._pos(child), name)))
+                elif child.type == "pair_pattern":
+                    key = self._property_key(self._required(child, "key"))
+                    key_text = (
+                        key.value
+                        if isinstance(key, ir.Const) and isinstance(key.value, str)
+                        else self.text(child)
+                    )
+                    props.append((key_text, self.pattern(self._required(child, "value"))))
+                elif child.type == "object_assignment_pattern":
+                    left = self._required(child, "left")
+                    name = self.text(left)
+                    target = self.pattern(left)
+                    props.append(
+                        (
+                            name,
+                            ir.DefaultPattern(
+                                *self._pos(child),
+                                target,
+                                self.expression(self._required(child, "right")),
+                            ),
+                        )
+                    )
+                elif child.type == "rest_pattern":
+                    rest = self.pattern(self._named(child)[0])
+            return ir.DictPattern(line, col, tuple(props), rest)
+        raise _Incomplete(node)
+
+
+def lower_javascript(
+    source: SourceTree, reporter: Reporter, limits: Limits, budget: Budget, *, prefix: str = "js"
+) -> ir.Block:
+    """The program of a parsed JavaScript text as ``ir``."""
+    return JavaScriptFrontEnd(source, reporter, limits, budget, prefix=prefix).program()

@@ -1,0 +1,1043 @@
+"""Python front end: lowers a tree-sitter-python tree onto the evaluator's ``ir``.
+
+Used by the Blender and Open3D parsers with the ``Python`` dialect. Tolerant like the
+JavaScript front end: a statement holding a syntax error or cut off (tree-sitter's ERROR and
+MISSING nodes) is left out with a ``py.syntax`` warning giving its line and column, and every
+complete statement around it is kept. Constructs with no static meaning (``yield``, ``match``,
+complex numbers) become ``Opaque`` values or are skipped with an ``info`` diagnostic.
+
+Python's own rules the lowering encodes: blocks open no scope (``Block(scoped=False)``),
+``for`` assigns its target (``ForEach(declare=None)``), classes take ``self`` explicitly,
+``@property`` makes getters, ``@dataclass`` classes get the ``__init__`` Python would generate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from parsers.evaluator import ir
+from parsers.evaluator.context import Reporter
+from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.treesitter import Node, SourceTree, first_error
+
+
+class _Incomplete(Exception):
+    """A statement holds a syntax error or is cut off at ``node``."""
+
+    def __init__(self, node: Node) -> None:
+        super().__init__(node.type)
+        self.node = node
+
+
+class _TooDeep(Exception):
+    def __init__(self, node: Node) -> None:
+        super().__init__(node.type)
+        self.node = node
+
+
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "a": "\a",
+    "0": "\0",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "\n": "",
+}
+_ESCAPE = re.compile(
+    r"\\(N\{[^}]*\}|U[0-9a-fA-F]{8}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3}|\r\n|[\s\S])"
+)
+_AUGMENTED = ("+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", "<<=", ">>=")
+_COMPARE = ("<", "<=", ">", ">=", "==", "!=", "<>", "in", "not in", "is", "is not")
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        body = match.group(1)
+        if body[0] in "uU" and len(body) > 1:
+            return chr(min(int(body[1:], 16), 0x10FFFF))
+        if body[0] == "x" and len(body) == 3:
+            return chr(int(body[1:], 16))
+        if body[0] in "01234567":
+            return chr(int(body, 8))
+        if body.startswith("N{"):
+            return "?"
+        if body == "\r\n":
+            return ""
+        return _ESCAPES.get(body, "\\" + body)
+
+    return _ESCAPE.sub(one, text) if "\\" in text else text
+
+
+def python_number(text: str) -> int | float:
+    """The value of a Python numeric literal (``0x1F``, ``1_000``, ``2.5e-1``, ``1.``)."""
+    clean = text.replace("_", "").rstrip("lL")
+    lower = clean.lower()
+    if lower.startswith("0x"):
+        return int(lower[2:], 16)
+    if lower.startswith("0o"):
+        return int(lower[2:], 8)
+    if lower.startswith("0b"):
+        return int(lower[2:], 2)
+    if re.fullmatch(r"\d+", lower):
+        return int(lower)
+    return float(lower)
+
+
+class PythonFrontEnd:
+    """Lowers one parsed Python text. Diagnostics go to ``reporter`` with codes prefixed
+    ``prefix`` (``py.syntax``)."""
+
+    def __init__(
+        self,
+        source: SourceTree,
+        reporter: Reporter,
+        limits: Limits,
+        budget: Budget,
+        *,
+        prefix: str = "py",
+    ) -> None:
+        self.source = source
+        self.reporter = reporter
+        self.limits = limits
+        self.budget = budget
+        self.prefix = prefix
+        self.depth = 0
+        self.lowered = 0
+        self._statements: dict[str, Callable[[Node], ir.Stmt | None]] = {
+            "expression_statement": self._expression_statement,
+            "import_statement": self._import,
+            "import_from_statement": self._import_from,
+            "future_import_statement": lambda n: ir.Pass(*self._pos(n)),
+            "function_definition": self._function_definition,
+            "class_definition": self._class_definition,
+            "decorated_definition": self._decorated,
+            "if_statement": self._if,
+            "for_statement": self._for,
+            "while_statement": self._while,
+            "try_statement": self._try,
+            "with_statement": self._with,
+            "return_statement": self._return,
+            "pass_statement": lambda n: ir.Pass(*self._pos(n)),
+            "break_statement": lambda n: ir.Break(*self._pos(n)),
+            "continue_statement": lambda n: ir.Continue(*self._pos(n)),
+            "raise_statement": self._raise,
+            "assert_statement": lambda n: ir.Pass(*self._pos(n)),
+            "delete_statement": self._delete,
+            "global_statement": self._nonlocal,
+            "nonlocal_statement": self._nonlocal,
+            "block": self._block,
+        }
+        self._expressions: dict[str, Callable[[Node], ir.Expr]] = {
+            "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
+            "true": lambda n: ir.Const(*self._pos(n), True),
+            "false": lambda n: ir.Const(*self._pos(n), False),
+            "none": lambda n: ir.Const(*self._pos(n), None),
+            "ellipsis": lambda n: ir.Opaque(*self._pos(n), "... has no static value"),
+            "integer": self._number,
+            "float": self._number,
+            "string": self._string,
+            "concatenated_string": self._concatenated,
+            "parenthesized_expression": self._parenthesized,
+            "attribute": self._attribute,
+            "subscript": self._subscript,
+            "call": self._call,
+            "binary_operator": self._binary,
+            "unary_operator": self._unary,
+            "not_operator": self._not,
+            "boolean_operator": self._boolean,
+            "comparison_operator": self._comparison,
+            "conditional_expression": self._conditional,
+            "list": self._list,
+            "tuple": self._tuple,
+            "expression_list": self._tuple,
+            "set": self._set,
+            "dictionary": self._dictionary,
+            "list_comprehension": lambda n: self._comprehension(n, "list"),
+            "set_comprehension": lambda n: self._comprehension(n, "set"),
+            "generator_expression": lambda n: self._comprehension(n, "generator"),
+            "dictionary_comprehension": lambda n: self._comprehension(n, "dict"),
+            "lambda": self._lambda,
+            "named_expression": self._walrus,
+            "assignment": self._assignment,
+            "augmented_assignment": self._augmented,
+            "await": lambda n: ir.Await(*self._pos(n), self.expression(self._named(n)[0])),
+            "keyword_argument": self._stray_keyword,
+        }
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def text(self, node: Node) -> str:
+        return self.source.text(node)
+
+    @staticmethod
+    def _pos(node: Node) -> tuple[int, int]:
+        row, column = node.start_point
+        return row + 1, column + 1
+
+    def _report(self, severity: str, code: str, message: str, node: Node) -> None:
+        line, col = self._pos(node)
+        self.reporter.add(severity, f"{self.prefix}.{code}", message, line, col)  # type: ignore[arg-type]
+
+    def _named(self, node: Node) -> list[Node]:
+        """Named children, comments left out; an error among them makes the node incomplete."""
+        result = []
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+            result.append(child)
+        if node.has_error:
+            for child in node.children:
+                if child.is_missing:
+                    raise _Incomplete(child)
+        return result
+
+    def _field(self, node: Node, name: str) -> Node | None:
+        child = node.child_by_field_name(name)
+        if child is not None and (child.type == "ERROR" or child.is_missing):
+            raise _Incomplete(child)
+        return child
+
+    def _required(self, node: Node, name: str) -> Node:
+        child = self._field(node, name)
+        if child is None:
+            raise _Incomplete(node)
+        return child
+
+    def _tick(self) -> None:
+        self.lowered += 1
+        if self.lowered & 0xFF == 0 and self.budget.expired():
+            raise BudgetExceeded("the time limit while reading the code")
+
+    # --- program and statements -------------------------------------------------------------------
+    def program(self) -> ir.Block:
+        body: list[ir.Stmt] = []
+        try:
+            for child in self.source.root.children:
+                body.extend(self._statement_list([child]))
+        except BudgetExceeded:
+            self.reporter.add(
+                "warning",
+                "eval.budget",
+                "the code is too long to read in time; only its beginning is read",
+                None,
+                None,
+            )
+        return ir.Block(1, 1, tuple(body), scoped=False)
+
+    def _statement_list(self, nodes: list[Node]) -> list[ir.Stmt]:
+        body: list[ir.Stmt] = []
+        for child in nodes:
+            if not child.is_named or child.type == "comment":
+                continue
+            stmt = self.statement(child)
+            if stmt is not None:
+                body.append(stmt)
+        return body
+
+    def statement(self, node: Node) -> ir.Stmt | None:
+        self._tick()
+        if node.type == "ERROR" or node.is_missing:
+            self._skip(node, node)
+            return None
+        handler = self._statements.get(node.type)
+        try:
+            if handler is None:
+                if node.type in self._expressions:
+                    return ir.ExprStmt(*self._pos(node), self.expression(node))
+                self._report(
+                    "info",
+                    "unsupported",
+                    f"{node.type.replace('_', ' ')} not understood; skipped",
+                    node,
+                )
+                return None
+            return handler(node)
+        except _Incomplete as incomplete:
+            self._skip(node, incomplete.node)
+        except _TooDeep as deep:
+            self._report(
+                "warning",
+                "too_deep",
+                f"code nests deeper than {self.limits.max_nesting} levels; statement skipped",
+                deep.node,
+            )
+        except RecursionError:
+            self._report(
+                "warning", "too_deep", "code nests too deeply to read; statement skipped", node
+            )
+        return None
+
+    def _skip(self, statement: Node, error: Node) -> None:
+        bad = first_error(error) or error
+        line, col = self._pos(bad)
+        first_line = statement.start_point[0] + 1
+        text = self.text(statement).strip().splitlines()
+        snippet = (
+            (text[0][:60] + ("..." if len(text[0]) > 60 or len(text) > 1 else "")) if text else ""
+        )
+        where = f"statement at line {first_line}" if first_line != line else "statement"
+        what = (
+            "is cut off" if bad.end_byte >= len(self.source.data.rstrip()) else "has a syntax error"
+        )
+        self.reporter.add(
+            "warning",
+            f"{self.prefix}.syntax",
+            f"{where} {what} at {line}:{col}; left out" + (f": {snippet!r}" if snippet else ""),
+            line,
+            col,
+        )
+
+    def _block(self, node: Node | None) -> ir.Block:
+        if node is None:
+            return ir.Block(0, 0, (), scoped=False)
+        line, col = self._pos(node)
+        if node.type != "block":
+            stmt = self.statement(node)
+            return ir.Block(line, col, () if stmt is None else (stmt,), scoped=False)
+        return ir.Block(line, col, tuple(self._statement_list(node.children)), scoped=False)
+
+    def _expression_statement(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        line, col = self._pos(node)
+        if not named:
+            return ir.Pass(line, col)
+        if len(named) == 1:
+            return ir.ExprStmt(line, col, self.expression(named[0]))
+        return ir.ExprStmt(
+            line, col, ir.TupleLit(line, col, tuple(self.expression(n) for n in named))
+        )
+
+    def _import(self, node: Node) -> ir.Stmt:
+        line, col = self._pos(node)
+        declarations: list[ir.Stmt] = []
+        for part in self._named(node):
+            if part.type == "aliased_import":
+                module = self.text(self._required(part, "name"))
+                alias = self.text(self._required(part, "alias"))
+                declarations.append(
+                    ir.Declare(
+                        line,
+                        col,
+                        ir.Name(line, col, alias),
+                        ir.ImportValue(line, col, module, None),
+                        "var",
+                    )
+                )
+            elif part.type == "dotted_name":
+                module = self.text(part)
+                top = module.split(".")[0]
+                declarations.append(
+                    ir.Declare(
+                        line,
+                        col,
+                        ir.Name(line, col, top),
+                        ir.ImportValue(line, col, top, None),
+                        "var",
+                    )
+                )
+        return ir.Block(line, col, tuple(declarations), scoped=False)
+
+    def _import_from(self, node: Node) -> ir.Stmt:
+        line, col = self._pos(node)
+        module_node = self._required(node, "module_name")
+        module = self.text(module_node)
+        declarations: list[ir.Stmt] = []
+        for part in node.children_by_field_name("name"):
+            if part.type == "aliased_import":
+                name = self.text(self._required(part, "name"))
+                alias = self.text(self._required(part, "alias"))
+            else:
+                name = alias = self.text(part)
+            declarations.append(
+                ir.Declare(
+                    line,
+                    col,
+                    ir.Name(line, col, alias),
+                    ir.ImportValue(line, col, module, name),
+                    "var",
+                )
+            )
+        if any(child.type == "wildcard_import" for child in node.named_children):
+            call = ir.Call(
+                line, col, ir.Name(line, col, "%import_all"), (ir.Const(line, col, module),)
+            )
+            declarations.append(ir.ExprStmt(line, col, call))
+        return ir.Block(line, col, tuple(declarations), scoped=False)
+
+    def _if(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        then = self._block(self._required(node, "consequence"))
+        alternatives = [c for c in node.children_by_field_name("alternative")]
+        other: ir.Block | None = None
+        for alternative in reversed(alternatives):
+            if alternative.type == "else_clause":
+                other = self._block(self._required(alternative, "body"))
+            elif alternative.type == "elif_clause":
+                inner = ir.If(
+                    *self._pos(alternative),
+                    self.expression(self._required(alternative, "condition")),
+                    self._block(self._required(alternative, "consequence")),
+                    other,
+                )
+                other = ir.Block(*self._pos(alternative), (inner,), scoped=False)
+        return ir.If(*self._pos(node), test, then, other)
+
+    def _else(self, node: Node) -> ir.Block | None:
+        alternative = self._field(node, "alternative")
+        if alternative is None:
+            return None
+        return self._block(self._required(alternative, "body"))
+
+    def _for(self, node: Node) -> ir.Stmt:
+        target = self.pattern(self._required(node, "left"))
+        iterable = self.expression(self._required(node, "right"))
+        body = self._block(self._required(node, "body"))
+        return ir.ForEach(*self._pos(node), target, iterable, body, None, "of", self._else(node))
+
+    def _while(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        return ir.While(
+            *self._pos(node),
+            test,
+            self._block(self._required(node, "body")),
+            other=self._else(node),
+        )
+
+    def _try(self, node: Node) -> ir.Stmt:
+        body = self._block(self._required(node, "body"))
+        target: ir.Pattern | None = None
+        handler: ir.Block | None = None
+        final: ir.Block | None = None
+        extra: list[ir.Stmt] = []
+        for child in node.named_children:
+            if child.type in ("except_clause", "except_group_clause") and handler is None:
+                for part in child.named_children:
+                    if part.type == "as_pattern":
+                        alias = part.child_by_field_name("alias")
+                        if alias is not None:
+                            names = [n for n in alias.named_children if n.type == "identifier"] or [
+                                alias
+                            ]
+                            target = ir.Name(*self._pos(names[0]), self.text(names[0]))
+                    if part.type == "block":
+                        handler = self._block(part)
+            elif child.type == "else_clause":
+                extra.extend(self._block(self._required(child, "body")).body)
+            elif child.type == "finally_clause":
+                blocks = [c for c in child.named_children if c.type == "block"]
+                final = self._block(blocks[0]) if blocks else None
+        if extra:
+            body = ir.Block(body.line, body.col, body.body + tuple(extra), scoped=False)
+        return ir.Try(
+            *self._pos(node),
+            body,
+            target,
+            handler or (ir.Block(*self._pos(node), (), scoped=False) if final is None else None),
+            final,
+        )
+
+    def _with(self, node: Node) -> ir.Stmt:
+        items: list[tuple[ir.Expr, ir.Pattern | None]] = []
+        for clause in node.named_children:
+            if clause.type != "with_clause":
+                continue
+            for item in self._named(clause):
+                value = self._required(item, "value")
+                if value.type == "as_pattern":
+                    inner = self._named(value)
+                    alias = value.child_by_field_name("alias")
+                    target_node = (
+                        alias.named_children[0]
+                        if alias is not None and alias.named_children
+                        else None
+                    )
+                    items.append(
+                        (
+                            self.expression(inner[0]),
+                            self.pattern(target_node) if target_node is not None else None,
+                        )
+                    )
+                else:
+                    items.append((self.expression(value), None))
+        return ir.With(*self._pos(node), tuple(items), self._block(self._required(node, "body")))
+
+    def _return(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        value = None
+        if named:
+            value = (
+                self.expression(named[0])
+                if len(named) == 1
+                else ir.TupleLit(*self._pos(node), tuple(self.expression(n) for n in named))
+            )
+        return ir.Return(*self._pos(node), value)
+
+    def _raise(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        return ir.Throw(*self._pos(node), self.expression(named[0]) if named else None)
+
+    def _delete(self, node: Node) -> ir.Stmt:
+        targets: list[ir.Expr] = []
+        for child in self._named(node):
+            items = self._named(child) if child.type == "expression_list" else [child]
+            targets.extend(self.expression(item) for item in items)
+        return ir.Delete(*self._pos(node), tuple(targets))
+
+    def _nonlocal(self, node: Node) -> ir.Stmt:
+        names = tuple(self.text(c) for c in self._named(node) if c.type == "identifier")
+        return ir.NonLocal(*self._pos(node), names)
+
+    # --- functions and classes ----------------------------------------------------------------------
+    def _params(self, node: Node | None) -> tuple[ir.Param, ...]:
+        if node is None:
+            return ()
+        params: list[ir.Param] = []
+        keyword_only = False
+        for child in self._named(node):
+            line, col = self._pos(child)
+            kind = child.type
+            if kind == "keyword_separator":
+                keyword_only = True
+                continue
+            if kind == "positional_separator":
+                continue
+            positional = "keyword" if keyword_only else "positional"
+            if kind == "identifier":
+                params.append(
+                    ir.Param(line, col, ir.Name(line, col, self.text(child)), None, positional)
+                )  # type: ignore[arg-type]
+            elif kind == "typed_parameter":
+                inner = self._named(child)[0]
+                if inner.type == "list_splat_pattern":
+                    params.append(
+                        ir.Param(line, col, self.pattern(self._named(inner)[0]), None, "rest")
+                    )
+                    keyword_only = True
+                elif inner.type == "dictionary_splat_pattern":
+                    params.append(
+                        ir.Param(line, col, self.pattern(self._named(inner)[0]), None, "kwrest")
+                    )
+                else:
+                    params.append(ir.Param(line, col, self.pattern(inner), None, positional))  # type: ignore[arg-type]
+            elif kind in ("default_parameter", "typed_default_parameter"):
+                target = self.pattern(self._required(child, "name"))
+                default = self.expression(self._required(child, "value"))
+                params.append(ir.Param(line, col, target, default, positional))  # type: ignore[arg-type]
+            elif kind == "list_splat_pattern":
+                params.append(
+                    ir.Param(line, col, self.pattern(self._named(child)[0]), None, "rest")
+                )
+                keyword_only = True
+            elif kind == "dictionary_splat_pattern":
+                params.append(
+                    ir.Param(line, col, self.pattern(self._named(child)[0]), None, "kwrest")
+                )
+        return tuple(params)
+
+    def _function(self, node: Node) -> ir.FunctionExpr:
+        name = self.text(self._required(node, "name"))
+        params = self._params(self._field(node, "parameters"))
+        body = self._block(self._required(node, "body"))
+        return ir.FunctionExpr(*self._pos(node), name, params, body, False)
+
+    def _function_definition(self, node: Node) -> ir.Stmt:
+        return ir.FunctionDecl(*self._pos(node), self._function(node))
+
+    def _decorators(self, node: Node) -> list[str]:
+        names = []
+        for child in node.named_children:
+            if child.type == "decorator":
+                inner = [c for c in child.named_children if c.type != "comment"]
+                if inner:
+                    target = (
+                        inner[0].child_by_field_name("function")
+                        if inner[0].type == "call"
+                        else inner[0]
+                    )
+                    names.append(self.text(target or inner[0]))
+        return names
+
+    def _decorated(self, node: Node) -> ir.Stmt | None:
+        definition = self._required(node, "definition")
+        decorators = self._decorators(node)
+        if definition.type == "class_definition":
+            return ir.ClassDecl(*self._pos(definition), self._class(definition, decorators))
+        if definition.type == "function_definition":
+            return self._function_definition(definition)
+        return self.statement(definition)
+
+    def _class_definition(self, node: Node) -> ir.Stmt:
+        return ir.ClassDecl(*self._pos(node), self._class(node, []))
+
+    def _class(self, node: Node, decorators: list[str]) -> ir.ClassExpr:
+        name = self.text(self._required(node, "name"))
+        base: ir.Expr | None = None
+        superclasses = self._field(node, "superclasses")
+        if superclasses is not None:
+            bases = [c for c in self._named(superclasses) if c.type != "keyword_argument"]
+            if bases:
+                base = self.expression(bases[0])
+        members: list[ir.ClassMember] = []
+        fields: list[tuple[str, ir.Expr | None, int, int]] = []
+        body = self._required(node, "body")
+        for member in body.named_children:
+            if member.type == "comment":
+                continue
+            try:
+                members.extend(self._class_member(member, fields))
+            except _Incomplete as incomplete:
+                self._skip(member, incomplete.node)
+        record_like = any(
+            d.split(".")[-1] in ("dataclass", "dataclasses.dataclass") for d in decorators
+        )
+        named_tuple = (
+            base is not None
+            and isinstance(base, ir.Name | ir.Member)
+            and self.text(superclasses).strip("()").split(".")[-1] == "NamedTuple"
+        )  # type: ignore[arg-type]
+        if (record_like or named_tuple) and not any(m.kind == "constructor" for m in members):
+            members.append(self._generated_init(node, fields))
+            base = None if named_tuple else base
+        return ir.ClassExpr(*self._pos(node), name, base, tuple(members), explicit_self=True)
+
+    def _generated_init(
+        self, node: Node, fields: list[tuple[str, ir.Expr | None, int, int]]
+    ) -> ir.ClassMember:
+        """The ``__init__`` a ``@dataclass`` (or ``NamedTuple``) gets: one parameter per field."""
+        line, col = self._pos(node)
+        params = [ir.Param(line, col, ir.Name(line, col, "self"))]
+        body: list[ir.Stmt] = []
+        for name, default, fline, fcol in fields:
+            params.append(ir.Param(fline, fcol, ir.Name(fline, fcol, name), default))
+            target = ir.Member(fline, fcol, ir.Name(fline, fcol, "self"), name)
+            body.append(
+                ir.ExprStmt(
+                    fline, fcol, ir.Assign(fline, fcol, target, None, ir.Name(fline, fcol, name))
+                )
+            )
+        fn = ir.FunctionExpr(
+            line, col, "__init__", tuple(params), ir.Block(line, col, tuple(body), scoped=False)
+        )
+        return ir.ClassMember(line, col, "__init__", "constructor", fn)
+
+    def _class_member(
+        self, member: Node, fields: list[tuple[str, ir.Expr | None, int, int]]
+    ) -> list[ir.ClassMember]:
+        if member.type == "ERROR" or member.is_missing:
+            raise _Incomplete(member)
+        line, col = self._pos(member)
+        decorators: list[str] = []
+        definition = member
+        if member.type == "decorated_definition":
+            decorators = self._decorators(member)
+            definition = self._required(member, "definition")
+        if definition.type == "function_definition":
+            fn = self._function(definition)
+            name = fn.name or "<method>"
+            if "property" in decorators or any(d.endswith(".getter") for d in decorators):
+                return [ir.ClassMember(line, col, name, "getter", fn)]
+            if any(d.endswith(".setter") for d in decorators):
+                return [ir.ClassMember(line, col, name, "setter", fn)]
+            if "staticmethod" in decorators:
+                return [ir.ClassMember(line, col, name, "method", fn, static=True)]
+            if name == "__init__":
+                return [ir.ClassMember(line, col, name, "constructor", fn)]
+            return [ir.ClassMember(line, col, name, "method", fn)]
+        if definition.type == "class_definition":
+            return [
+                ir.ClassMember(
+                    line,
+                    col,
+                    self.text(self._required(definition, "name")),
+                    "field",
+                    self._class(definition, decorators),
+                    static=True,
+                )
+            ]
+        if definition.type == "expression_statement":
+            result: list[ir.ClassMember] = []
+            for expression in self._named(definition):
+                if expression.type != "assignment":
+                    continue
+                left = self._required(expression, "left")
+                right = self._field(expression, "right")
+                if left.type != "identifier":
+                    continue
+                name = self.text(left)
+                value = self.expression(right) if right is not None else None
+                if expression.child_by_field_name("type") is not None:
+                    fields.append((name, value, *self._pos(left)))
+                if value is not None:
+                    result.append(ir.ClassMember(line, col, name, "field", value, static=True))
+            return result
+        return []
+
+    # --- expressions ------------------------------------------------------------------------------
+    def expression(self, node: Node) -> ir.Expr:
+        if node.type == "ERROR" or node.is_missing:
+            raise _Incomplete(node)
+        self.depth += 1
+        if self.depth > self.limits.max_nesting:
+            self.depth -= 1
+            raise _TooDeep(node)
+        self._tick()
+        try:
+            handler = self._expressions.get(node.type)
+            if handler is None:
+                what = node.type.replace("_", " ")
+                return ir.Opaque(*self._pos(node), f"{what} has no static value")
+            return handler(node)
+        finally:
+            self.depth -= 1
+
+    def _number(self, node: Node) -> ir.Expr:
+        text = self.text(node)
+        if text.lower().endswith("j"):
+            return ir.Opaque(*self._pos(node), f"complex number {text!r} has no static value")
+        try:
+            return ir.Const(*self._pos(node), python_number(text))
+        except (ValueError, OverflowError):
+            return ir.Opaque(*self._pos(node), f"number {text!r} cannot be read")
+
+    def _string_parts(self, node: Node) -> list[str | ir.Expr]:
+        if node.has_error:
+            self._named(node)
+        start = node.child_by_field_name("start") or (node.children[0] if node.children else None)
+        prefix = (
+            self.text(start).lower() if start is not None and start.type == "string_start" else ""
+        )
+        raw = "r" in prefix.rstrip("'\"")
+        parts: list[str | ir.Expr] = []
+        for child in node.named_children:
+            if child.type == "string_content":
+                text = self.text(child)
+                parts.append(text if raw else _unescape(text))
+            elif child.type == "interpolation":
+                expression = child.child_by_field_name("expression")
+                if expression is None:
+                    raise _Incomplete(child)
+                value = self.expression(expression)
+                spec = child.child_by_field_name("format_specifier")
+                if spec is not None:
+                    line, col = self._pos(spec)
+                    text = self.text(spec)[1:]
+                    value = ir.Call(
+                        line, col, ir.Name(line, col, "format"), (value, ir.Const(line, col, text))
+                    )
+                parts.append(value)
+            elif child.type == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+        return parts
+
+    def _string(self, node: Node) -> ir.Expr:
+        parts = self._string_parts(node)
+        if all(isinstance(p, str) for p in parts):
+            return ir.Const(*self._pos(node), "".join(p for p in parts if isinstance(p, str)))
+        return ir.Template(*self._pos(node), tuple(parts))
+
+    def _concatenated(self, node: Node) -> ir.Expr:
+        parts: list[str | ir.Expr] = []
+        for child in self._named(node):
+            parts.extend(self._string_parts(child))
+        if all(isinstance(p, str) for p in parts):
+            return ir.Const(*self._pos(node), "".join(p for p in parts if isinstance(p, str)))
+        return ir.Template(*self._pos(node), tuple(parts))
+
+    def _parenthesized(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if not named:
+            raise _Incomplete(node)
+        return self.expression(named[-1])
+
+    def _attribute(self, node: Node) -> ir.Expr:
+        obj = self._required(node, "object")
+        name = self.text(self._required(node, "attribute"))
+        if obj.type == "call" and self.text(self._required(obj, "function")) == "super":
+            return ir.SuperMember(*self._pos(node), name)
+        return ir.Member(*self._pos(node), self.expression(obj), name)
+
+    def _index_expression(self, node: Node) -> ir.Expr:
+        if node.type == "slice":
+            parts: list[ir.Expr | None] = [None, None, None]
+            slot = 0
+            for child in node.children:
+                if child.type == ":":
+                    slot += 1
+                elif child.is_named and child.type != "comment":
+                    if child.type == "ERROR" or child.is_missing:
+                        raise _Incomplete(child)
+                    if slot < 3:
+                        parts[slot] = self.expression(child)
+            return ir.Slice(*self._pos(node), parts[0], parts[1], parts[2])
+        return self.expression(node)
+
+    def _subscript(self, node: Node) -> ir.Expr:
+        obj = self.expression(self._required(node, "value"))
+        indices = [c for c in node.children_by_field_name("subscript") if c.type != "comment"]
+        for index in indices:
+            if index.type == "ERROR" or index.is_missing:
+                raise _Incomplete(index)
+        if not indices:
+            raise _Incomplete(node)
+        line, col = self._pos(node)
+        if len(indices) == 1:
+            return ir.Index(line, col, obj, self._index_expression(indices[0]))
+        return ir.Index(
+            line,
+            col,
+            obj,
+            ir.TupleLit(line, col, tuple(self._index_expression(i) for i in indices)),
+        )
+
+    def _arguments(self, node: Node | None) -> tuple[ir.Argument, ...]:
+        if node is None:
+            return ()
+        if node.type == "generator_expression":
+            return (self.expression(node),)
+        result: list[ir.Argument] = []
+        for child in self._named(node):
+            line, col = self._pos(child)
+            if child.type == "list_splat":
+                result.append(ir.Spread(line, col, self.expression(self._named(child)[0])))
+            elif child.type == "dictionary_splat":
+                result.append(ir.Keyword(line, col, None, self.expression(self._named(child)[0])))
+            elif child.type == "keyword_argument":
+                name = self.text(self._required(child, "name"))
+                result.append(
+                    ir.Keyword(line, col, name, self.expression(self._required(child, "value")))
+                )
+            else:
+                result.append(self.expression(child))
+        return tuple(result)
+
+    def _call(self, node: Node) -> ir.Expr:
+        function = self._required(node, "function")
+        args = self._arguments(self._field(node, "arguments"))
+        line, col = self._pos(node)
+        if function.type == "attribute":
+            obj = function.child_by_field_name("object")
+            attribute = function.child_by_field_name("attribute")
+            if (
+                obj is not None
+                and attribute is not None
+                and obj.type == "call"
+                and self.text(obj.child_by_field_name("function") or obj) == "super"
+                and self.text(attribute) == "__init__"
+            ):
+                return ir.SuperCall(line, col, args)
+        return ir.Call(line, col, self.expression(function), args)
+
+    def _operator(self, node: Node) -> str:
+        op = node.child_by_field_name("operator")
+        if op is not None:
+            return self.text(op)
+        for child in node.children:
+            if not child.is_named:
+                return child.type
+        raise _Incomplete(node)
+
+    def _binary(self, node: Node) -> ir.Expr:
+        left = self.expression(self._required(node, "left"))
+        right = self.expression(self._required(node, "right"))
+        return ir.Binary(*self._pos(node), self._operator(node), left, right)
+
+    def _unary(self, node: Node) -> ir.Expr:
+        return ir.Unary(
+            *self._pos(node),
+            self._operator(node),
+            self.expression(self._required(node, "argument")),
+        )
+
+    def _not(self, node: Node) -> ir.Expr:
+        return ir.Unary(*self._pos(node), "not", self.expression(self._required(node, "argument")))
+
+    def _boolean(self, node: Node) -> ir.Expr:
+        left = self.expression(self._required(node, "left"))
+        right = self.expression(self._required(node, "right"))
+        op = self._operator(node)
+        return ir.Logical(*self._pos(node), "and" if op == "and" else "or", left, right)
+
+    def _comparison(self, node: Node) -> ir.Expr:
+        operands: list[ir.Expr] = []
+        ops: list[str] = []
+        pending: list[str] = []
+        for child in node.children:
+            if child.type == "comment":
+                continue
+            if child.type == "ERROR" or child.is_missing:
+                raise _Incomplete(child)
+            if child.is_named:
+                if operands:
+                    op = " ".join(pending)
+                    if op not in _COMPARE:
+                        raise _Incomplete(child)
+                    ops.append("!=" if op == "<>" else op)
+                pending = []
+                operands.append(self.expression(child))
+            else:
+                pending.append(child.type)
+        if len(operands) < 2 or len(ops) != len(operands) - 1:
+            raise _Incomplete(node)
+        line, col = self._pos(node)
+        if len(ops) == 1:
+            return ir.Binary(line, col, ops[0], operands[0], operands[1])
+        return ir.Compare(line, col, tuple(ops), tuple(operands))
+
+    def _conditional(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if len(named) != 3:
+            raise _Incomplete(node)
+        then, test, other = named
+        return ir.Conditional(
+            *self._pos(node), self.expression(test), self.expression(then), self.expression(other)
+        )
+
+    def _items(self, node: Node) -> tuple[ir.Expr | ir.Spread, ...]:
+        items: list[ir.Expr | ir.Spread] = []
+        for child in self._named(node):
+            if child.type in ("list_splat", "parenthesized_list_splat"):
+                items.append(ir.Spread(*self._pos(child), self.expression(self._named(child)[0])))
+            else:
+                items.append(self.expression(child))
+        return tuple(items)
+
+    def _list(self, node: Node) -> ir.Expr:
+        return ir.ListLit(*self._pos(node), self._items(node))
+
+    def _tuple(self, node: Node) -> ir.Expr:
+        return ir.TupleLit(*self._pos(node), self._items(node))
+
+    def _set(self, node: Node) -> ir.Expr:
+        line, col = self._pos(node)
+        return ir.Call(
+            line, col, ir.Name(line, col, "set"), (ir.ListLit(line, col, self._items(node)),)
+        )
+
+    def _dictionary(self, node: Node) -> ir.Expr:
+        entries: list[tuple[ir.Expr, ir.Expr] | ir.Spread] = []
+        for child in self._named(node):
+            if child.type == "pair":
+                entries.append(
+                    (
+                        self.expression(self._required(child, "key")),
+                        self.expression(self._required(child, "value")),
+                    )
+                )
+            elif child.type == "dictionary_splat":
+                entries.append(ir.Spread(*self._pos(child), self.expression(self._named(child)[0])))
+        return ir.DictLit(*self._pos(node), tuple(entries))
+
+    def _comprehension(self, node: Node, kind: str) -> ir.Expr:
+        body = self._required(node, "body")
+        element: ir.Expr | tuple[ir.Expr, ir.Expr]
+        if kind == "dict":
+            element = (
+                self.expression(self._required(body, "key")),
+                self.expression(self._required(body, "value")),
+            )
+        else:
+            element = self.expression(body)
+        clauses: list[ir.CompFor | ir.CompIf] = []
+        for child in self._named(node):
+            if child.type == "for_in_clause":
+                rights = [c for c in child.children_by_field_name("right") if c.type != "comment"]
+                if not rights:
+                    raise _Incomplete(child)
+                iterable = (
+                    self.expression(rights[0])
+                    if len(rights) == 1
+                    else ir.TupleLit(*self._pos(child), tuple(self.expression(r) for r in rights))
+                )
+                clauses.append(
+                    ir.CompFor(
+                        *self._pos(child), self.pattern(self._required(child, "left")), iterable
+                    )
+                )
+            elif child.type == "if_clause":
+                clauses.append(ir.CompIf(*self._pos(child), self.expression(self._named(child)[0])))
+        return ir.Comprehension(*self._pos(node), kind, element, tuple(clauses))  # type: ignore[arg-type]
+
+    def _lambda(self, node: Node) -> ir.Expr:
+        params = self._params(self._field(node, "parameters"))
+        body = self.expression(self._required(node, "body"))
+        return ir.FunctionExpr(*self._pos(node), None, params, body, True)
+
+    def _walrus(self, node: Node) -> ir.Expr:
+        target = self.pattern(self._required(node, "name"))
+        return ir.Assign(
+            *self._pos(node), target, None, self.expression(self._required(node, "value"))
+        )
+
+    def _assignment(self, node: Node) -> ir.Expr:
+        left = self._required(node, "left")
+        right = self._field(node, "right")
+        line, col = self._pos(node)
+        if right is None:
+            # ``x: int`` declares nothing Python can see at run time.
+            return ir.Const(line, col, None)
+        return ir.Assign(line, col, self.pattern(left), None, self.expression(right))
+
+    def _augmented(self, node: Node) -> ir.Expr:
+        op = self._operator(node)
+        if op not in _AUGMENTED:
+            raise _Incomplete(node)
+        target = self.pattern(self._required(node, "left"))
+        return ir.Assign(
+            *self._pos(node), target, op[:-1], self.expression(self._required(node, "right"))
+        )
+
+    def _stray_keyword(self, node: Node) -> ir.Expr:
+        return ir.Opaque(*self._pos(node), "a keyword argument outside a call")
+
+    # --- patterns ---------------------------------------------------------------------------------
+    def pattern(self, node: Node) -> ir.Pattern:
+        if node.type == "ERROR" or node.is_missing:
+            raise _Incomplete(node)
+        kind = node.type
+        line, col = self._pos(node)
+        if kind == "identifier":
+            return ir.Name(line, col, self.text(node))
+        if kind == "attribute":
+            lowered = self._attribute(node)
+            if isinstance(lowered, ir.Member):
+                return lowered
+            raise _Incomplete(node)
+        if kind == "subscript":
+            lowered = self._subscript(node)
+            if isinstance(lowered, ir.Index):
+                return lowered
+            raise _Incomplete(node)
+        if kind in (
+            "pattern_list",
+            "tuple_pattern",
+            "list_pattern",
+            "tuple",
+            "list",
+            "expression_list",
+        ):
+            items: list[ir.Pattern | None] = []
+            rest: ir.Pattern | None = None
+            for child in self._named(node):
+                if child.type in ("list_splat_pattern", "list_splat"):
+                    rest = self.pattern(self._named(child)[0])
+                else:
+                    items.append(self.pattern(child))
+            return ir.ListPattern(line, col, tuple(items), rest)
+        if kind == "parenthesized_expression":
+            return self.pattern(self._named(node)[-1])
+        raise _Incomplete(node)
+
+
+def lower_python(
+    source: SourceTree, reporter: Reporter, limits: Limits, budget: Budget, *, prefix: str = "py"
+) -> ir.Block:
+    """The program of a parsed Python text as ``ir``."""
+    return PythonFrontEnd(source, reporter, limits, budget, prefix=prefix).program()

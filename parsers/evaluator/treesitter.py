@@ -1,0 +1,107 @@
+"""The one place that touches py-tree-sitter's API (pinned to 0.25/0.26 in pyproject.toml).
+
+Grammars come from the ``tree_sitter_<language>`` wheels; queries, where a front end uses
+them, are ``.scm`` files under ``grammars/queries/``. Parsing runs under a deadline: tree-sitter's
+error recovery can take seconds on a megabyte of garbage, so a parse that would overrun is
+cancelled and reported instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+import tree_sitter
+
+from grammars import read_grammar
+
+Node = tree_sitter.Node
+Tree = tree_sitter.Tree
+
+#: language id -> the wheel that ships its grammar.
+GRAMMAR_MODULES: Final[dict[str, str]] = {
+    "javascript": "tree_sitter_javascript",
+    "python": "tree_sitter_python",
+    "c_sharp": "tree_sitter_c_sharp",
+}
+
+_CHUNK = 1 << 16
+
+
+@cache
+def language(name: str) -> tree_sitter.Language:
+    """The tree-sitter language ``name`` (a key of ``GRAMMAR_MODULES``)."""
+    module = importlib.import_module(GRAMMAR_MODULES[name])
+    return tree_sitter.Language(module.language())
+
+
+@cache
+def query(language_name: str, file_name: str) -> tree_sitter.Query:
+    """A query loaded from ``grammars/queries/<file_name>``."""
+    return tree_sitter.Query(language(language_name), read_grammar(f"queries/{file_name}"))
+
+
+def captures(compiled: tree_sitter.Query, node: Node) -> dict[str, list[Node]]:
+    """Nodes captured by ``compiled`` under ``node``, by capture name."""
+    return tree_sitter.QueryCursor(compiled).captures(node)
+
+
+class ParseTimeout(Exception):
+    """Parsing did not finish before the deadline."""
+
+
+@dataclass(frozen=True)
+class SourceTree:
+    """A parsed text: the tree and the bytes its positions refer to."""
+
+    tree: Tree
+    data: bytes
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+def parse(text: str, language_name: str, *, deadline: float | None = None) -> SourceTree:
+    """Parse ``text``; raises ``ParseTimeout`` if tree-sitter is still busy at ``deadline``
+    (a ``time.monotonic()`` value)."""
+    data = text.encode("utf-8", errors="replace")
+    parser = tree_sitter.Parser(language(language_name))
+    if deadline is None:
+        return SourceTree(parser.parse(data), data)
+
+    def read(offset: int, _point: tuple[int, int]) -> bytes:
+        return data[offset : offset + _CHUNK]
+
+    def progress(_offset: int, _has_error: bool) -> bool:
+        return time.monotonic() > deadline
+
+    try:
+        tree = parser.parse(read, progress_callback=progress)
+    except ValueError as error:
+        raise ParseTimeout(str(error)) from None
+    return SourceTree(tree, data)
+
+
+def position(node: Node) -> tuple[int, int]:
+    """1-based line and column of a node's start (the column counts bytes)."""
+    row, column = node.start_point
+    return row + 1, column + 1
+
+
+def first_error(node: Node) -> Node | None:
+    """The first ERROR or MISSING node inside ``node``, depth first."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "ERROR" or current.is_missing:
+            return current
+        if current.has_error:
+            stack.extend(reversed(current.children))
+    return None

@@ -1,0 +1,526 @@
+"""The open3d engine table: what ``open3d`` (with numpy and ``copy``) looks like to the static
+evaluator.
+
+A ``TriangleMesh`` record holds parts: each part is one ``create_*`` primitive with the affine
+its vertices have been moved by since (open3d transforms vertices in place: ``translate``,
+``rotate``, ``scale`` and ``transform`` compose onto every part); ``mesh += other`` and
+``a + b`` concatenate parts, as open3d concatenates vertices. Windows, renders and file writes
+are not run: what a script hands to ``draw_geometries``, a ``Visualizer`` or a
+``write_triangle_mesh`` is recorded as shown. The scene is the meshes shown, or, when the
+script shows nothing (cut off before its draw call), every mesh a ``create_*`` call returned.
+"""
+
+from __future__ import annotations
+
+import copy as copy_module
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from parsers.build import MAX_OBJECTS, NativeObject
+from parsers.custom_mesh import bounding_affine, primitive_from_vertices
+from parsers.evaluator import UNDEFINED, Builtin, CallContext, Engine, EngineClass, Kind, Namespace, Record, Unknown, Value, is_number, type_name
+from parsers.evaluator import numpy_lib as npl
+from parsers.evaluator.python_lib import python_module
+from parsers.open3d_lang import shapes
+from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, quaternion_to_matrix
+from spatialbabel.palette import RGB
+
+Args = list[Value]
+Kwargs = dict[str, Value]
+
+ROTATION_ORDERS = ("xyz", "xzy", "yxz", "yzx", "zxy", "zyx")
+_SHOW_FUNCTIONS = ("draw_geometries", "draw", "draw_plotly", "draw_geometries_with_editing", "draw_geometries_with_animation_callback", "draw_geometries_with_key_callbacks", "draw_geometries_with_custom_animation", "draw_geometries_with_vertex_selection")
+_VISUALIZERS = ("Visualizer", "VisualizerWithKeyCallback", "VisualizerWithEditing", "VisualizerWithVertexSelection", "O3DVisualizer")
+
+
+def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
+    if i < len(args):
+        return args[i]
+    if kwargs is not None and name is not None and name in kwargs:
+        return kwargs[name]
+    return UNDEFINED
+
+
+@dataclass
+class Part:
+    """One primitive inside a mesh: its creation, and the affine applied to it since."""
+
+    class_name: str | None
+    vertices: Matrix
+    unit_to_local: Matrix
+    factory: str
+    affine: Matrix = field(default_factory=lambda: np.eye(4))
+    colour: RGB | None = None
+
+    def moved(self) -> Matrix:
+        return self.vertices @ self.affine[:3, :3].T + self.affine[:3, 3]
+
+    def copy(self) -> Part:
+        return Part(self.class_name, self.vertices, self.unit_to_local, self.factory, self.affine.copy(), self.colour)
+
+
+@dataclass
+class MeshState:
+    line: int
+    parts: list[Part] = field(default_factory=list)
+    factory: str | None = None
+    variable: str | None = None
+
+    def vertices(self) -> Matrix:
+        if not self.parts:
+            return np.zeros((0, 3))
+        return np.vstack([p.moved() for p in self.parts])
+
+    def apply(self, matrix: Matrix) -> None:
+        for part in self.parts:
+            part.affine = matrix @ part.affine
+
+
+def rotation_matrix(order: str, angles: list[float]) -> Matrix:
+    """open3d's ``get_rotation_matrix_from_<order>``: angle i turns about the i-th letter's axis,
+    the matrices multiplied in the letters' order."""
+    result = np.eye(3)
+    for axis, angle in zip(order.upper(), angles, strict=True):
+        result = result @ axis_rotation(axis, angle)
+    return result
+
+
+class Open3DEngine(Engine):
+    name = "open3d"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.meshes: list[Record] = []
+        self.shown: list[Record] = []
+        npl.register(self)
+        self._register_kinds()
+        self.numpy = npl.numpy_module()
+        self.open3d = self._open3d_module()
+        self.copy_module = Namespace("copy", {"deepcopy": Builtin("copy.deepcopy", self._copy_value), "copy": Builtin("copy.copy", self._copy_value)})
+
+    # --- kinds --------------------------------------------------------------------------------
+    def _register_kinds(self) -> None:
+        rotation_methods = {f"get_rotation_matrix_from_{order}": self._as_method(self._rotation_builder(order)) for order in ROTATION_ORDERS}
+        rotation_methods["get_rotation_matrix_from_axis_angle"] = self._as_method(self._axis_angle)
+        rotation_methods["get_rotation_matrix_from_quaternion"] = self._as_method(self._quaternion)
+        same = self._returns_self
+        self.add_kind(
+            Kind(
+                "TriangleMesh",
+                methods={
+                    "translate": self._translate,
+                    "rotate": self._rotate,
+                    "scale": self._scale,
+                    "transform": self._transform,
+                    "paint_uniform_color": self._paint,
+                    "get_center": lambda ctx, r, a, k: npl.wrap(self._center(r)),
+                    "get_min_bound": lambda ctx, r, a, k: npl.wrap(self._bounds(r)[0]),
+                    "get_max_bound": lambda ctx, r, a, k: npl.wrap(self._bounds(r)[1]),
+                    "get_axis_aligned_bounding_box": self._aabb,
+                    "has_vertices": lambda ctx, r, a, k: bool(r.native.parts),
+                    "has_triangles": lambda ctx, r, a, k: bool(r.native.parts),
+                    "has_vertex_colors": lambda ctx, r, a, k: any(p.colour is not None for p in r.native.parts),
+                    "is_empty": lambda ctx, r, a, k: not r.native.parts,
+                    "clear": self._clear,
+                    **{name: same for name in ("compute_vertex_normals", "compute_triangle_normals", "normalize_normals", "remove_duplicated_vertices", "remove_duplicated_triangles", "remove_degenerate_triangles", "remove_unreferenced_vertices", "orient_triangles", "compute_adjacency_list")},
+                    **{name: self._approximate(name) for name in ("subdivide_midpoint", "subdivide_loop", "simplify_quadric_decimation", "simplify_vertex_clustering", "filter_smooth_simple", "filter_smooth_laplacian", "filter_smooth_taubin")},
+                    **rotation_methods,
+                },
+                getters={"vertices": lambda ctx, r: npl.wrap(r.native.vertices()), "vertex_colors": self._vertex_colours},
+                on_set=self._mesh_set,
+                inert=True,
+            )
+        )
+        self.add_kind(Kind("AxisAlignedBoundingBox", methods={"get_center": lambda ctx, r, a, k: npl.wrap((r.native[0] + r.native[1]) / 2), "get_extent": lambda ctx, r, a, k: npl.wrap(r.native[1] - r.native[0]), "get_half_extent": lambda ctx, r, a, k: npl.wrap((r.native[1] - r.native[0]) / 2), "get_min_bound": lambda ctx, r, a, k: npl.wrap(r.native[0]), "get_max_bound": lambda ctx, r, a, k: npl.wrap(r.native[1])}, getters={"min_bound": lambda ctx, r: npl.wrap(r.native[0]), "max_bound": lambda ctx, r: npl.wrap(r.native[1])}, inert=True))
+        self.add_kind(Kind("Visualizer", methods={"add_geometry": self._vis_add, "remove_geometry": self._vis_remove, "create_window": lambda ctx, r, a, k: True, "poll_events": lambda ctx, r, a, k: False}, inert=True))
+        self.add_kind(Kind("Inert", inert=True))
+
+    def _as_method(self, fn: Callable[[CallContext, Args, Kwargs], Value]) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
+        return lambda ctx, record, args, kwargs: fn(ctx, args, kwargs)
+
+    @staticmethod
+    def _returns_self(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        return record
+
+    def _approximate(self, name: str) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
+        def call(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+            ctx.info("open3d.approximate", f"{name} changes the mesh's tessellation; read as the same shape")
+            return self._copy_mesh(ctx, record)
+
+        return call
+
+    # --- modules ------------------------------------------------------------------------------------
+    def _open3d_module(self) -> Namespace:
+        statics: dict[str, Value] = {name: Builtin(f"TriangleMesh.{name}", self._factory(name)) for name in (*shapes.CREATORS, *shapes.HELPERS)}
+        for order in ROTATION_ORDERS:
+            statics[f"get_rotation_matrix_from_{order}"] = Builtin(f"get_rotation_matrix_from_{order}", self._rotation_builder(order))
+        statics["get_rotation_matrix_from_axis_angle"] = Builtin("get_rotation_matrix_from_axis_angle", self._axis_angle)
+        statics["get_rotation_matrix_from_quaternion"] = Builtin("get_rotation_matrix_from_quaternion", self._quaternion)
+        triangle_mesh = EngineClass("TriangleMesh", self._new_mesh, statics)
+        inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
+        geometry_members: dict[str, Value] = {
+            "TriangleMesh": triangle_mesh,
+            "PointCloud": inert_class,
+            "LineSet": inert_class,
+            "AxisAlignedBoundingBox": inert_class,
+            "OrientedBoundingBox": inert_class,
+            **{name: value for name, value in statics.items() if name.startswith("get_rotation_matrix")},
+        }
+        show = {name: Builtin(f"open3d.visualization.{name}", self._show_first) for name in _SHOW_FUNCTIONS}
+        visualizers = {name: EngineClass(name, lambda ctx, a, k: Record("Visualizer")) for name in _VISUALIZERS}
+        inert = Namespace("inert", missing=lambda name: EngineClass(name, lambda ctx, a, k: Record("Inert")))
+        visualization = Namespace("open3d.visualization", {**show, **visualizers, "gui": inert, "rendering": inert}, missing=lambda name: Builtin(name, lambda c, a, k: None))
+        io = Namespace(
+            "open3d.io",
+            {"write_triangle_mesh": Builtin("open3d.io.write_triangle_mesh", self._write), "read_triangle_mesh": Builtin("open3d.io.read_triangle_mesh", self._read_file)},
+            missing=lambda name: Builtin(f"open3d.io.{name}", lambda ctx, a, k: True),
+        )
+        vector = Builtin("open3d.utility.Vector3dVector", lambda ctx, a, k: npl.wrap(npl.to_numpy(_arg(a, 0))) if not isinstance(npl.to_numpy(_arg(a, 0)), Unknown) else npl.to_numpy(_arg(a, 0)))
+        utility = Namespace("open3d.utility", {"Vector3dVector": vector, "Vector3iVector": vector, "Vector2dVector": vector}, missing=lambda name: Builtin(name, lambda c, a, k: None))
+        return Namespace(
+            "open3d",
+            {"geometry": Namespace("open3d.geometry", geometry_members, missing=lambda name: inert_class), "visualization": visualization, "io": io, "utility": utility, "__version__": "0.20.0"},
+            missing=lambda name: Namespace(f"open3d.{name}", missing=lambda inner: Builtin(inner, lambda c, a, k: Record("Inert"))),
+        )
+
+    def globals(self) -> dict[str, Value]:
+        return {}
+
+    def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
+        found: Value
+        if module == "open3d" or module.startswith("open3d."):
+            found = self.open3d
+            for part in module.split(".")[1:]:
+                found = ctx.member(found, part)
+        elif module == "numpy" or module.startswith("numpy."):
+            found = self.numpy
+            for part in module.split(".")[1:]:
+                found = ctx.member(found, part)
+        elif module == "copy":
+            found = self.copy_module
+        else:
+            standard = python_module(ctx, module)
+            if standard is None:
+                ctx.info("open3d.unknown_module", f"module {module!r} is not modelled; what it gives is unknown")
+                return Unknown(f"module {module!r} is not known")
+            found = standard
+        return found if name is None else ctx.member(found, name)
+
+    def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
+        if name in ("o3d", "open3d"):
+            ctx.warning("open3d.missing_import", f"{name} is used without being imported; read as open3d")
+            return self.open3d
+        if name == "np":
+            ctx.warning("open3d.missing_import", "np is used without being imported; read as numpy")
+            return self.numpy
+        return None
+
+    # --- meshes ---------------------------------------------------------------------------------------
+    def _mesh(self, ctx: CallContext, parts: list[Part], factory: str | None = None) -> Record:
+        record = Record("TriangleMesh", native=MeshState(ctx.line, parts, factory))
+        self.meshes.append(record)
+        return record
+
+    def _factory(self, factory: str) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def create(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            parameters = shapes.read_parameters(ctx, factory, args, kwargs)
+            if factory in shapes.HELPERS:
+                return self._mesh(ctx, [], factory)
+            primitive = shapes.create(factory, parameters)
+            if primitive.class_name == "unknown":
+                ctx.warning("open3d.unknown_shape", f"{factory} makes none of the six primitives; kept as class 'unknown'")
+            part = Part(primitive.class_name, primitive.vertices, primitive.unit_to_local, factory)
+            return self._mesh(ctx, [part], factory)
+
+        return create
+
+    def _new_mesh(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        source = _arg(args, 0)
+        if isinstance(source, Record) and source.kind == "TriangleMesh":
+            return self._copy_mesh(ctx, source)
+        if source is not UNDEFINED:
+            ctx.info("open3d.custom_mesh", "TriangleMesh(vertices, triangles): the shape is read from the vertices")
+            record = self._mesh(ctx, [])
+            self._mesh_set(ctx, record, "vertices", source)
+            return record
+        return self._mesh(ctx, [])
+
+    def _copy_mesh(self, ctx: CallContext, record: Record) -> Record:
+        state: MeshState = record.native
+        return self._mesh(ctx, [p.copy() for p in state.parts])
+
+    def _copy_value(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        value = _arg(args, 0)
+        if isinstance(value, Record) and value.kind == "TriangleMesh":
+            return self._copy_mesh(ctx, value)
+        if isinstance(value, Record) and value.kind == npl.KIND:
+            return npl.wrap(np.array(value.native))
+        if isinstance(value, list):
+            return [self._copy_value(ctx, [v], {}) for v in value]
+        if isinstance(value, dict):
+            return {k: self._copy_value(ctx, [v], {}) for k, v in value.items()}
+        if isinstance(value, tuple):
+            return tuple(self._copy_value(ctx, [v], {}) for v in value)
+        try:
+            return copy_module.copy(value)
+        except TypeError:
+            return value
+
+    def merge(self, left: Record, right: Value, *, in_place: bool) -> Value:
+        """``left += right`` (in place) or ``left + right`` (a new mesh)."""
+        if not (isinstance(right, Record) and right.kind == "TriangleMesh"):
+            return Unknown(f"+ of a mesh and a {type_name(right)}")
+        parts = [p.copy() for p in right.native.parts]
+        if in_place:
+            left.native.parts.extend(parts)
+            return left
+        record = Record("TriangleMesh", native=MeshState(left.native.line, [p.copy() for p in left.native.parts] + parts))
+        self.meshes.append(record)
+        return record
+
+    def _vector(self, ctx: CallContext, value: Value, what: str, default: list[float] | None = None) -> list[float] | None:
+        array = npl.to_numpy(value)
+        if isinstance(array, Unknown):
+            if value is not UNDEFINED:
+                ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({array.reason}); ignored")
+            return default
+        flat = array.ravel()
+        if flat.size != 3:
+            ctx.warning("open3d.bad_value", f"{what} has {flat.size} numbers, not 3; ignored")
+            return default
+        return [float(v) for v in flat]
+
+    def _matrix(self, ctx: CallContext, value: Value, size: int, what: str) -> Matrix | None:
+        array = npl.to_numpy(value)
+        if isinstance(array, Unknown):
+            ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({array.reason}); ignored")
+            return None
+        if array.shape != (size, size) or not np.all(np.isfinite(array)):
+            ctx.warning("open3d.bad_value", f"{what} is not a finite {size}x{size} matrix; ignored")
+            return None
+        return np.asarray(array, dtype=float)
+
+    def _center(self, record: Record) -> Matrix:
+        vertices = record.native.vertices()
+        return vertices.mean(axis=0) if len(vertices) else np.zeros(3)
+
+    def _bounds(self, record: Record) -> tuple[Matrix, Matrix]:
+        vertices = record.native.vertices()
+        if not len(vertices):
+            return np.zeros(3), np.zeros(3)
+        return vertices.min(axis=0), vertices.max(axis=0)
+
+    def _translate(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        offset = self._vector(ctx, _arg(args, 0, kwargs, "translation"), "translate vector")
+        relative_value = _arg(args, 1, kwargs, "relative")
+        relative = True if relative_value is UNDEFINED else ctx.truthy(relative_value)
+        if offset is not None:
+            move = np.asarray(offset)
+            if relative is False:
+                # open3d moves the vertex mean, not the box centre, to the point.
+                move = move - self._center(record)
+            matrix = np.eye(4)
+            matrix[:3, 3] = move
+            record.native.apply(matrix)
+        return record
+
+    def _about(self, linear: Matrix, centre: Matrix) -> Matrix:
+        matrix = np.eye(4)
+        matrix[:3, :3] = linear
+        matrix[:3, 3] = centre - linear @ centre
+        return matrix
+
+    def _rotate(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        rotation = self._matrix(ctx, _arg(args, 0, kwargs, "R"), 3, "rotation matrix")
+        centre_value = _arg(args, 1, kwargs, "center")
+        if rotation is None:
+            return record
+        if centre_value is UNDEFINED:
+            centre = self._center(record)
+        else:
+            found = self._vector(ctx, centre_value, "rotation centre")
+            centre = np.asarray(found) if found is not None else self._center(record)
+        record.native.apply(self._about(rotation, centre))
+        return record
+
+    def _scale(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        factor = ctx.number(_arg(args, 0, kwargs, "scale"), "scale factor", 1.0)
+        centre_value = _arg(args, 1, kwargs, "center")
+        if centre_value is UNDEFINED:
+            ctx.warning("open3d.scale_without_center", "open3d 0.20's scale() requires a centre (it raises TypeError without one); scaled about the mesh centre, as older open3d did")
+            centre = self._center(record)
+        else:
+            found = self._vector(ctx, centre_value, "scale centre")
+            centre = np.asarray(found) if found is not None else self._center(record)
+        record.native.apply(self._about(np.eye(3) * factor, centre))
+        return record
+
+    def _transform(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        matrix = self._matrix(ctx, _arg(args, 0, kwargs, "transformation"), 4, "transformation")
+        if matrix is not None:
+            record.native.apply(matrix)
+        return record
+
+    def _paint(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        colour = self._vector(ctx, _arg(args, 0, kwargs, "color"), "paint_uniform_color colour")
+        if colour is not None:
+            if max(colour) > 1.0 or min(colour) < 0.0:
+                ctx.warning("open3d.colour_range", f"colour {colour} lies outside [0, 1]; open3d clamps it")
+            clamped = (min(max(colour[0], 0.0), 1.0), min(max(colour[1], 0.0), 1.0), min(max(colour[2], 0.0), 1.0))
+            for part in record.native.parts:
+                part.colour = clamped
+        return record
+
+    def _clear(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        record.native.parts.clear()
+        return record
+
+    def _aabb(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        return Record("AxisAlignedBoundingBox", native=self._bounds(record))
+
+    def _vertex_colours(self, ctx: CallContext, record: Record) -> Value:
+        rows = []
+        for part in record.native.parts:
+            rows.extend([list(part.colour or (0.0, 0.0, 0.0))] * len(part.vertices))
+        return npl.wrap(np.asarray(rows, dtype=float).reshape(-1, 3))
+
+    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name == "vertices":
+            array = npl.to_numpy(value)
+            if isinstance(array, Unknown) or array.ndim != 2 or array.shape[1] != 3 or not len(array):
+                ctx.warning("open3d.unknown_mesh", "mesh vertices that cannot be known statically; the mesh is left empty")
+                record.native.parts = []
+                return True
+            record.native.parts = [Part(None, np.asarray(array, dtype=float), np.eye(4), "vertices")]
+            return True
+        if name == "vertex_colors":
+            array = npl.to_numpy(value)
+            if not isinstance(array, Unknown) and array.ndim == 2 and array.shape[1] == 3 and len(array):
+                mean = array.mean(axis=0)
+                if float(np.abs(array - mean).max()) > 1e-6:
+                    ctx.info("open3d.vertex_colours", "vertex colours are not uniform; their mean is read")
+                for part in record.native.parts:
+                    part.colour = (float(mean[0]), float(mean[1]), float(mean[2]))
+            return True
+        return name in ("triangles", "vertex_normals", "triangle_normals", "triangle_uvs")
+
+    # --- rotations ------------------------------------------------------------------------------------
+    def _rotation_builder(self, order: str) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def build(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            angles = self._vector(ctx, _arg(args, 0, kwargs, "rotation"), f"get_rotation_matrix_from_{order} angles")
+            if angles is None:
+                return Unknown(f"get_rotation_matrix_from_{order} of unknown angles")
+            return npl.wrap(rotation_matrix(order, angles))
+
+        return build
+
+    def _axis_angle(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        vector = self._vector(ctx, _arg(args, 0, kwargs, "rotation"), "axis-angle vector")
+        if vector is None:
+            return Unknown("a rotation from an unknown axis-angle vector")
+        angle = math.sqrt(sum(v * v for v in vector))
+        if angle == 0:
+            return npl.wrap(np.eye(3))
+        return npl.wrap(axis_angle_to_matrix((vector[0], vector[1], vector[2]), angle))
+
+    def _quaternion(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        array = npl.to_numpy(_arg(args, 0, kwargs, "rotation"))
+        if isinstance(array, Unknown) or array.size != 4:
+            return Unknown("a rotation from an unknown quaternion")
+        try:
+            return npl.wrap(quaternion_to_matrix(tuple(float(v) for v in array.ravel())))
+        except ValueError:
+            return Unknown("a zero quaternion")
+
+    # --- showing ----------------------------------------------------------------------------------------
+    def show(self, ctx: CallContext, value: Value, depth: int = 0) -> None:
+        if isinstance(value, dict):
+            value = value.get("geometry", UNDEFINED)
+        if isinstance(value, list | tuple) and depth < 4:
+            for item in value:
+                self.show(ctx, item, depth + 1)
+        elif isinstance(value, Record) and value.kind == "TriangleMesh":
+            if all(value is not shown for shown in self.shown):
+                self.shown.append(value)
+        elif isinstance(value, Unknown):
+            ctx.warning("open3d.unknown_shown", f"a geometry shown cannot be known statically ({value.reason})")
+
+    def _show_first(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        if args:
+            self.show(ctx, args[0])
+        for key in ("geometry_list", "geometry"):
+            if key in kwargs:
+                self.show(ctx, kwargs[key])
+        return None
+
+    def _vis_add(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        for value in [*args, *kwargs.values()]:
+            if isinstance(value, Record) and value.kind == "TriangleMesh":
+                self.show(ctx, value)
+        return True
+
+    def _vis_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        target = _arg(args, 0, kwargs, "geometry")
+        self.shown = [m for m in self.shown if m is not target]
+        return True
+
+    def _write(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        self.show(ctx, _arg(args, 1, kwargs, "mesh"))
+        return True
+
+    def _read_file(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        ctx.warning("open3d.read_file", "a mesh read from a file has no static shape; it is left empty")
+        return self._mesh(ctx, [])
+
+    # --- reading the scene ----------------------------------------------------------------------------
+    def native_objects(self, ctx: CallContext) -> list[NativeObject]:
+        """The meshes shown (or, when nothing is shown, every ``create_*`` result), one object
+        per primitive part."""
+        reporter = ctx.interp.reporter
+        if self.shown:
+            meshes = self.shown
+            for mesh in self.meshes:
+                if mesh.native.factory in shapes.CREATORS and all(mesh is not m for m in self.shown) and mesh.native.parts and not self._is_inside_shown(mesh):
+                    reporter.add("info", "open3d.not_shown", f"a {mesh.native.factory} mesh is created but never shown; left out", mesh.native.line, None)
+        else:
+            meshes = [m for m in self.meshes if m.native.factory in shapes.CREATORS]
+            if meshes:
+                reporter.add("info", "open3d.nothing_shown", "the code shows nothing (no draw call or file write); every created mesh is read", None, None)
+        found: list[NativeObject] = []
+        for mesh in meshes:
+            state: MeshState = mesh.native
+            if state.factory in shapes.HELPERS:
+                continue
+            for part in state.parts:
+                native = self._part_object(ctx, part, state.line)
+                if native is not None:
+                    found.append(native)
+                if len(found) >= MAX_OBJECTS:
+                    reporter.add("warning", "open3d.too_many_objects", f"more than {MAX_OBJECTS} objects; the rest are left out", state.line, None)
+                    return found
+        return found
+
+    def _is_inside_shown(self, mesh: Record) -> bool:
+        """Whether a created mesh's parts reached a shown mesh through ``+=`` or a copy."""
+        own = {id(p.vertices) for p in mesh.native.parts}
+        return any(id(p.vertices) in own for shown in self.shown for p in shown.native.parts)
+
+    def _part_object(self, ctx: CallContext, part: Part, line: int) -> NativeObject | None:
+        class_name = part.class_name
+        unit_to_local = part.unit_to_local
+        if class_name is None:
+            recognised = primitive_from_vertices(part.vertices, up="y")
+            if recognised is None:
+                ctx.interp.reporter.add("warning", "open3d.unknown_shape", "a mesh given by its vertices is none of the six primitives; kept as class 'unknown'", line, None)
+                class_name, unit_to_local = "unknown", bounding_affine(part.vertices) if len(part.vertices) else np.eye(4)
+            else:
+                class_name, unit_to_local = recognised
+        name = shapes.CREATORS.get(part.factory, "mesh") if part.factory in shapes.CREATORS else "mesh"
+        return NativeObject(class_name, part.affine @ unit_to_local, part.colour, name, line)
+
+
+__all__ = ["Open3DEngine", "is_number", "rotation_matrix"]

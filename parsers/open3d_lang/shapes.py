@@ -1,0 +1,224 @@
+"""Open3D's ``TriangleMesh.create_*`` factories: their defaults, the vertices they make, and
+where the canonical unit primitive lies in them.
+
+The vertices are generated exactly as open3d 0.20 does (TriangleMeshFactory.cpp), because
+open3d measures meshes by their vertices: ``get_center`` is the vertex mean (which for a cone
+is not its box centre), ``translate(t, relative=False)`` moves that mean, ``rotate`` without
+a centre turns about it, and the axis-aligned bounding box is the vertices' box.
+tests/parsers/test_open3d_shapes.py checks every generator against open3d itself.
+
+Layouts (open3d's own frame is the canonical Y-up frame): ``create_box`` spans [0, w] x [0, h]
+x [0, d]; the sphere is centred; the cylinder is centred on the Z axis; the cone has its base
+centre at the origin and its apex at (0, 0, height); the torus lies in the XY plane.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from parsers.evaluator import CallContext, Value
+from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS
+from spatialbabel.frames import Matrix
+
+#: Canonical +Y (the unit primitives' axis) onto open3d's +Z, along which cylinders and cones lie.
+Y_TO_Z = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+
+#: Largest tessellation generated (vertices); finer meshes are measured at this resolution.
+_MAX_RESOLUTION = 400
+
+#: factory -> class; helpers (coordinate frames, arrows) are not scene objects.
+CREATORS: dict[str, str] = {
+    "create_box": "cube",
+    "create_sphere": "sphere",
+    "create_ellipsoid": "sphere",
+    "create_cylinder": "cylinder",
+    "create_cone": "cone",
+    "create_torus": "torus",
+    "create_tetrahedron": "unknown",
+    "create_octahedron": "unknown",
+    "create_icosahedron": "unknown",
+    "create_mobius": "unknown",
+}
+HELPERS = frozenset({"create_coordinate_frame", "create_arrow"})
+
+#: Parameter names and defaults of each factory, in positional order (open3d 0.20).
+PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
+    "create_box": (("width", 1.0), ("height", 1.0), ("depth", 1.0)),
+    "create_sphere": (("radius", 1.0), ("resolution", 20)),
+    "create_ellipsoid": (("radius_x", 1.0), ("radius_y", 1.0), ("radius_z", 1.0), ("resolution", 20)),
+    "create_cylinder": (("radius", 1.0), ("height", 2.0), ("resolution", 20), ("split", 4)),
+    "create_cone": (("radius", 1.0), ("height", 2.0), ("resolution", 20), ("split", 1)),
+    "create_torus": (("torus_radius", 1.0), ("tube_radius", 0.5), ("radial_resolution", 30), ("tubular_resolution", 20)),
+    "create_tetrahedron": (("radius", 1.0),),
+    "create_octahedron": (("radius", 1.0),),
+    "create_icosahedron": (("radius", 1.0),),
+    "create_mobius": (("length_split", 70), ("width_split", 15), ("twists", 1), ("radius", 1.0), ("flatness", 1.0), ("width", 1.0), ("scale", 1.0)),
+    "create_coordinate_frame": (("size", 1.0),),
+    "create_arrow": (("cylinder_radius", 1.0), ("cone_radius", 1.5), ("cylinder_height", 5.0), ("cone_height", 4.0)),
+}
+_INTEGER_PARAMETERS = frozenset({"resolution", "split", "radial_resolution", "tubular_resolution", "length_split", "width_split", "twists"})
+
+
+@dataclass
+class Primitive:
+    """A factory's result: class, vertices in its own frame, the unit primitive onto them."""
+
+    factory: str
+    class_name: str
+    vertices: Matrix
+    unit_to_local: Matrix
+
+
+def read_parameters(ctx: CallContext, factory: str, args: list[Value], kwargs: dict[str, Value]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for i, (name, default) in enumerate(PARAMETERS.get(factory, ())):
+        value = args[i] if i < len(args) else kwargs.get(name, default)
+        number = ctx.number(value, f"{factory} {name}", float(default))
+        if name in _INTEGER_PARAMETERS:
+            number = float(min(max(int(number), 1), _MAX_RESOLUTION))
+        elif number <= 0:
+            ctx.warning("open3d.bad_value", f"{factory} {name} must be positive (open3d refuses {number:g}); {default:g} used")
+            number = float(default)
+        values[name] = number
+    return values
+
+
+def _ring(radius: float, z: float, resolution: int) -> Matrix:
+    theta = np.arange(resolution) * (2 * math.pi / resolution)
+    return np.column_stack([np.cos(theta) * radius, np.sin(theta) * radius, np.full(resolution, z)])
+
+
+def _box(p: dict[str, float]) -> Matrix:
+    w, h, d = p["width"], p["height"], p["depth"]
+    return np.array([[0, 0, 0], [w, 0, 0], [0, 0, d], [w, 0, d], [0, h, 0], [w, h, 0], [0, h, d], [w, h, d]], dtype=float)
+
+
+def _ellipsoid_vertices(rx: float, ry: float, rz: float, resolution: int) -> Matrix:
+    step = math.pi / resolution
+    rows = [[0.0, 0.0, rz], [0.0, 0.0, -rz]]
+    theta = np.arange(2 * resolution) * step
+    for i in range(1, resolution):
+        alpha = step * i
+        ring = np.column_stack([math.sin(alpha) * np.cos(theta) * rx, math.sin(alpha) * np.sin(theta) * ry, np.full(2 * resolution, math.cos(alpha) * rz)])
+        rows.extend(ring.tolist())
+    return np.asarray(rows, dtype=float)
+
+
+def _sphere(p: dict[str, float]) -> Matrix:
+    r = p["radius"]
+    return _ellipsoid_vertices(r, r, r, int(p["resolution"]))
+
+
+def _ellipsoid(p: dict[str, float]) -> Matrix:
+    return _ellipsoid_vertices(p["radius_x"], p["radius_y"], p["radius_z"], int(p["resolution"]))
+
+
+def _cylinder(p: dict[str, float]) -> Matrix:
+    r, h, n, split = p["radius"], p["height"], int(p["resolution"]), int(p["split"])
+    rows = [np.array([[0.0, 0.0, h / 2], [0.0, 0.0, -h / 2]])]
+    rows.extend(_ring(r, h / 2 - h / split * i, n) for i in range(split + 1))
+    return np.vstack(rows)
+
+
+def _cone(p: dict[str, float]) -> Matrix:
+    r, h, n, split = p["radius"], p["height"], int(p["resolution"]), int(p["split"])
+    rows = [np.array([[0.0, 0.0, 0.0], [0.0, 0.0, h]])]
+    rows.extend(_ring(r / split * (split - i), h / split * i, n) for i in range(split))
+    return np.vstack(rows)
+
+
+def _torus(p: dict[str, float]) -> Matrix:
+    big, small = p["torus_radius"], p["tube_radius"]
+    radial, tubular = int(p["radial_resolution"]), int(p["tubular_resolution"])
+    u = np.repeat(np.arange(radial) * (2 * math.pi / radial), tubular)
+    v = np.tile(np.arange(tubular) * (2 * math.pi / tubular), radial)
+    reach = big + small * np.cos(v)
+    return np.column_stack([np.cos(u) * reach, np.sin(u) * reach, small * np.sin(v)])
+
+
+def _tetrahedron(p: dict[str, float]) -> Matrix:
+    r = p["radius"]
+    return r * np.array([[math.sqrt(8 / 9), 0, -1 / 3], [-math.sqrt(2 / 9), math.sqrt(2 / 3), -1 / 3], [-math.sqrt(2 / 9), -math.sqrt(2 / 3), -1 / 3], [0, 0, 1]])
+
+
+def _octahedron(p: dict[str, float]) -> Matrix:
+    r = p["radius"]
+    return r * np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]], dtype=float)
+
+
+def _icosahedron(p: dict[str, float]) -> Matrix:
+    r, g = p["radius"], (1 + math.sqrt(5)) / 2
+    points = [[-1, 0, g], [1, 0, g], [1, 0, -g], [-1, 0, -g], [0, -g, 1], [0, g, 1], [0, g, -1], [0, -g, -1], [-g, -1, 0], [g, -1, 0], [g, 1, 0], [-g, 1, 0]]
+    return r * np.asarray(points, dtype=float)
+
+
+def _box_affine(vertices: Matrix) -> Matrix:
+    lo, hi = vertices.min(axis=0), vertices.max(axis=0)
+    m = np.eye(4)
+    m[:3, :3] = np.diag(hi - lo)
+    m[:3, 3] = (lo + hi) / 2
+    return m
+
+
+def _scale(x: float, y: float, z: float) -> Matrix:
+    return np.diag([x, y, z, 1.0])
+
+
+def _translate(x: float, y: float, z: float) -> Matrix:
+    m = np.eye(4)
+    m[:3, 3] = [x, y, z]
+    return m
+
+
+def _rz(radians: float) -> Matrix:
+    c, s = math.cos(radians), math.sin(radians)
+    m = np.eye(4)
+    m[:2, :2] = [[c, -s], [s, c]]
+    return m
+
+
+_GENERATORS: dict[str, Callable[[dict[str, float]], Matrix]] = {
+    "create_box": _box,
+    "create_sphere": _sphere,
+    "create_ellipsoid": _ellipsoid,
+    "create_cylinder": _cylinder,
+    "create_cone": _cone,
+    "create_torus": _torus,
+    "create_tetrahedron": _tetrahedron,
+    "create_octahedron": _octahedron,
+    "create_icosahedron": _icosahedron,
+}
+
+
+def create(factory: str, p: dict[str, float]) -> Primitive:
+    """What ``factory`` builds from its parameters (read with ``read_parameters``)."""
+    vertices = _GENERATORS[factory](p) if factory in _GENERATORS else np.zeros((1, 3))
+    class_name = CREATORS.get(factory, "unknown")
+    if factory == "create_box":
+        affine = _translate(p["width"] / 2, p["height"] / 2, p["depth"] / 2) @ _scale(p["width"], p["height"], p["depth"])
+    elif factory == "create_sphere":
+        affine = _scale(2 * p["radius"], 2 * p["radius"], 2 * p["radius"])
+    elif factory == "create_ellipsoid":
+        affine = _scale(2 * p["radius_x"], 2 * p["radius_y"], 2 * p["radius_z"])
+    elif factory == "create_cylinder":
+        affine = _scale(2 * p["radius"], 2 * p["radius"], p["height"]) @ Y_TO_Z
+    elif factory == "create_cone":
+        r, h = p["radius"], p["height"]
+        if int(p["resolution"]) == 4:
+            # Four segments make a square pyramid with its corners on the X and Y axes.
+            class_name = "pyramid"
+            side = r * math.sqrt(2.0)
+            affine = _translate(0, 0, h / 2) @ _rz(math.pi / 4) @ _scale(side, side, h) @ Y_TO_Z
+        else:
+            affine = _translate(0, 0, h / 2) @ _scale(2 * r, 2 * r, h) @ Y_TO_Z
+    elif factory == "create_torus":
+        outer = p["torus_radius"] + p["tube_radius"]
+        ring = outer / (TORUS_MAJOR_RADIUS + TORUS_MINOR_RADIUS)
+        affine = _scale(ring, ring, p["tube_radius"] / TORUS_MINOR_RADIUS) @ Y_TO_Z
+    else:
+        affine = _box_affine(vertices)
+    return Primitive(factory, class_name, vertices, affine)

@@ -1,0 +1,13 @@
+"""The three.js language: parser (static evaluation of the reply's JavaScript against a model of
+three r187) and writer (a scene as an ES-module script)."""
+
+from __future__ import annotations
+
+from parsers import PARSERS, WRITERS
+from parsers.threejs.parser import LANGUAGE, evaluate_threejs, parse_threejs
+from parsers.threejs.writer import write_threejs
+
+PARSERS.add(LANGUAGE, parse_threejs)
+WRITERS.add(LANGUAGE, write_threejs)
+
+__all__ = ["LANGUAGE", "evaluate_threejs", "parse_threejs", "write_threejs"]

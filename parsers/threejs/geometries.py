@@ -1,0 +1,366 @@
+"""three.js geometries as canonical primitives: the one table of what each geometry is.
+
+``read_geometry(type, parameters)`` gives the class and the affine taking the canonical unit
+primitive onto the geometry three builds (in the geometry's own frame), with a remark for
+everything that is approximated or left out. The parser uses it on the arguments it read,
+and the parity test on the ``geometry.parameters`` three itself reports, so both read a
+geometry the same way; the test then checks the reading against three's real vertices.
+
+Facts (checked against three 0.187's vertices by tests/parsers/test_threejs_parity.py):
+``ConeGeometry(r, h, 4)`` has its base corners on the X and Z axes: the canonical pyramid
+turned 45° about Y with base side r·√2. ``TorusGeometry`` lies in the XY plane: the canonical
+torus turned 90° about X. ``CylinderGeometry`` with radiusTop 0 is a cone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+import numpy as np
+
+from parsers.result import Severity
+from spatialbabel import UNKNOWN_CLASS
+from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS
+from spatialbabel.frames import Matrix, axis_rotation
+
+#: Each geometry's constructor parameters in order, with three's defaults.
+GEOMETRY_PARAMETERS: Final[dict[str, tuple[tuple[str, float | bool], ...]]] = {
+    "BoxGeometry": (
+        ("width", 1.0),
+        ("height", 1.0),
+        ("depth", 1.0),
+        ("widthSegments", 1.0),
+        ("heightSegments", 1.0),
+        ("depthSegments", 1.0),
+    ),
+    "SphereGeometry": (
+        ("radius", 1.0),
+        ("widthSegments", 32.0),
+        ("heightSegments", 16.0),
+        ("phiStart", 0.0),
+        ("phiLength", 2 * math.pi),
+        ("thetaStart", 0.0),
+        ("thetaLength", math.pi),
+    ),
+    "CylinderGeometry": (
+        ("radiusTop", 1.0),
+        ("radiusBottom", 1.0),
+        ("height", 1.0),
+        ("radialSegments", 32.0),
+        ("heightSegments", 1.0),
+        ("openEnded", False),
+        ("thetaStart", 0.0),
+        ("thetaLength", 2 * math.pi),
+    ),
+    "ConeGeometry": (
+        ("radius", 1.0),
+        ("height", 1.0),
+        ("radialSegments", 32.0),
+        ("heightSegments", 1.0),
+        ("openEnded", False),
+        ("thetaStart", 0.0),
+        ("thetaLength", 2 * math.pi),
+    ),
+    "TorusGeometry": (
+        ("radius", 1.0),
+        ("tube", 0.4),
+        ("radialSegments", 12.0),
+        ("tubularSegments", 48.0),
+        ("arc", 2 * math.pi),
+        ("thetaStart", 0.0),
+        ("thetaLength", 2 * math.pi),
+    ),
+    "CapsuleGeometry": (
+        ("radius", 1.0),
+        ("height", 1.0),
+        ("capSegments", 4.0),
+        ("radialSegments", 8.0),
+        ("heightSegments", 1.0),
+    ),
+    "IcosahedronGeometry": (("radius", 1.0), ("detail", 0.0)),
+    "OctahedronGeometry": (("radius", 1.0), ("detail", 0.0)),
+    "DodecahedronGeometry": (("radius", 1.0), ("detail", 0.0)),
+    "TetrahedronGeometry": (("radius", 1.0), ("detail", 0.0)),
+    "PlaneGeometry": (
+        ("width", 1.0),
+        ("height", 1.0),
+        ("widthSegments", 1.0),
+        ("heightSegments", 1.0),
+    ),
+    "CircleGeometry": (
+        ("radius", 1.0),
+        ("segments", 32.0),
+        ("thetaStart", 0.0),
+        ("thetaLength", 2 * math.pi),
+    ),
+    "RingGeometry": (
+        ("innerRadius", 0.5),
+        ("outerRadius", 1.0),
+        ("thetaSegments", 32.0),
+        ("phiSegments", 1.0),
+        ("thetaStart", 0.0),
+        ("thetaLength", 2 * math.pi),
+    ),
+    "TorusKnotGeometry": (
+        ("radius", 1.0),
+        ("tube", 0.4),
+        ("tubularSegments", 64.0),
+        ("radialSegments", 8.0),
+        ("p", 2.0),
+        ("q", 3.0),
+    ),
+}
+
+#: Geometries three has that are none of the six primitives and have no size we can read.
+OTHER_GEOMETRIES: Final = frozenset(
+    {
+        "BufferGeometry",
+        "LatheGeometry",
+        "ExtrudeGeometry",
+        "ShapeGeometry",
+        "TubeGeometry",
+        "EdgesGeometry",
+        "WireframeGeometry",
+        "PolyhedronGeometry",
+        "InstancedBufferGeometry",
+    }
+)
+
+_FLAT: Final = frozenset({"CircleGeometry", "RingGeometry", "ShapeGeometry"})
+_FULL_TURN = 2 * math.pi
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class GeometryReading:
+    """``class_name`` None: the geometry is left out of the scene (a ground plane, a flat
+    shape). ``unit_to_local`` takes the canonical unit primitive onto three's geometry."""
+
+    class_name: str | None
+    unit_to_local: Matrix
+    remarks: tuple[tuple[Severity, str, str], ...] = field(default=())
+
+
+def _scale(sx: float, sy: float, sz: float) -> Matrix:
+    return np.diag([sx, sy, sz, 1.0])
+
+
+def _rotation(axis: str, degrees: float) -> Matrix:
+    m = np.eye(4)
+    m[:3, :3] = axis_rotation(axis, math.radians(degrees))
+    return m
+
+
+def _segments(value: float) -> int:
+    return math.floor(value)
+
+
+def _is(value: float | bool, default: float) -> bool:
+    return abs(float(value) - default) < _EPS
+
+
+def read_geometry(type_name: str, parameters: Mapping[str, float | bool]) -> GeometryReading:
+    """The canonical reading of a three.js geometry (``parameters`` as three stores them)."""
+    remarks: list[tuple[Severity, str, str]] = []
+    defaults = dict(GEOMETRY_PARAMETERS.get(type_name, ()))
+    p = {**defaults, **{k: v for k, v in parameters.items() if k in defaults}}
+
+    def num(name: str) -> float:
+        return float(p[name])
+
+    def segments_note(name: str, label: str) -> None:
+        if not _is(p[name], float(defaults[name])):
+            remarks.append(
+                (
+                    "info",
+                    "threejs.segments",
+                    f"{type_name} with {_segments(num(name))} {label} (three's default {int(defaults[name])}): its faceted surface is read as the ideal shape",
+                )
+            )
+
+    def arc_note(name: str, full: float) -> None:
+        if abs(num(name)) < full - 1e-6:
+            remarks.append(
+                (
+                    "warning",
+                    "threejs.partial_shape",
+                    f"{type_name} with {name} {num(name):.4g} is an open sector; read as the whole shape",
+                )
+            )
+
+    if type_name == "BoxGeometry":
+        return GeometryReading(
+            "cube", _scale(num("width"), num("height"), num("depth")), tuple(remarks)
+        )
+    if type_name == "SphereGeometry":
+        segments_note("widthSegments", "width segments")
+        segments_note("heightSegments", "height segments")
+        arc_note("phiLength", _FULL_TURN)
+        if not _is(p["thetaStart"], 0.0) or abs(num("thetaLength")) < math.pi - 1e-6:
+            remarks.append(
+                (
+                    "warning",
+                    "threejs.partial_shape",
+                    f"{type_name} with thetaStart {num('thetaStart'):.4g}, thetaLength {num('thetaLength'):.4g} is part of a sphere; read as the whole sphere",
+                )
+            )
+        d = 2 * num("radius")
+        return GeometryReading("sphere", _scale(d, d, d), tuple(remarks))
+    if type_name in ("CylinderGeometry", "ConeGeometry"):
+        if type_name == "ConeGeometry":
+            top, bottom = 0.0, num("radius")
+        else:
+            top, bottom = num("radiusTop"), num("radiusBottom")
+        height = num("height")
+        radial = _segments(num("radialSegments"))
+        arc_note("thetaLength", _FULL_TURN)
+        if p["openEnded"]:
+            remarks.append(
+                ("info", "threejs.open_ended", f"{type_name} is open-ended; read as a solid")
+            )
+        inverted = _rotation("X", 180.0)
+        if radial == 4 and (top == 0 or bottom == 0 or abs(top - bottom) < _EPS):
+            # Four segments: corners on the X and Z axes, a square turned 45° about Y.
+            radius = max(top, bottom)
+            side = radius * math.sqrt(2)
+            turned = _rotation("Y", 45.0) @ _scale(side, height, side)
+            if abs(top - bottom) < _EPS:
+                remarks.append(
+                    (
+                        "info",
+                        "threejs.square_prism",
+                        f"{type_name} with 4 radial segments is a square prism: read as a cube turned 45°",
+                    )
+                )
+                return GeometryReading("cube", turned, tuple(remarks))
+            remarks.append(
+                (
+                    "info",
+                    "threejs.pyramid",
+                    f"{type_name} with 4 radial segments is a square pyramid turned 45°",
+                )
+            )
+            return GeometryReading(
+                "pyramid", turned if top == 0 else inverted @ turned, tuple(remarks)
+            )
+        if radial == 3 and (top == 0 or bottom == 0):
+            radius = max(top, bottom)
+            remarks.append(
+                (
+                    "warning",
+                    "threejs.segments",
+                    f"{type_name} with 3 radial segments (a triangular pyramid) read as a square pyramid around it",
+                )
+            )
+            box = _scale(2 * radius, height, 2 * radius)
+            return GeometryReading("pyramid", box if top == 0 else inverted @ box, tuple(remarks))
+        segments_note("radialSegments", "radial segments")
+        if abs(top - bottom) < _EPS:
+            return GeometryReading("cylinder", _scale(2 * top, height, 2 * top), tuple(remarks))
+        if top == 0:
+            return GeometryReading("cone", _scale(2 * bottom, height, 2 * bottom), tuple(remarks))
+        if bottom == 0:
+            return GeometryReading(
+                "cone", inverted @ _scale(2 * top, height, 2 * top), tuple(remarks)
+            )
+        radius = max(top, bottom)
+        remarks.append(
+            (
+                "warning",
+                "threejs.frustum",
+                f"{type_name} with radii {top:g} and {bottom:g} is a truncated cone; read as a cylinder of radius {radius:g}",
+            )
+        )
+        return GeometryReading("cylinder", _scale(2 * radius, height, 2 * radius), tuple(remarks))
+    if type_name == "TorusGeometry":
+        segments_note("radialSegments", "radial segments")
+        segments_note("tubularSegments", "tubular segments")
+        arc_note("arc", _FULL_TURN)
+        arc_note("thetaLength", _FULL_TURN)
+        major, tube = num("radius"), num("tube")
+        if major > 0 and abs(tube / major - TORUS_MINOR_RADIUS / TORUS_MAJOR_RADIUS) > 0.01:
+            # The canonical torus has one shape (tube = radius / 3): other tori keep their
+            # outer extent and thickness, but tilted their bounding box differs slightly.
+            remarks.append(
+                (
+                    "info",
+                    "threejs.torus_proportions",
+                    f"TorusGeometry with tube/radius {tube / major:.3g} (the canonical torus has 1/3): read at its outer extent and thickness",
+                )
+            )
+        outer = 2 * (major + tube)
+        # Three's torus stands in the XY plane; the canonical one lies in XZ.
+        return GeometryReading(
+            "torus", _rotation("X", 90.0) @ _scale(outer, 8 * tube, outer), tuple(remarks)
+        )
+    if type_name == "CapsuleGeometry":
+        radius = num("radius")
+        remarks.append(
+            (
+                "warning",
+                "threejs.approximated",
+                "CapsuleGeometry read as a cylinder with the capsule's extent",
+            )
+        )
+        return GeometryReading(
+            "cylinder", _scale(2 * radius, num("height") + 2 * radius, 2 * radius), tuple(remarks)
+        )
+    if type_name in ("IcosahedronGeometry", "OctahedronGeometry", "DodecahedronGeometry"):
+        d = 2 * num("radius")
+        remarks.append(
+            (
+                "warning",
+                "threejs.approximated",
+                f"{type_name} (detail {_segments(num('detail'))}) read as a sphere of the same radius",
+            )
+        )
+        return GeometryReading("sphere", _scale(d, d, d), tuple(remarks))
+    if type_name == "TetrahedronGeometry":
+        side = 2 * num("radius") / math.sqrt(3)
+        remarks.append(
+            (
+                "warning",
+                "threejs.approximated",
+                "TetrahedronGeometry read as a pyramid of the same extent",
+            )
+        )
+        return GeometryReading("pyramid", _scale(side, side, side), tuple(remarks))
+    if type_name == "PlaneGeometry":
+        remarks.append(
+            (
+                "info",
+                "threejs.ground_plane",
+                "PlaneGeometry is a ground or backdrop, not an object; left out",
+            )
+        )
+        return GeometryReading(None, _scale(num("width"), num("height"), 0.0), tuple(remarks))
+    if type_name in _FLAT:
+        remarks.append(
+            (
+                "warning",
+                "threejs.flat_shape",
+                f"{type_name} is flat, none of the six primitives; left out",
+            )
+        )
+        return GeometryReading(None, np.eye(4), tuple(remarks))
+    if type_name == "TorusKnotGeometry":
+        extent = 2 * (num("radius") + num("tube"))
+        remarks.append(
+            (
+                "warning",
+                "threejs.unknown_geometry",
+                "TorusKnotGeometry is none of the six primitives; kept as class 'unknown'",
+            )
+        )
+        return GeometryReading(UNKNOWN_CLASS, _scale(extent, extent, extent), tuple(remarks))
+    remarks.append(
+        (
+            "warning",
+            "threejs.unknown_geometry",
+            f"{type_name} is none of the six primitives; kept as class 'unknown' with a unit size",
+        )
+    )
+    return GeometryReading(UNKNOWN_CLASS, np.eye(4), tuple(remarks))

@@ -1,0 +1,13 @@
+"""The Unity C# language: parser (static evaluation of the reply's C# against a model of
+UnityEngine) and writer (a scene as a MonoBehaviour in Unity's left-handed frame)."""
+
+from __future__ import annotations
+
+from parsers import PARSERS, WRITERS
+from parsers.unity.parser import LANGUAGE, evaluate_unity, parse_unity
+from parsers.unity.writer import write_unity
+
+PARSERS.add(LANGUAGE, parse_unity)
+WRITERS.add(LANGUAGE, write_unity)
+
+__all__ = ["LANGUAGE", "write_unity", "evaluate_unity", "parse_unity"]

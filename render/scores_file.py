@@ -1,0 +1,255 @@
+"""Reading the scorer's ``scores.json`` (written by ``spatialbabel score``) into typed records.
+
+The report needs only part of the file: the metric and composite columns, the cells (overall
+and per tier), each model's best and worst language, and each reply's values and Hungarian
+pairs. A file that breaks that shape is a ``FileFormatError`` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from spatialbabel.files import FileFormatError, read_json
+
+#: The composite every chart shows: the Reconstruct Score.
+SCORE: Final = "score"
+#: The optional column the scorer adds with ``--silhouette``.
+SILHOUETTE: Final = "silhouette_iou"
+#: ``language`` of per-tier cells that pool a model's languages.
+ALL_LANGUAGES: Final = "all"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A metric or composite: its key in the file, its label and which way is better."""
+
+    name: str
+    label: str
+    higher_is_better: bool | None
+
+
+@dataclass(frozen=True)
+class Estimate:
+    mean: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One (model, language, mode) cell, overall (``tier is None``) or on one tier."""
+
+    model: str
+    language: str
+    mode: str
+    tier: int | None
+    n: int
+    n_parsed: int
+    estimates: Mapping[str, Estimate]
+
+    def estimate(self, name: str) -> Estimate | None:
+        return self.estimates.get(name)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scored reply; ``index`` is its position in the file's reply list, ``line`` its line
+    in the predictions JSONL; ``pairs`` are (predicted index, true index)."""
+
+    index: int
+    line: int | None
+    scene_id: str
+    model: str
+    language: str
+    mode: str
+    tier: int | None
+    parsed: bool
+    failure_reason: str | None
+    score: float | None
+    values: Mapping[str, float | None]
+    pairs: tuple[tuple[int, int], ...]
+    n_predicted: int
+    n_true: int
+
+
+@dataclass(frozen=True)
+class ScoresFile:
+    path: Path
+    split: str | None
+    subset: str | None
+    predictions: str | None
+    metrics: tuple[Column, ...]
+    composites: tuple[Column, ...]
+    cells: tuple[Cell, ...]
+    tiers: tuple[Cell, ...]
+    replies: tuple[Reply, ...]
+
+    @property
+    def modes(self) -> list[str]:
+        return sorted({c.mode for c in self.cells})
+
+    @property
+    def has_silhouette(self) -> bool:
+        return any(m.name == SILHOUETTE for m in self.metrics)
+
+    def columns(self) -> tuple[Column, ...]:
+        """Composites first (the Reconstruct Score leading), then every metric."""
+        return (*self.composites, *self.metrics)
+
+    def label(self, name: str) -> str:
+        for column in self.columns():
+            if column.name == name:
+                return column.label
+        return name
+
+
+class _Reader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, problem: str) -> FileFormatError:
+        return FileFormatError(self.path, f"{where}: {problem}")
+
+    def mapping(self, value: object, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"expected an object, got {type(value).__name__}")
+        return value
+
+    def items(self, data: Mapping[str, Any], key: str, where: str = "") -> list[Any]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(f"{where}{key}", f"expected a list, got {type(value).__name__}")
+        return value
+
+    def text(self, data: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> str:
+        value = data.get(key)
+        if value is None and optional:
+            return ""
+        if not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"expected a string, got {type(value).__name__}")
+        return value
+
+    def integer(self, data: Mapping[str, Any], key: str, where: str) -> int | None:
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where}.{key}", f"expected an integer, got {value!r}")
+        return value
+
+    def number(self, value: object, where: str) -> float:
+        """A number; ``null`` (how the scorer writes NaN) reads as NaN."""
+        if value is None:
+            return math.nan
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(where, f"expected a number, got {value!r}")
+        return float(value)
+
+    def column(self, item: object, where: str) -> Column:
+        data = self.mapping(item, where)
+        name = self.text(data, "name", where)
+        label = self.text(data, "label", where, optional=True) or name
+        better = data.get("higher_is_better", True)
+        return Column(name, label, better if isinstance(better, bool) else None)
+
+    def cell(self, item: object, where: str) -> Cell:
+        data = self.mapping(item, where)
+        estimates = {}
+        for name, value in self.mapping(data.get("estimates", {}), f"{where}.estimates").items():
+            e = self.mapping(value, f"{where}.estimates.{name}")
+            estimates[name] = Estimate(
+                self.number(e.get("mean"), f"{where}.estimates.{name}.mean"),
+                self.number(e.get("low"), f"{where}.estimates.{name}.low"),
+                self.number(e.get("high"), f"{where}.estimates.{name}.high"),
+                self.integer(e, "n", f"{where}.estimates.{name}") or 0,
+            )
+        return Cell(
+            self.text(data, "model", where),
+            self.text(data, "language", where),
+            self.text(data, "mode", where),
+            self.integer(data, "tier", where),
+            self.integer(data, "n", where) or 0,
+            self.integer(data, "n_parsed", where) or 0,
+            estimates,
+        )
+
+    def reply(self, index: int, item: object) -> Reply:
+        where = f"replies[{index}]"
+        data = self.mapping(item, where)
+        pairs = []
+        matching = self.mapping(data.get("matching", {}), f"{where}.matching")
+        for k, pair in enumerate(self.items(matching, "pairs", f"{where}.matching.")):
+            p = self.mapping(pair, f"{where}.matching.pairs[{k}]")
+            predicted = self.integer(p, "predicted", f"{where}.matching.pairs[{k}]")
+            true = self.integer(p, "true", f"{where}.matching.pairs[{k}]")
+            if predicted is None or true is None:
+                raise self.fail(
+                    f"{where}.matching.pairs[{k}]", "expected integer 'predicted' and 'true'"
+                )
+            pairs.append((predicted, true))
+        values = {
+            str(name): (None if value is None else self.number(value, f"{where}.values.{name}"))
+            for name, value in self.mapping(data.get("values", {}), f"{where}.values").items()
+        }
+        score = data.get(SCORE)
+        reason = data.get("failure_reason")
+        return Reply(
+            index=index,
+            line=self.integer(data, "line", where),
+            scene_id=self.text(data, "scene_id", where),
+            model=self.text(data, "model", where, optional=True),
+            language=self.text(data, "language", where, optional=True),
+            mode=self.text(data, "mode", where, optional=True),
+            tier=self.integer(data, "tier", where),
+            parsed=bool(data.get("parsed", False)),
+            failure_reason=reason if isinstance(reason, str) else None,
+            score=None if score is None else self.number(score, f"{where}.{SCORE}"),
+            values=values,
+            pairs=tuple(pairs),
+            n_predicted=self.integer(data, "n_predicted", where) or 0,
+            n_true=self.integer(data, "n_true", where) or 0,
+        )
+
+
+def read_scores(path: Path) -> ScoresFile:
+    """Read a ``scores.json``; raises ``FileFormatError`` naming the file and the bad field."""
+    path = Path(path)
+    data = read_json(path)
+    reader = _Reader(path)
+    for key in ("cells", "replies"):
+        if key not in data:
+            raise reader.fail(
+                key, "is missing; is this a scores.json written by 'spatialbabel score'?"
+            )
+
+    def optional_text(key: str) -> str | None:
+        value = data.get(key)
+        return value if isinstance(value, str) else None
+
+    tiers = [reader.cell(c, f"tiers[{i}]") for i, c in enumerate(reader.items(data, "tiers"))]
+    tiers += [
+        reader.cell(c, f"model_tiers[{i}]") for i, c in enumerate(reader.items(data, "model_tiers"))
+    ]
+    return ScoresFile(
+        path=path,
+        split=optional_text("split"),
+        subset=optional_text("subset"),
+        predictions=optional_text("predictions"),
+        metrics=tuple(
+            reader.column(m, f"metrics[{i}]") for i, m in enumerate(reader.items(data, "metrics"))
+        ),
+        composites=tuple(
+            reader.column(c, f"composites[{i}]")
+            for i, c in enumerate(reader.items(data, "composites"))
+        ),
+        cells=tuple(
+            reader.cell(c, f"cells[{i}]") for i, c in enumerate(reader.items(data, "cells"))
+        ),
+        tiers=tuple(tiers),
+        replies=tuple(reader.reply(i, r) for i, r in enumerate(reader.items(data, "replies"))),
+    )

@@ -1,0 +1,270 @@
+"""From reply scores to the benchmark's numbers: cell means with bootstrap CIs, per-model
+gaps across languages and a per-tier breakdown.
+
+A cell is one (model, language, mode). Each metric's cell mean runs over the replies its scope
+names (``scoring.metrics``), with a 95% percentile bootstrap CI that resamples scenes
+(``spatialbabel.stats.bootstrap_mean``, seeded). A composite (the Reconstruct Score) is the
+mean of its parts' cell means; its CI bootstraps the parts' influence values
+(``composite_values``), whose mean is exactly that composite and whose resampling varies like
+it to first order, so the parts still move together scene by scene.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scoring.metrics import COMPOSITES, Composite, Metric
+from scoring.reply import ReplyScore, registered_metrics
+from spatialbabel import LANGUAGES
+from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_mean
+
+#: ``language`` of the per-tier cells that pool every language of a model.
+ALL_LANGUAGES: Final = "all"
+
+#: Metrics estimated in the (model, language, mode, tier) cells, besides the composites; the
+#: pooled (model, mode, tier) cells and the main cells estimate every metric.
+LANGUAGE_TIER_METRICS: Final = (
+    "parse",
+    "f1",
+    "class_accuracy",
+    "position_fidelity",
+    "scale_fidelity",
+    "color_accuracy",
+)
+
+
+def composite_values(replies: Sequence[ReplyScore], item: Composite) -> NDArray[np.float64]:
+    """Per-reply influence values of a composite: their mean is the composite of the cell means.
+
+    For part p with mean m_p over the n_p replies where it is defined (of n), reply i gets
+    ``mean_p(m_p + [defined_pi] * (n / n_p) * (x_pi - m_p))``. A part defined nowhere (no reply
+    of the cell parsed) counts 0.
+    """
+    n = len(replies)
+    result = np.zeros(n)
+    for name in item.parts:
+        raw = np.array([_number(r.values.get(name)) for r in replies], dtype=float)
+        defined = ~np.isnan(raw)
+        count = int(defined.sum())
+        if count == 0:
+            continue
+        mean = float(raw[defined].mean())
+        result += mean
+        result[defined] += (n / count) * (raw[defined] - mean)
+    return result / len(item.parts)
+
+
+def _number(value: float | None) -> float:
+    return math.nan if value is None else float(value)
+
+
+@dataclass(frozen=True)
+class CellSummary:
+    """The estimates of one cell: every metric and composite by name."""
+
+    model: str
+    language: str
+    mode: str
+    tier: int | None
+    n: int
+    n_parsed: int
+    estimates: dict[str, Estimate]
+
+    def mean(self, name: str) -> float:
+        return self.estimates[name].mean
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "language": self.language,
+            "mode": self.mode,
+            "tier": self.tier,
+            "n": self.n,
+            "n_parsed": self.n_parsed,
+            "estimates": {k: _estimate_dict(v) for k, v in self.estimates.items()},
+        }
+
+
+def _estimate_dict(estimate: Estimate) -> dict[str, float | int | None]:
+    return {
+        k: (None if isinstance(v, float) and math.isnan(v) else v)
+        for k, v in estimate.to_dict().items()
+    }
+
+
+@dataclass(frozen=True)
+class ModelSummary:
+    """One model in one mode across languages: the Reconstruct Score per language, its gap
+    Δ = max - min over languages, and the best and worst language."""
+
+    model: str
+    mode: str
+    scores: dict[str, float]
+    delta: float
+    best: str
+    worst: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "mode": self.mode,
+            "scores": {k: None if math.isnan(v) else v for k, v in self.scores.items()},
+            "delta": None if math.isnan(self.delta) else self.delta,
+            "best_language": self.best,
+            "worst_language": self.worst,
+        }
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    cells: tuple[CellSummary, ...]
+    models: tuple[ModelSummary, ...]
+    tiers: tuple[CellSummary, ...]
+    model_tiers: tuple[CellSummary, ...]
+    metrics: tuple[Metric, ...]
+    seed: int
+    resamples: int
+
+    @property
+    def modes(self) -> list[str]:
+        return sorted({c.mode for c in self.cells})
+
+    @property
+    def languages(self) -> list[str]:
+        return order_languages({c.language for c in self.cells})
+
+    def model_names(self, mode: str) -> list[str]:
+        return sorted({c.model for c in self.cells if c.mode == mode})
+
+    def cell(self, model: str, language: str, mode: str) -> CellSummary | None:
+        for c in self.cells:
+            if (c.model, c.language, c.mode) == (model, language, mode):
+                return c
+        return None
+
+    def model_summary(self, model: str, mode: str) -> ModelSummary | None:
+        for m in self.models:
+            if (m.model, m.mode) == (model, mode):
+                return m
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "resamples": self.resamples,
+            "metrics": [m.to_dict() for m in self.metrics],
+            "composites": [c.to_dict() for c in COMPOSITES],
+            "cells": [c.to_dict() for c in self.cells],
+            "models": [m.to_dict() for m in self.models],
+            "tiers": [c.to_dict() for c in self.tiers],
+            "model_tiers": [c.to_dict() for c in self.model_tiers],
+        }
+
+
+def order_languages(languages: Iterable[str]) -> list[str]:
+    """The benchmark's language order, then any other in alphabetical order."""
+    present = set(languages)
+    return [lang for lang in LANGUAGES if lang in present] + sorted(present - set(LANGUAGES))
+
+
+def summarise(
+    replies: Sequence[ReplyScore],
+    metrics: Sequence[Metric],
+    *,
+    seed: int,
+    resamples: int,
+) -> dict[str, Estimate]:
+    """Every metric's and composite's mean and CI over ``replies``, resampling scenes."""
+    groups = [r.scene_id for r in replies]
+    estimates: dict[str, Estimate] = {}
+    for item in metrics:
+        values = [_number(r.values.get(item.name)) for r in replies]
+        estimates[item.name] = bootstrap_mean(values, seed=seed, resamples=resamples, groups=groups)
+    for comp in COMPOSITES:
+        values = composite_values(replies, comp).tolist()
+        estimates[comp.name] = bootstrap_mean(values, seed=seed, resamples=resamples, groups=groups)
+    return estimates
+
+
+def _cell(
+    key: tuple[str, str, str, int | None],
+    replies: list[ReplyScore],
+    metrics: Sequence[Metric],
+    seed: int,
+    resamples: int,
+) -> CellSummary:
+    model, language, mode, tier = key
+    estimates = summarise(replies, metrics, seed=seed, resamples=resamples)
+    return CellSummary(
+        model, language, mode, tier, len(replies), sum(r.parsed for r in replies), estimates
+    )
+
+
+def _tier_key(tier: int | None) -> int:
+    return -1 if tier is None else tier
+
+
+def aggregate(
+    replies: Sequence[ReplyScore],
+    *,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    extra_metrics: Sequence[Metric] = (),
+) -> Aggregate:
+    """Cells, per-model gaps and the per-tier breakdown of scored replies."""
+    metrics = (*registered_metrics(), *extra_metrics)
+    by_cell: dict[tuple[str, str, str], list[ReplyScore]] = defaultdict(list)
+    by_tier: dict[tuple[str, str, str, int | None], list[ReplyScore]] = defaultdict(list)
+    by_model_tier: dict[tuple[str, str, str, int | None], list[ReplyScore]] = defaultdict(list)
+    for reply in replies:
+        by_cell[(reply.model, reply.language, reply.mode)].append(reply)
+        by_tier[(reply.model, reply.language, reply.mode, reply.tier)].append(reply)
+        by_model_tier[(reply.model, ALL_LANGUAGES, reply.mode, reply.tier)].append(reply)
+    rank = {lang: i for i, lang in enumerate(order_languages({k[1] for k in by_cell}))}
+
+    def cell_order(key: tuple[str, str, str, int | None]) -> tuple[str, str, int, int]:
+        return (key[2], key[0], rank.get(key[1], -1), _tier_key(key[3]))
+
+    cells = tuple(
+        _cell((*key, None), by_cell[key], metrics, seed, resamples)
+        for key in sorted(by_cell, key=lambda k: cell_order((*k, None)))
+    )
+    # Bootstraps cost; the many per-language tier cells get the score and its parts only.
+    tier_metrics = [m for m in metrics if m.name in LANGUAGE_TIER_METRICS]
+    tiers = tuple(
+        _cell(key, by_tier[key], tier_metrics, seed, resamples)
+        for key in sorted(by_tier, key=cell_order)
+    )
+    model_tiers = tuple(
+        _cell(key, by_model_tier[key], metrics, seed, resamples)
+        for key in sorted(by_model_tier, key=cell_order)
+    )
+    return Aggregate(
+        cells, _model_summaries(cells), tiers, model_tiers, tuple(metrics), seed, resamples
+    )
+
+
+def _model_summaries(cells: Sequence[CellSummary]) -> tuple[ModelSummary, ...]:
+    grouped: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    for c in cells:
+        grouped[(c.model, c.mode)][c.language] = c.mean("score")
+    summaries = []
+    for (model, mode), scores in sorted(grouped.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        ordered = {lang: scores[lang] for lang in order_languages(scores)}
+        finite = {k: v for k, v in ordered.items() if not math.isnan(v)}
+        if not finite:
+            continue
+        # max/min keep the first language of the benchmark's order on a tie.
+        best = max(finite, key=lambda k: finite[k])
+        worst = min(finite, key=lambda k: finite[k])
+        # A gap needs two languages; with one it is undefined, not zero.
+        delta = finite[best] - finite[worst] if len(finite) > 1 else math.nan
+        summaries.append(ModelSummary(model, mode, ordered, delta, best, worst))
+    return tuple(summaries)

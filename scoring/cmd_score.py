@@ -1,0 +1,146 @@
+"""``spatialbabel score``: score a predictions JSONL against a split and write the tables.
+
+Exit codes: 0 all lines scored; 1 scored, but some input lines had problems (each reported
+with its line number, listed in scores.json); 3 unreadable input, an unwritable ``--out``, or
+any problem under ``--strict`` (then nothing is written); 4 ``--silhouette`` without the
+render stage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Final
+
+from scoring.inputs import SUBSETS, InputProblem, Split, read_predictions
+from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
+from scoring.pipeline import default_workers, score_predictions
+from scoring.silhouette import MissingRenderer, silhouette_metric
+from scoring.tables import render_text, write_outputs
+from spatialbabel.cli import ExitCode
+from spatialbabel.stats import DEFAULT_RESAMPLES
+
+HELP = "score model replies against a split: Reconstruct Score tables with bootstrap CIs"
+
+#: Problems of one kind printed before the rest are only counted (all are in scores.json).
+SHOWN_PER_KIND: Final = 20
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--split", type=Path, required=True, help="split folder (scenes/, subsets.json)"
+    )
+    parser.add_argument(
+        "--predictions",
+        type=Path,
+        required=True,
+        help="JSONL of {scene_id, model, language, mode, output}",
+    )
+    parser.add_argument(
+        "--out", type=Path, required=True, help="folder for scores.json, CSV, Markdown, LaTeX"
+    )
+    parser.add_argument(
+        "--subset", choices=SUBSETS, default="eval", help="scenes to score (default: eval)"
+    )
+    parser.add_argument(
+        "--failed-as-zero",
+        action="store_true",
+        help="a failed parse scores 0 on every component, not only parse and F1",
+    )
+    parser.add_argument(
+        "--gate",
+        type=float,
+        default=DEFAULT_GATE,
+        help=f"distance gate of the stricter F1, scene units (default {DEFAULT_GATE})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="any bad line, unknown scene or language, duplicate or missing reply is fatal (exit 3)",
+    )
+    parser.add_argument(
+        "--silhouette",
+        action="store_true",
+        help="add the silhouette-IoU column (needs the render stage)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="processes that parse and score replies (default: CPUs, at most 8)",
+    )
+
+
+def report_problems(
+    problems: tuple[InputProblem, ...], source: Path, *, limit: int = SHOWN_PER_KIND
+) -> None:
+    by_kind: dict[str, list[InputProblem]] = defaultdict(list)
+    for problem in problems:
+        by_kind[problem.kind].append(problem)
+    for kind, items in by_kind.items():
+        for problem in items[:limit]:
+            print(f"spatialbabel score: {problem.describe(source)}", file=sys.stderr)
+        if len(items) > limit:
+            print(
+                f"spatialbabel score: ... and {len(items) - limit} more {kind} problems (all in scores.json)",
+                file=sys.stderr,
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.gate <= 0:
+        print(f"spatialbabel score: --gate must be positive, got {args.gate}", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.resamples < 1:
+        print(
+            f"spatialbabel score: --resamples must be at least 1, got {args.resamples}",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+    extra: list[Metric] = []
+    if args.silhouette:
+        try:
+            extra.append(silhouette_metric(args.split))
+        except MissingRenderer as error:
+            print(f"spatialbabel score: {error}", file=sys.stderr)
+            return ExitCode.MISSING_DEPENDENCY
+    # FileFormatError (a broken split, an unreadable predictions file) reaches the CLI: exit 3.
+    split = Split.load(args.split, args.subset)
+    predictions = read_predictions(args.predictions, split)
+    report_problems(predictions.problems, args.predictions)
+    if args.strict and predictions.problems:
+        print(
+            f"spatialbabel score: --strict: {len(predictions.problems)} input problems; nothing written",
+            file=sys.stderr,
+        )
+        return ExitCode.BAD_INPUT
+    result = score_predictions(
+        split,
+        predictions,
+        options=ScoreOptions(failed_as_zero=args.failed_as_zero, gate=args.gate),
+        seed=args.seed,
+        resamples=args.resamples,
+        extra_metrics=extra,
+        workers=args.workers,
+    )
+    try:
+        write_outputs(result, args.out)
+    except OSError as error:
+        print(
+            f"spatialbabel score: cannot write into {args.out}: {error.strerror}", file=sys.stderr
+        )
+        return ExitCode.BAD_INPUT
+    print(render_text(result))
+    print(
+        f"\nwritten to {args.out}/: scores.json, cells.csv, tiers.csv, replies.csv, scores.md, scores.tex"
+    )
+    return ExitCode.PROBLEMS if predictions.problems else ExitCode.OK

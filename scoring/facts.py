@@ -1,0 +1,102 @@
+"""Per-scene arrays the metrics read: centres, sizes, canonical classes, colours, boxes.
+
+A true scene is scored against every model's reply in every language, so its facts are
+computed once (``truth_facts`` keeps the last scenes seen) instead of once per reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from scoring.boxes import OrientedBox, scene_extent
+from spatialbabel import Scene, canonical_class, world_aabb
+from spatialbabel.frames import Matrix
+
+#: True scenes whose facts are kept; a split's eval subset fits.
+TRUTH_CACHE_SIZE = 4096
+
+#: Predicted positions and sizes are clipped to +-this (scene units) before scoring: a value
+#: this far off already scores as badly as any, and clipping keeps every error finite.
+COORDINATE_LIMIT = 1e6
+
+
+def within_limits(scene: Scene) -> Scene:
+    """``scene`` with positions and sizes clipped to ``COORDINATE_LIMIT`` (itself if none is over)."""
+
+    def clip(values: tuple[float, float, float]) -> tuple[float, float, float]:
+        x, y, z = (min(max(v, -COORDINATE_LIMIT), COORDINATE_LIMIT) for v in values)
+        return (x, y, z)
+
+    limit = COORDINATE_LIMIT
+    if all(abs(v) <= limit for o in scene.objects for v in (*o.position, *o.size)):
+        return scene
+    return scene.with_objects(
+        [replace(o, position=clip(o.position), size=clip(o.size)) for o in scene.objects]
+    )
+
+
+class SceneFacts:
+    """Arrays over a scene's objects, in object order."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+        self.positions = np.array([o.position for o in scene.objects], dtype=float).reshape(-1, 3)
+        self.sizes = np.array([o.size for o in scene.objects], dtype=float).reshape(-1, 3)
+        # Synonym-aware classes, by the hub's one table (classes_equivalent's own rule).
+        self.classes = np.array(
+            [canonical_class(o.class_name) or "" for o in scene.objects], dtype=object
+        )
+        self.colors = tuple(o.color for o in scene.objects)
+
+    def __len__(self) -> int:
+        return len(self.scene.objects)
+
+    @cached_property
+    def extent(self) -> float:
+        return scene_extent(self.scene.objects)
+
+    @cached_property
+    def rotations(self) -> Matrix:
+        """Each object's rotation matrix (n x 3 x 3)."""
+        return np.array([o.rotation_matrix for o in self.scene.objects], dtype=float).reshape(
+            -1, 3, 3
+        )
+
+    @cached_property
+    def boxes(self) -> tuple[OrientedBox, ...]:
+        """Each object's oriented box (``OrientedBox.of``, from the arrays already built)."""
+        return tuple(
+            OrientedBox(self.positions[i], self.rotations[i], 0.5 * self.sizes[i])
+            for i in range(len(self))
+        )
+
+    @cached_property
+    def box_bounds(self) -> tuple[Matrix, Matrix, Matrix]:
+        """World AABBs of the oriented boxes (lo, hi: n x 3) and their volumes (n)."""
+        reach = np.einsum("nij,nj->ni", np.abs(self.rotations), 0.5 * self.sizes)
+        volumes = np.prod(self.sizes, axis=1)
+        return self.positions - reach, self.positions + reach, volumes
+
+    def world_extent(self, index: int) -> Matrix:
+        """The size of object ``index``'s exact world AABB (hub geometry)."""
+        cache = self._world_extents
+        if index not in cache:
+            cache[index] = _extent_of(self.scene, index)
+        return cache[index]
+
+    @cached_property
+    def _world_extents(self) -> dict[int, Matrix]:
+        return {}
+
+
+def _extent_of(scene: Scene, index: int) -> Matrix:
+    lo, hi = world_aabb(scene.objects[index])
+    return np.asarray(hi - lo, dtype=float)
+
+
+@lru_cache(maxsize=TRUTH_CACHE_SIZE)
+def truth_facts(scene: Scene) -> SceneFacts:
+    return SceneFacts(scene)

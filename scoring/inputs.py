@@ -1,0 +1,205 @@
+"""Reading what ``spatialbabel score`` scores: a split's true scenes and a predictions JSONL.
+
+Nothing is dropped silently: every bad line becomes an ``InputProblem`` with its line number
+(malformed, unknown scene, unknown language, duplicate), every (model, language, mode) that
+lacks a reply for a scene of the subset becomes a ``missing`` problem, and lines for scenes of
+the split outside the chosen subset are counted as skipped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from parsers import parse
+from spatialbabel import LANGUAGES, ModelOutput, Scene, SceneValidationError
+from spatialbabel.files import (
+    FileFormatError,
+    model_output_from_record,
+    read_json,
+    read_jsonl,
+    split_paths,
+)
+
+Subset = Literal["eval", "phase1", "all"]
+SUBSETS: Final[tuple[Subset, ...]] = ("eval", "phase1", "all")
+
+ProblemKind = Literal["malformed", "unknown_scene", "unknown_language", "duplicate", "missing"]
+PROBLEM_KINDS: Final[tuple[ProblemKind, ...]] = (
+    "malformed",
+    "unknown_scene",
+    "unknown_language",
+    "duplicate",
+    "missing",
+)
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """One thing wrong with the predictions; ``line`` is 1-based (None for a missing reply)."""
+
+    kind: ProblemKind
+    line: int | None
+    message: str
+
+    def describe(self, source: str | Path) -> str:
+        where = f"{source}:{self.line}" if self.line is not None else str(source)
+        return f"{where}: {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Split:
+    """The true scenes of one subset of a split, and the ids of every scene the split holds."""
+
+    root: Path
+    subset: Subset
+    scenes: dict[str, Scene]
+    all_ids: frozenset[str]
+
+    @classmethod
+    def load(cls, root: str | Path, subset: Subset = "eval") -> Split:
+        """Read the subset's scenes; a broken split is a ``FileFormatError`` naming the file."""
+        root = Path(root)
+        paths = split_paths(root)
+        if not paths["scenes"].is_dir():
+            raise FileFormatError(root, "not a split: it has no scenes/ folder")
+        all_ids = frozenset(p.stem for p in paths["scenes"].glob("*.json"))
+        if subset == "all":
+            wanted = sorted(all_ids)
+        else:
+            subsets = read_json(paths["subsets"])
+            listed = subsets.get(subset)
+            if not isinstance(listed, list) or not all(isinstance(s, str) for s in listed):
+                raise FileFormatError(paths["subsets"], f"{subset!r}: expected a list of scene ids")
+            wanted = list(listed)
+        scenes: dict[str, Scene] = {}
+        for scene_id in wanted:
+            path = paths["scenes"] / f"{scene_id}.json"
+            if scene_id not in all_ids:
+                raise FileFormatError(
+                    paths["subsets"],
+                    f"{subset!r} lists scene {scene_id!r} but {path} does not exist",
+                )
+            try:
+                scene = Scene.load(path)
+            except SceneValidationError as error:
+                raise FileFormatError(path, error.problem if error.source else str(error)) from None
+            if scene.scene_id != scene_id:
+                raise FileFormatError(
+                    path, f"scene_id is {scene.scene_id!r}, the file name says {scene_id!r}"
+                )
+            if not scene.objects:
+                raise FileFormatError(
+                    path, "the scene has no objects, so no reply can be scored against it"
+                )
+            scenes[scene_id] = scene
+        return cls(root, subset, scenes, all_ids)
+
+
+@dataclass(frozen=True)
+class NumberedOutput:
+    line: int
+    output: ModelOutput
+
+
+@dataclass(frozen=True)
+class PredictionSet:
+    """The replies to score, the problems found, and the lines skipped as outside the subset."""
+
+    path: Path
+    outputs: tuple[NumberedOutput, ...]
+    problems: tuple[InputProblem, ...]
+    skipped: tuple[int, ...]
+
+    def problem_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = dict.fromkeys(PROBLEM_KINDS, 0)
+        for problem in self.problems:
+            counts[problem.kind] += 1
+        return counts
+
+
+def _parser_available(language: str) -> bool:
+    try:
+        parse("", language)
+    except (KeyError, ImportError):
+        return False
+    return True
+
+
+def read_predictions(path: str | Path, split: Split) -> PredictionSet:
+    """Every line of a predictions JSONL, sorted into replies to score and problems."""
+    path = Path(path)
+    try:
+        lines = list(read_jsonl(path))
+    except FileNotFoundError:
+        raise FileFormatError(path, "no such file") from None
+    except OSError as error:
+        raise FileFormatError(path, f"cannot be read: {error.strerror}") from None
+    problems: list[InputProblem] = []
+    outputs: list[NumberedOutput] = []
+    skipped: list[int] = []
+    seen: dict[tuple[str, str, str, str], int] = {}
+    parsers_present: dict[str, bool] = {}
+    for item in lines:
+        if item.record is None:
+            problems.append(InputProblem("malformed", item.line, item.error or "unreadable line"))
+            continue
+        try:
+            output = model_output_from_record(item.record)
+        except ValueError as error:
+            problems.append(InputProblem("malformed", item.line, str(error)))
+            continue
+        if output.language not in LANGUAGES:
+            known = ", ".join(LANGUAGES)
+            problems.append(
+                InputProblem("unknown_language", item.line, f"{output.language!r}; known: {known}")
+            )
+            continue
+        if output.language not in parsers_present:
+            parsers_present[output.language] = _parser_available(output.language)
+        if not parsers_present[output.language]:
+            message = f"{output.language!r}: no parser for it is installed"
+            problems.append(InputProblem("unknown_language", item.line, message))
+            continue
+        if output.scene_id not in split.all_ids:
+            problems.append(
+                InputProblem(
+                    "unknown_scene",
+                    item.line,
+                    f"{output.scene_id!r} is not a scene of {split.root}",
+                )
+            )
+            continue
+        if output.scene_id not in split.scenes:
+            skipped.append(item.line)
+            continue
+        key = (output.scene_id, output.model, output.language, output.mode)
+        if key in seen:
+            message = (
+                f"scene {output.scene_id!r}, model {output.model!r}, language {output.language!r}, "
+                f"mode {output.mode!r} already given on line {seen[key]}; this line is not scored"
+            )
+            problems.append(InputProblem("duplicate", item.line, message))
+            continue
+        seen[key] = item.line
+        outputs.append(NumberedOutput(item.line, output))
+    problems.extend(_missing(outputs, split))
+    return PredictionSet(path, tuple(outputs), tuple(problems), tuple(skipped))
+
+
+def _missing(outputs: list[NumberedOutput], split: Split) -> list[InputProblem]:
+    covered: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for item in outputs:
+        o = item.output
+        covered[(o.model, o.language, o.mode)].add(o.scene_id)
+    problems = []
+    for (model, language, mode), scenes in sorted(covered.items()):
+        for scene_id in sorted(set(split.scenes) - scenes):
+            message = f"model {model!r}, language {language!r}, mode {mode!r} has no reply for scene {scene_id!r}"
+            problems.append(InputProblem("missing", None, message))
+    return problems

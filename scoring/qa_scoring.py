@@ -1,0 +1,333 @@
+"""Scoring a file of QA answers against a split: a verdict per answer, the Code-CoT
+reconstruction check, and accuracy per model, mode and category with bootstrap CIs.
+
+An answer record is one JSONL line ``{"question_id", "scene_id", "model", "mode", "output"}``
+(``mode``: ``direct``, ``nl_cot`` or ``code_cot:<language>``; ``output``: the raw reply). The
+output of an OpenAI batch run of ``spatialbabel prompts --task qa`` is read directly with
+``batch=True``: its ``custom_id`` (``qa/<question_id>/<mode>``) says what each reply answers.
+CIs resample whole scenes (``spatialbabel.stats.bootstrap_mean`` with the scene as group), since
+the questions of one scene share its image.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
+from scoring.qa_grading import grade
+from spatialbabel.files import FileFormatError, read_jsonl
+from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
+from spatialbabel.scene import Scene
+from spatialbabel.stats import bootstrap_mean
+
+ANSWER_FIELDS: Final = ("question_id", "scene_id", "model", "mode", "output")
+BATCH_PREFIX: Final = "qa/"
+
+
+@dataclass(frozen=True)
+class Answer:
+    question_id: str
+    scene_id: str
+    model: str
+    mode: str
+    output: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A line of the answers file that could not be scored, and why."""
+
+    line: int
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "message": self.message}
+
+
+def load_questions(path: Path) -> dict[str, Question]:
+    """The split's questions by id; a bad line is a FileFormatError naming it."""
+    if not path.is_file():
+        raise FileFormatError(path, "no such file (a split's questions are in qa.jsonl)")
+    questions: dict[str, Question] = {}
+    for item in read_jsonl(path):
+        if item.record is None:
+            raise FileFormatError(path, item.error or "unreadable line", line=item.line)
+        try:
+            question = Question.from_dict(item.record)
+        except (QAFormatError, TypeError) as error:
+            raise FileFormatError(path, str(error), line=item.line) from None
+        if question.question_id in questions:
+            raise FileFormatError(
+                path, f"question_id {question.question_id!r} appears twice", line=item.line
+            )
+        questions[question.question_id] = question
+    return questions
+
+
+def answer_from_record(record: Mapping[str, Any], line: int) -> Answer:
+    """One answer record; the ValueError names the first bad field."""
+    for name in ANSWER_FIELDS:
+        if name not in record:
+            raise ValueError(f"missing field {name!r}")
+        if not isinstance(record[name], str):
+            raise ValueError(
+                f"field {name!r}: expected a string, got {type(record[name]).__name__}"
+            )
+    return Answer(
+        question_id=record["question_id"],
+        scene_id=record["scene_id"],
+        model=record["model"],
+        mode=record["mode"],
+        output=record["output"],
+        line=line,
+    )
+
+
+def answer_from_batch_output(
+    record: Mapping[str, Any], line: int, questions: Mapping[str, Question]
+) -> Answer:
+    """One line of an OpenAI batch output file as an answer record."""
+    custom_id = record.get("custom_id")
+    if (
+        not isinstance(custom_id, str)
+        or not custom_id.startswith(BATCH_PREFIX)
+        or custom_id.count("/") != 2
+    ):
+        raise ValueError(f"custom_id {custom_id!r} is not qa/<question_id>/<mode>")
+    _, question_id, mode = custom_id.split("/")
+    if record.get("error"):
+        raise ValueError(f"{custom_id}: the request failed: {record['error']}")
+    response = record.get("response")
+    body = response.get("body") if isinstance(response, Mapping) else None
+    try:
+        assert isinstance(body, Mapping)
+        content = body["choices"][0]["message"]["content"]
+        model = body["model"]
+    except (AssertionError, KeyError, IndexError, TypeError):
+        raise ValueError(
+            f"{custom_id}: no response.body.choices[0].message.content and model"
+        ) from None
+    if not isinstance(content, str) or not isinstance(model, str):
+        raise ValueError(f"{custom_id}: the reply or the model is not text")
+    question = questions.get(question_id)
+    scene_id = question.scene_id if question is not None else ""
+    return Answer(question_id, scene_id, model, mode, content, line)
+
+
+def read_answers(
+    path: Path, questions: Mapping[str, Question], *, batch: bool = False
+) -> tuple[list[Answer], list[Problem]]:
+    """The scorable answers of ``path`` and a problem for every other line (nothing dropped
+    silently): unreadable lines, unknown questions, a scene id that is not the question's,
+    unknown modes, and repeats of (question, model, mode), of which the first is kept."""
+    if not path.is_file():
+        raise FileFormatError(path, "no such file")
+    answers: list[Answer] = []
+    problems: list[Problem] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for item in read_jsonl(path):
+        if item.record is None:
+            problems.append(Problem(item.line, item.error or "unreadable line"))
+            continue
+        try:
+            answer = (
+                answer_from_batch_output(item.record, item.line, questions)
+                if batch
+                else answer_from_record(item.record, item.line)
+            )
+            parse_mode(answer.mode)
+        except (ValueError, QAFormatError) as error:
+            problems.append(Problem(item.line, str(error)))
+            continue
+        question = questions.get(answer.question_id)
+        if question is None:
+            problems.append(Problem(item.line, f"unknown question_id {answer.question_id!r}"))
+            continue
+        if answer.scene_id != question.scene_id:
+            problems.append(
+                Problem(
+                    item.line,
+                    f"scene_id {answer.scene_id!r} is not the question's ({question.scene_id!r})",
+                )
+            )
+            continue
+        key = (answer.question_id, answer.model, answer.mode)
+        if key in seen:
+            problems.append(
+                Problem(
+                    item.line,
+                    f"repeats the answer of line {seen[key]} for {answer.question_id} by {answer.model} in {answer.mode}",
+                )
+            )
+            continue
+        seen[key] = item.line
+        answers.append(answer)
+    return answers, problems
+
+
+def score_answer(
+    question: Question,
+    answer: Answer,
+    scene_of: Callable[[str], Scene],
+    *,
+    tolerance: float | None = None,
+) -> dict[str, Any]:
+    """The detail record of one answer: its verdict, and for Code-CoT its reconstruction
+    (left out when this installation has no parser for the mode's language)."""
+    verdict = grade(question, answer.output, tolerance=tolerance)
+    detail: dict[str, Any] = {
+        "question_id": answer.question_id,
+        "scene_id": answer.scene_id,
+        "model": answer.model,
+        "mode": answer.mode,
+        "category": question.category,
+        "kind": question.kind,
+        "truth": question.answer,
+        **verdict.to_dict(),
+    }
+    kind, language = parse_mode(answer.mode)
+    if kind == "code_cot" and language is not None and parser_available(language):
+        reconstruction = reconstruct_answer(
+            question, answer.output, language, scene_of(answer.scene_id), tolerance=tolerance
+        )
+        detail["reconstruction"] = reconstruction.to_dict()
+        detail["outcome"] = outcome(verdict.correct, reconstruction)
+        detail["consistent"] = consistent(
+            question, verdict.answer, reconstruction, tolerance=tolerance
+        )
+    return detail
+
+
+def _estimate(
+    rows: list[dict[str, Any]], value: Callable[[dict[str, Any]], float], seed: int
+) -> dict[str, float | int]:
+    return bootstrap_mean(
+        [value(r) for r in rows], seed=seed, groups=[r["scene_id"] for r in rows]
+    ).to_dict()
+
+
+def _correct(row: dict[str, Any]) -> float:
+    return float(row["correct"])
+
+
+def summarise(details: Iterable[dict[str, Any]], *, seed: int = 0) -> dict[str, Any]:
+    """Accuracy per model: overall, per mode, per category, per mode and category; for each
+    Code-CoT mode also the reconstruction's accuracy, parse rate, consistency and outcomes."""
+    by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in details:
+        by_model[row["model"]].append(row)
+    summary: dict[str, Any] = {}
+    for model in sorted(by_model):
+        rows = by_model[model]
+        modes = sorted({r["mode"] for r in rows})
+        categories = [c for c in CATEGORIES if any(r["category"] == c for r in rows)]
+        entry: dict[str, Any] = {
+            "overall": _estimate(rows, _correct, seed),
+            "by_mode": {
+                m: _estimate([r for r in rows if r["mode"] == m], _correct, seed) for m in modes
+            },
+            "by_category": {
+                c: _estimate([r for r in rows if r["category"] == c], _correct, seed)
+                for c in categories
+            },
+            "by_mode_category": {
+                m: {
+                    c: _estimate(
+                        [r for r in rows if r["mode"] == m and r["category"] == c], _correct, seed
+                    )
+                    for c in categories
+                    if any(r["mode"] == m and r["category"] == c for r in rows)
+                }
+                for m in modes
+            },
+            "code_cot": {},
+        }
+        for mode in modes:
+            cot = [r for r in rows if r["mode"] == mode and "reconstruction" in r]
+            if not cot:
+                continue
+            entry["code_cot"][mode] = {
+                "answer_accuracy": _estimate(cot, _correct, seed),
+                "reconstruction_accuracy": _estimate(
+                    cot, lambda r: float(r["reconstruction"]["correct"]), seed
+                ),
+                "parse_rate": _estimate(cot, lambda r: float(r["reconstruction"]["parsed"]), seed),
+                "consistency": _estimate(cot, lambda r: float(r["consistent"]), seed),
+                "outcomes": {
+                    name: sum(1 for r in cot if r["outcome"] == name) for name in OUTCOMES
+                },
+            }
+        summary[model] = entry
+    return summary
+
+
+def _cell(estimate: Mapping[str, Any] | None) -> str:
+    if not estimate or not estimate.get("n"):
+        return "-"
+    return (
+        f"{estimate['mean']:.3f} [{estimate['low']:.2f}, {estimate['high']:.2f}] n={estimate['n']}"
+    )
+
+
+def format_table(summary: Mapping[str, Any]) -> str:
+    """The summary as plain text: one row per model and mode, then the Code-CoT analysis."""
+    header = ["model", "mode", "overall", *CATEGORIES]
+    rows = [header]
+    for model, entry in summary.items():
+        for mode, overall in entry["by_mode"].items():
+            cells = entry["by_mode_category"].get(mode, {})
+            rows.append([model, mode, _cell(overall), *(_cell(cells.get(c)) for c in CATEGORIES)])
+        rows.append(
+            [
+                model,
+                "all",
+                _cell(entry["overall"]),
+                *(_cell(entry["by_category"].get(c)) for c in CATEGORIES),
+            ]
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    cot_rows = [["model", "mode", "answer", "reconstruction", "parsed", "consistent", *OUTCOMES]]
+    for model, entry in summary.items():
+        for mode, cot in entry["code_cot"].items():
+            cot_rows.append(
+                [
+                    model,
+                    mode,
+                    _cell(cot["answer_accuracy"]),
+                    _cell(cot["reconstruction_accuracy"]),
+                    _cell(cot["parse_rate"]),
+                    _cell(cot["consistency"]),
+                    *(str(cot["outcomes"][name]) for name in OUTCOMES),
+                ]
+            )
+    if len(cot_rows) > 1:
+        widths = [max(len(r[i]) for r in cot_rows) for i in range(len(cot_rows[0]))]
+        lines += ["", "Code-CoT: the question's program run on the model's own scene"]
+        lines += [
+            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+            for row in cot_rows
+        ]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "ANSWER_FIELDS",
+    "Answer",
+    "Problem",
+    "answer_from_batch_output",
+    "answer_from_record",
+    "format_table",
+    "load_questions",
+    "read_answers",
+    "score_answer",
+    "summarise",
+]

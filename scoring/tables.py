@@ -1,0 +1,327 @@
+"""The score tables, as the benchmark prints them (model rows x language columns, Δ column),
+and the files of a run: JSON, CSV, Markdown and LaTeX."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from scoring.aggregate import Aggregate, CellSummary
+from scoring.metrics import COMPOSITES, composite, metric_names
+from scoring.pipeline import ScoreRun
+from spatialbabel.files import atomic_write_text, dump_json
+
+#: Files a run writes into its output folder.
+OUTPUT_FILES: Final = (
+    "scores.json",
+    "cells.csv",
+    "tiers.csv",
+    "replies.csv",
+    "scores.md",
+    "scores.tex",
+)
+
+
+def _fmt(value: float, digits: int = 3) -> str:
+    return "–" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _grid(aggregate: Aggregate, mode: str, name: str) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the model x language table of one metric, with Δ, best and worst."""
+    languages = aggregate.languages
+    header = ["model", *languages]
+    with_delta = name == "score"
+    if with_delta:
+        header += ["Δ", "best", "worst"]
+    rows = []
+    for model in aggregate.model_names(mode):
+        row = [model]
+        for language in languages:
+            cell = aggregate.cell(model, language, mode)
+            row.append("–" if cell is None else _fmt(cell.mean(name)))
+        summary = aggregate.model_summary(model, mode)
+        if with_delta:
+            row += (
+                ["–", "", ""]
+                if summary is None
+                else [_fmt(summary.delta), summary.best, summary.worst]
+            )
+        rows.append(row)
+    return header, rows
+
+
+def text_table(aggregate: Aggregate, mode: str, name: str = "score") -> str:
+    """A metric's table for one mode, aligned for the terminal."""
+    header, rows = _grid(aggregate, mode, name)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = []
+    for row in [header, *rows]:
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def render_text(run: ScoreRun) -> str:
+    """What ``spatialbabel score`` prints: the Reconstruct Score per mode and a line on inputs."""
+    agg = run.aggregate
+    blocks = []
+    for mode in agg.modes:
+        title = (
+            f"Reconstruct Score, mode {mode!r}, subset {run.split.subset} ({len(run.split.scenes)} scenes)"
+            + (", failed parses count 0 everywhere" if run.options.failed_as_zero else "")
+        )
+        blocks.append(f"{title}\n{text_table(agg, mode)}")
+    summary = run.summary()
+    problems = ", ".join(f"{k} {v}" for k, v in summary["problems"].items() if v) or "none"
+    blocks.append(
+        f"{summary['lines_scored']} replies scored, {summary['parse_failures']} failed to parse; "
+        f"lines outside the subset (skipped): {summary['skipped_outside_subset']}; input problems: {problems}"
+    )
+    return "\n\n".join(blocks)
+
+
+def _with_ci(cell: CellSummary | None, name: str) -> str:
+    if cell is None:
+        return ""
+    e = cell.estimates[name]
+    if math.isnan(e.mean):
+        return "–"
+    return f"{e.mean:.3f} [{e.low:.3f}, {e.high:.3f}]"
+
+
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _label(aggregate: Aggregate, name: str) -> str:
+    for m in aggregate.metrics:
+        if m.name == name:
+            return m.label
+    return composite(name).label
+
+
+def render_markdown(run: ScoreRun) -> str:
+    agg = run.aggregate
+    out = [
+        f"# Scores: {run.predictions.path.name} on {run.split.root.name} ({run.split.subset})",
+        "",
+    ]
+    out.append(
+        "Mean with its 95% bootstrap CI over scenes "
+        f"({agg.resamples} resamples, seed {agg.seed}). Definitions: docs/scoring.md."
+    )
+    extra = [m.name for m in agg.metrics if m.name not in metric_names()]
+    shown = [
+        "score",
+        *metric_names("component"),
+        "color_accuracy",
+        "f1_gated",
+        "f1_iou",
+        "aligned_score",
+        *extra,
+    ]
+    for mode in agg.modes:
+        out += ["", f"## Mode {mode}"]
+        header, rows = _grid(agg, mode, "score")
+        for row, model in zip(rows, agg.model_names(mode), strict=True):
+            for k, language in enumerate(agg.languages, start=1):
+                row[k] = _with_ci(agg.cell(model, language, mode), "score")
+        out += ["", "### Reconstruct Score", "", _markdown_table(header, rows)]
+        for name in shown[1:]:
+            header, rows = _grid(agg, mode, name)
+            out += ["", f"### {_label(agg, name)}", "", _markdown_table(header, rows)]
+        tiers = sorted(
+            {c.tier for c in agg.model_tiers if c.mode == mode},
+            key=lambda t: -1 if t is None else t,
+        )
+        if tiers:
+            header = ["model", *(f"tier {t}" if t is not None else "no tier" for t in tiers)]
+            rows = []
+            for model in agg.model_names(mode):
+                by_tier = {
+                    c.tier: c for c in agg.model_tiers if c.mode == mode and c.model == model
+                }
+                rows.append([model, *(_with_ci(by_tier.get(t), "score") for t in tiers)])
+            out += [
+                "",
+                "### Reconstruct Score by tier (all languages pooled)",
+                "",
+                _markdown_table(header, rows),
+            ]
+    summary = run.summary()
+    out += [
+        "",
+        "## Inputs",
+        "",
+        _markdown_table(
+            ["what", "count"],
+            [
+                ["replies scored", str(summary["lines_scored"])],
+                ["parse failures", str(summary["parse_failures"])],
+                ["lines outside the subset (skipped)", str(summary["skipped_outside_subset"])],
+                *([f"problem: {k}", str(v)] for k, v in summary["problems"].items()),
+            ],
+        ),
+    ]
+    return "\n".join(out) + "\n"
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def render_latex(run: ScoreRun) -> str:
+    """One booktabs table per mode of the Reconstruct Score, best language of each row in bold."""
+    agg = run.aggregate
+    parts = []
+    for mode in agg.modes:
+        languages = agg.languages
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\begin{tabular}{l" + "r" * len(languages) + "r}",
+            r"\toprule",
+            "Model & " + " & ".join(latex_escape(lang) for lang in languages) + r" & $\Delta$ \\",
+            r"\midrule",
+        ]
+        for model in agg.model_names(mode):
+            summary = agg.model_summary(model, mode)
+            cells = []
+            for language in languages:
+                cell = agg.cell(model, language, mode)
+                text = "" if cell is None else _fmt(cell.mean("score"))
+                if summary is not None and language == summary.best:
+                    text = rf"\textbf{{{text}}}"
+                cells.append(text)
+            delta = "--" if summary is None or math.isnan(summary.delta) else _fmt(summary.delta)
+            lines.append(latex_escape(model) + " & " + " & ".join(cells) + f" & {delta} " + r"\\")
+        lines += [
+            r"\bottomrule",
+            r"\end{tabular}",
+            rf"\caption{{Reconstruct Score by language, mode {latex_escape(mode)}; "
+            r"$\Delta$ is the max--min gap over languages.}",
+            r"\end{table}",
+        ]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
+
+
+def _csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _csv_number(value: float | None) -> str:
+    return "" if value is None or math.isnan(value) else repr(float(value))
+
+
+def _estimate_names(agg: Aggregate) -> list[str]:
+    return [*(c.name for c in COMPOSITES), *(m.name for m in agg.metrics)]
+
+
+def cells_csv(agg: Aggregate, cells: Sequence[CellSummary]) -> str:
+    names = _estimate_names(agg)
+    header = ["model", "language", "mode", "tier", "n", "n_parsed"]
+    for name in names:
+        header += [name, f"{name}_low", f"{name}_high", f"{name}_n"]
+    rows = []
+    for c in cells:
+        row: list[object] = [
+            c.model,
+            c.language,
+            c.mode,
+            "" if c.tier is None else c.tier,
+            c.n,
+            c.n_parsed,
+        ]
+        for name in names:
+            e = c.estimates.get(name)
+            if e is None:  # not estimated in this kind of cell
+                row += ["", "", "", ""]
+            else:
+                row += [_csv_number(e.mean), _csv_number(e.low), _csv_number(e.high), e.n]
+        rows.append(row)
+    return _csv(header, rows)
+
+
+def replies_csv(run: ScoreRun) -> str:
+    names = [m.name for m in run.aggregate.metrics]
+    header = [
+        "line",
+        "scene_id",
+        "model",
+        "language",
+        "mode",
+        "tier",
+        "parsed",
+        "failure_reason",
+        "n_predicted",
+        "n_true",
+        "alignment",
+        *(c.name for c in COMPOSITES),
+        *names,
+    ]
+    rows = []
+    for r in run.replies:
+        rows.append(
+            [
+                "" if r.line is None else r.line,
+                r.scene_id,
+                r.model,
+                r.language,
+                r.mode,
+                "" if r.tier is None else r.tier,
+                int(r.parsed),
+                r.failure_reason or "",
+                r.n_predicted,
+                r.n_true,
+                r.alignment or "",
+                *(_csv_number(r.composite(c)) for c in COMPOSITES),
+                *(_csv_number(r.values.get(n)) for n in names),
+            ]
+        )
+    return _csv(header, rows)
+
+
+def write_outputs(run: ScoreRun, out: Path) -> list[Path]:
+    """Write every output file of the run into ``out``; returns the paths written."""
+    agg = run.aggregate
+    writers: dict[str, Callable[[], str]] = {
+        "scores.json": lambda: dump_json({"schema_version": 1, **run.to_dict()}),
+        "cells.csv": lambda: cells_csv(agg, agg.cells),
+        "tiers.csv": lambda: cells_csv(agg, (*agg.tiers, *agg.model_tiers)),
+        "replies.csv": lambda: replies_csv(run),
+        "scores.md": lambda: render_markdown(run),
+        "scores.tex": lambda: render_latex(run),
+    }
+    written = []
+    for name in OUTPUT_FILES:
+        path = out / name
+        atomic_write_text(path, writers[name]())
+        written.append(path)
+    return written

@@ -1,0 +1,27 @@
+"""``spatialbabel verify``: check a split's files against its manifest."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from spatialbabel.cli import ExitCode
+
+HELP = "report every missing, extra or corrupt file of a split against its manifest"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("split", type=Path, metavar="SPLIT", help="folder of the split")
+
+
+def run(args: argparse.Namespace) -> int:
+    from synth.manifest import verify_split
+
+    problems = verify_split(args.split)
+    for problem in problems:
+        print(f"{args.split}: {problem}")
+    if problems:
+        print(f"{args.split}: {len(problems)} problem(s)")
+        return ExitCode.PROBLEMS
+    print(f"{args.split}: ok")
+    return ExitCode.OK

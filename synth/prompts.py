@@ -1,0 +1,467 @@
+"""Prompts for both tasks, and the OpenAI batch request that carries each.
+
+Reconstruction: a fixed system instruction, then per language a body (what code to write), the
+primitive hint (how that engine makes each of the six shapes, with its own defaults), the
+colour list and a coordinate hint written in the engine's own frame (Blender Z-up, Unity
+left-handed Y-up, three.js and Open3D Y-up, JSON and the DSL canonical), with the scene's
+ground and camera converted into that frame.
+
+QA: a fixed system instruction, the scene frame (canonical), the mode's instruction, the
+question and its answer format. Every mode ends with the same "Final answer:" line; ``code_cot``
+first asks for the reconstruction code of its language, then the answer from it. Answers are
+always given in the scene frame, whatever the language, so every mode answers the same question.
+
+The texts are fixed here (not generated from the parsers' writers) so that the prompts only
+change with ``PROMPT_VERSION``.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+
+from spatialbabel import LANGUAGES, Scene, language_frame
+from spatialbabel.frames import Matrix
+from spatialbabel.palette import PALETTE_HEX
+from spatialbabel.qa import Question, parse_mode
+from spatialbabel.scene import Camera, Ground
+
+PROMPT_VERSION: Final = "1"
+BATCH_URL: Final = "/v1/chat/completions"
+DEFAULT_MODEL: Final = "gpt-4o"
+DEFAULT_MAX_TOKENS: Final = 4096
+
+SHAPES_SENTENCE: Final = "cubes, spheres, cylinders, cones, square pyramids and tori"
+
+SYSTEM_RECONSTRUCT: Final = (
+    "You are an expert in 3D scene understanding and graphics programming. You will see a rendered "
+    f"image of a 3D scene made of simple primitives ({SHAPES_SENTENCE}) standing on a flat grey "
+    "ground. Reconstruct the scene as code: one object for every primitive you see, with its shape, "
+    "colour, position, rotation and size, as accurately as you can. Create only the objects: no "
+    "ground, lights or camera. Reply with the complete code in one fenced code block."
+)
+
+SYSTEM_QA: Final = (
+    "You are an expert in 3D scene understanding. You will see a rendered image of a 3D scene made "
+    f"of simple primitives ({SHAPES_SENTENCE}) standing on a flat grey ground, and a question about "
+    "the scene. Answer it as accurately as you can."
+)
+
+WORDING_NOTE: Final = (
+    '"Left", "right", "in front of" and "behind" are meant as seen from the camera; "larger" '
+    'compares volumes, "taller" heights, "closer to the camera" distances from the camera.'
+)
+
+FINAL_LINE: Final = 'End your reply with one line "Final answer: <answer>".'
+
+
+@dataclass(frozen=True)
+class LanguageGuide:
+    """How to ask for a scene in one language: its name, what to write, how its engine makes
+    each shape, how it turns objects and takes colours, and its fence tag."""
+
+    title: str
+    body: str
+    primitives: tuple[str, ...]
+    rotation: str
+    color: str
+    fence: str
+
+
+JSON_EXAMPLE: Final = """{"objects": [
+  {"class_name": "cube", "color": "red", "position": [0.0, 0.5, 0.0], "rotation": [0, 45, 0], "scale": [1.0, 1.0, 1.0]},
+  {"class_name": "sphere", "color": "blue", "position": [1.2, 0.3, -0.5], "rotation": [0, 0, 0], "scale": [0.6, 0.6, 0.6]}
+]}"""
+
+DSL_EXAMPLE: Final = """(scene
+  (entity red_cube (shape cube) (color red) (position 0 0.5 0) (rotation 0 45 0) (scale 1 1 1))
+  (entity ball (shape sphere) (color blue) (position 1.2 0.3 -0.5) (scale 0.6 0.6 0.6)))"""
+
+_CANONICAL_SIZE = (
+    "the object's full extents along its own x, y, z axes (width, height, depth): a sphere of "
+    "diameter 1 has scale [1, 1, 1]; a torus's height is the diameter of its tube"
+)
+_CANONICAL_SHAPES = (
+    "cube: a box",
+    "sphere: a ball",
+    "cylinder: axis along y",
+    "cone: axis along y, base down, apex up",
+    "pyramid: square base down with its edges along x and z, apex up",
+    "torus: a ring lying flat (its hole along y)",
+)
+
+GUIDES: Final[dict[str, LanguageGuide]] = {
+    "threejs": LanguageGuide(
+        title="three.js (JavaScript)",
+        body=(
+            "Write JavaScript for three.js (import * as THREE from 'three') that adds every object to an "
+            "existing THREE.Scene named `scene`: one THREE.Mesh per object with a MeshStandardMaterial of "
+            "its colour, placed with mesh.position.set(x, y, z), turned with mesh.rotation and sized "
+            "through the geometry's parameters or mesh.scale."
+        ),
+        primitives=(
+            "cube: new THREE.BoxGeometry(width, height, depth)",
+            "sphere: new THREE.SphereGeometry(radius)",
+            "cylinder: new THREE.CylinderGeometry(radiusTop, radiusBottom, height), axis along Y",
+            "cone: new THREE.ConeGeometry(radius, height), axis along Y, apex up",
+            "pyramid: new THREE.ConeGeometry(radius, height, 4); its base corners lie on the X and Z "
+            "axes (base side radius·√2), so turn it by Math.PI / 4 about Y to put its edges along X and Z",
+            "torus: new THREE.TorusGeometry(radius, tube) lies in the XY plane; mesh.rotation.x = Math.PI / 2 lays it flat",
+        ),
+        rotation="mesh.rotation is in radians (Euler order XYZ)",
+        color="material colours as CSS names or hex, e.g. { color: '#e0141e' }",
+        fence="javascript",
+    ),
+    "unity": LanguageGuide(
+        title="Unity (C#)",
+        body=(
+            "Write a C# MonoBehaviour for Unity whose Start() method creates every object with "
+            'GameObject.CreatePrimitive, names it after its colour and shape (e.g. "RedCube"), sets '
+            "transform.position, transform.rotation and transform.localScale, and sets the colour of "
+            "its material (GetComponent<Renderer>().material.color)."
+        ),
+        primitives=(
+            "cube: PrimitiveType.Cube, 1 x 1 x 1 at localScale (1, 1, 1)",
+            "sphere: PrimitiveType.Sphere, diameter 1 at localScale (1, 1, 1)",
+            "cylinder: PrimitiveType.Cylinder, diameter 1 and height 2 at localScale (1, 1, 1), axis along Y",
+            "cone, pyramid, torus: Unity has no such primitive; use the closest one as a stand-in "
+            "(a Cylinder for a cone or a torus, a Cube for a pyramid), name the GameObject after the "
+            'real shape and colour ("RedCone", "BluePyramid", "GreenTorus") and scale the stand-in '
+            "so that it covers the real shape's extents",
+        ),
+        rotation="transform.rotation = Quaternion.Euler(x, y, z) in degrees",
+        color="new Color(r, g, b) with sRGB components in [0, 1], or Color constants",
+        fence="csharp",
+    ),
+    "blender": LanguageGuide(
+        title="Blender Python (bpy)",
+        body=(
+            "Write a Python script for Blender (import bpy) that adds every object with a "
+            "bpy.ops.mesh.primitive_*_add operator (location, rotation, scale or the operator's size "
+            "parameters) and gives each a material of its colour."
+        ),
+        primitives=(
+            "cube: primitive_cube_add(size=2) by default, a cube of edge 2 (scale=(sx/2, sy/2, sz/2) gives edges sx, sy, sz)",
+            "sphere: primitive_uv_sphere_add(radius=1) by default",
+            "cylinder: primitive_cylinder_add(radius=1, depth=2) by default, axis along Z",
+            "cone: primitive_cone_add(radius1=1, radius2=0, depth=2) by default, axis along Z, apex up",
+            "pyramid: primitive_cone_add(vertices=4, radius1=r, depth=h); its base corners lie on the X "
+            "and Y axes (base side r·√2), so turn it by 45° about Z to put its edges along X and Y",
+            "torus: primitive_torus_add(major_radius=1, minor_radius=0.25) by default, lying flat on the ground",
+        ),
+        rotation="rotation=(rx, ry, rz) in radians (rotation_euler, order XYZ)",
+        color="the material's Base Color as (r, g, b, 1) in linear RGB",
+        fence="python",
+    ),
+    "open3d": LanguageGuide(
+        title="Open3D (Python)",
+        body=(
+            "Write Python for Open3D (import open3d as o3d) that builds every object as an "
+            "o3d.geometry.TriangleMesh with the create_* functions, moves it into place with "
+            "translate, rotate and scale, colours it with paint_uniform_color, and collects all meshes "
+            "in a list named `meshes`."
+        ),
+        primitives=(
+            "cube: o3d.geometry.TriangleMesh.create_box(width, height, depth) spans [0, width] x "
+            "[0, height] x [0, depth] from the origin: translate it by minus half its size to centre it",
+            "sphere: create_sphere(radius), centred",
+            "cylinder: create_cylinder(radius, height), centred with its axis along Z: rotate it by 90° about X to stand it up",
+            "cone: create_cone(radius, height), axis along Z, base at z = 0 and apex at z = height",
+            "pyramid: create_cone(radius, height, resolution=4)",
+            "torus: create_torus(torus_radius, tube_radius), centred in the XY plane: rotate it by 90° about X to lay it flat",
+        ),
+        rotation=(
+            "rotations as matrices, e.g. mesh.rotate(o3d.geometry.get_rotation_matrix_from_xyz((rx, ry, rz)), "
+            "center=mesh.get_center()) with angles in radians"
+        ),
+        color="paint_uniform_color([r, g, b]) with sRGB components in [0, 1]",
+        fence="python",
+    ),
+    "json": LanguageGuide(
+        title="JSON",
+        body=(
+            "Write the scene as JSON in this schema:\n"
+            f"{JSON_EXAMPLE}\n"
+            "One entry per object: class_name (cube, sphere, cylinder, cone, pyramid or torus), color, "
+            "position [x, y, z] of the object's centre (the centre of its bounding box), rotation "
+            f"[rx, ry, rz] and scale [sx, sy, sz], {_CANONICAL_SIZE}."
+        ),
+        primitives=_CANONICAL_SHAPES,
+        rotation="rotation in degrees, Euler order XYZ (R = Rx·Ry·Rz)",
+        color="color as one of the colour names below",
+        fence="json",
+    ),
+    "dsl": LanguageGuide(
+        title="the scene DSL (s-expressions)",
+        body=(
+            "Write the scene in this s-expression language:\n"
+            f"{DSL_EXAMPLE}\n"
+            "One (entity NAME ...) per object with (shape cube|sphere|cylinder|cone|pyramid|torus), "
+            "(color NAME), (position x y z) of the object's centre (the centre of its bounding box), "
+            f"and optionally (rotation rx ry rz) and (scale sx sy sz), {_CANONICAL_SIZE}; "
+            "attributes in any order; ';' starts a comment."
+        ),
+        primitives=_CANONICAL_SHAPES,
+        rotation="rotation in degrees, Euler order XYZ (R = Rx·Ry·Rz); 0 0 0 when left out",
+        color="(color NAME) with one of the colour names below",
+        fence="scheme",
+    ),
+}
+assert set(GUIDES) == set(LANGUAGES)
+
+_AXIS_NAMES: Final = ("x", "y", "z")
+#: What each canonical direction looks like in the frontal image.
+_CANONICAL_DIRECTIONS: Final = {
+    (0, 1): "points right in the image",
+    (0, -1): "points left in the image",
+    (1, 1): "points up",
+    (1, -1): "points down",
+    (2, 1): "points toward the camera",
+    (2, -1): "points away from the camera",
+}
+_FRAME_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "threejs": ("three.js's frame", "Y up, right-handed"),
+    "open3d": ("Open3D's frame", "Y up, right-handed"),
+    "blender": ("Blender's frame", "Z up, right-handed"),
+    "unity": ("Unity's frame", "Y up, left-handed"),
+    "json": ("the scene frame", "Y up, right-handed"),
+    "dsl": ("the scene frame", "Y up, right-handed"),
+}
+assert set(_FRAME_NAMES) == set(LANGUAGES)
+
+
+def _fmt(value: float) -> str:
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
+def _point(p: Matrix) -> str:
+    return "(" + ", ".join(_fmt(float(v)) for v in p) + ")"
+
+
+def _look_target(camera: Camera, ground: Ground) -> Matrix:
+    """Where the camera's optical axis meets the ground (or, looking level, the point opposite
+    the origin's distance)."""
+    pose = camera.pose
+    eye, forward = pose[:3, 3], -pose[:3, 2]
+    if forward[1] < -1e-9:
+        return np.asarray(eye + forward * (ground.height - eye[1]) / forward[1])
+    return np.asarray(eye + forward * float(np.linalg.norm(eye)))
+
+
+def native_point(language: str, canonical: Matrix) -> Matrix:
+    """A canonical point in the language's own frame (the inverse of ``language_frame``)."""
+    change = language_frame(language).to_canonical
+    return np.asarray(np.linalg.solve(change, np.asarray(canonical, dtype=float)))
+
+
+def _axes_sentence(language: str) -> str:
+    change = language_frame(language).to_canonical
+    parts = []
+    for j, name in enumerate(_AXIS_NAMES):
+        i = int(np.argmax(np.abs(change[:, j])))
+        parts.append(f"+{name.upper()} {_CANONICAL_DIRECTIONS[(i, int(np.sign(change[i, j])))]}")
+    return ", ".join(parts)
+
+
+def _ground_sentence(language: str, ground: Ground) -> str:
+    corners = np.array(
+        [[x, ground.height, z] for x in ground.x_range for z in ground.z_range], dtype=float
+    )
+    native = np.array([native_point(language, c) for c in corners])
+    low, high = native.min(axis=0), native.max(axis=0)
+    flat = int(np.argmin(high - low))
+    spans = [
+        f"{_AXIS_NAMES[k]} from {_fmt(low[k])} to {_fmt(high[k])}" for k in range(3) if k != flat
+    ]
+    return (
+        f"The ground is the plane {_AXIS_NAMES[flat]} = {_fmt(low[flat])}, {' and '.join(spans)}."
+    )
+
+
+def _camera_sentence(language: str, scene: Scene) -> str:
+    camera = scene.frontal_camera
+    if camera is None:
+        raise ValueError(f"scene {scene.scene_id!r} has no camera to describe")
+    eye = native_point(language, np.asarray(camera.position))
+    target = native_point(language, _look_target(camera, scene.ground))
+    return (
+        f"The camera is at {_point(eye)} looking at {_point(target)}, with a vertical field of view of "
+        f"{camera.fov_y_deg:g}° and an image of {camera.width} x {camera.height} pixels."
+    )
+
+
+def coordinate_hint(scene: Scene, language: str) -> str:
+    """The scene's frame, ground and camera, written in ``language``'s own frame."""
+    return (
+        f"Coordinates are in metres, in {_FRAME_NAMES[language][0]} ({_FRAME_NAMES[language][1]}): "
+        f"{_axes_sentence(language)}. "
+        f"{_ground_sentence(language, scene.ground)} {_camera_sentence(language, scene)}"
+    )
+
+
+def to_scene_frame(language: str) -> str:
+    """How a point of ``language``'s frame reads in the scene frame: ``(x, z, -y)``."""
+    change = language_frame(language).to_canonical
+    parts = []
+    for i in range(3):
+        j = int(np.argmax(np.abs(change[i])))
+        parts.append(("-" if change[i, j] < 0 else "") + _AXIS_NAMES[j])
+    return "(" + ", ".join(parts) + ")"
+
+
+def palette_sentence() -> str:
+    names = ", ".join(f"{name} ({code})" for name, code in PALETTE_HEX.items())
+    return f"Every object has one of these colours (sRGB): {names}."
+
+
+def language_instructions(scene: Scene, language: str) -> str:
+    """Body, primitive hint, rotation and colour conventions and coordinate hint of a language."""
+    guide = GUIDES[language]
+    shapes = "\n".join(f"- {line}" for line in guide.primitives)
+    return (
+        f"{guide.body}\n\n"
+        f"Shapes in {guide.title}:\n{shapes}\n"
+        f"Rotation: {guide.rotation}. Colour: {guide.color}.\n"
+        f"{palette_sentence()}\n\n"
+        f"{coordinate_hint(scene, language)}"
+    )
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    text: str
+
+
+def reconstruct_prompt(scene: Scene, language: str) -> Prompt:
+    guide = GUIDES[language]
+    text = (
+        f"Reconstruct the scene in the image as {guide.title} code.\n\n"
+        f"{language_instructions(scene, language)}\n\n"
+        f"Reply with the complete code in one ```{guide.fence} fenced block."
+    )
+    return Prompt(SYSTEM_RECONSTRUCT, text)
+
+
+def answer_format(question: Question) -> str:
+    if question.category == "localization":
+        return "three numbers, the x, y and z coordinates of the centre in the scene frame, as (x, y, z)"
+    if question.category == "counting":
+        return "a single whole number"
+    if question.category == "existence":
+        return "yes or no"
+    return f"{question.choices[0]} or {question.choices[1]}"
+
+
+def _mode_instruction(scene: Scene, mode: str) -> str:
+    kind, language = parse_mode(mode)
+    if kind == "direct":
+        return "Answer directly, without any explanation: reply with the final-answer line only."
+    if kind == "nl_cot":
+        return (
+            "Think step by step: first describe the objects the question is about and where they "
+            "are, then reason your way to the answer."
+        )
+    assert language is not None
+    guide = GUIDES[language]
+    mapping = (
+        "the same in both frames"
+        if np.allclose(language_frame(language).to_canonical, np.eye(3))
+        else f"a point (x, y, z) in {_FRAME_NAMES[language][0]} is {to_scene_frame(language)} in the scene frame"
+    )
+    return (
+        f"First reconstruct the scene as {guide.title} code, then answer the question from your "
+        f"reconstruction.\n\n{language_instructions(scene, language)}\n\n"
+        f"Write the code in one ```{guide.fence} fenced block. After the code, work out the answer "
+        f"from it. Give any coordinates in your answer in the scene frame described first "
+        f"({mapping})."
+    )
+
+
+def scene_frame_hint(scene: Scene) -> str:
+    """The canonical frame, ground and camera: what the questions' coordinates refer to."""
+    # Canonical JSON is written in the scene frame itself.
+    return coordinate_hint(scene, "json")
+
+
+def qa_prompt(question: Question, scene: Scene, mode: str) -> Prompt:
+    if question.scene_id != scene.scene_id:
+        raise ValueError(
+            f"question {question.question_id} is about {question.scene_id}, not {scene.scene_id}"
+        )
+    text = (
+        f"{scene_frame_hint(scene)}\n{WORDING_NOTE}\n\n"
+        f"{_mode_instruction(scene, mode)}\n\n"
+        f"Question: {question.question}\n"
+        f"Answer format: {answer_format(question)}. {FINAL_LINE}"
+    )
+    return Prompt(SYSTEM_QA, text)
+
+
+def image_data_url(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def batch_request(
+    custom_id: str,
+    prompt: Prompt,
+    image_url: str,
+    *,
+    model: str = DEFAULT_MODEL,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    temperature: float | None = None,
+) -> dict[str, Any]:
+    """One line of an OpenAI batch file for the chat completions endpoint."""
+    if temperature is not None and not math.isfinite(temperature):
+        raise ValueError(f"temperature must be a finite number, got {temperature}")
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [
+            {"role": "system", "content": prompt.system},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": image_url}},
+                    {"type": "text", "text": prompt.text},
+                ],
+            },
+        ],
+        "max_completion_tokens": max_tokens,
+    }
+    if temperature is not None:
+        body["temperature"] = temperature
+    return {"custom_id": custom_id, "method": "POST", "url": BATCH_URL, "body": body}
+
+
+def reconstruct_id(scene_id: str, language: str) -> str:
+    return f"reconstruct/{scene_id}/{language}"
+
+
+def qa_id(question_id: str, mode: str) -> str:
+    return f"qa/{question_id}/{mode}"
+
+
+__all__ = [
+    "BATCH_URL",
+    "GUIDES",
+    "PROMPT_VERSION",
+    "SYSTEM_QA",
+    "SYSTEM_RECONSTRUCT",
+    "LanguageGuide",
+    "Prompt",
+    "answer_format",
+    "batch_request",
+    "coordinate_hint",
+    "image_data_url",
+    "native_point",
+    "qa_id",
+    "qa_prompt",
+    "reconstruct_id",
+    "reconstruct_prompt",
+    "to_scene_frame",
+]

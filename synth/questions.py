@@ -1,0 +1,608 @@
+"""Spatial questions about generated scenes, each a small program over the ground truth.
+
+About eight questions per scene (``QUOTAS``) in five categories. Every question is a program
+(``spatialbabel.qa``) that names objects by colour and shape, adding a relation to another
+object where colour and shape alone are not unique, and skipping the object where no relation
+singles it out. A candidate is kept only if its program, run on the ground truth with margins,
+gives the intended answer, so no question sits near a boundary. Answers are balanced within
+each scene: existence asks one yes and one no, relationship and comparison questions alternate
+which of their two options is right (from a random start) and shuffle the options' order, and
+counting draws an answer value before a question that has it.
+
+Pure numpy: questions are made from ``Scene`` objects, never from Blender. The same seed and
+scene give the same questions, whatever the other scenes of the split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+import numpy as np
+
+from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
+from spatialbabel.qa import (
+    DEFAULT_LOCALIZATION_TOLERANCE,
+    AmbiguousProgram,
+    Category,
+    ObjectMention,
+    ProgramError,
+    Question,
+    Step,
+    run_program,
+)
+from spatialbabel.relations import (
+    AXES,
+    COMPARISONS,
+    DEFAULT_MARGINS,
+    RELATION_PHRASES,
+    RELATIONS,
+    Axis,
+    Comparison,
+    Margins,
+    Relation,
+    Truth,
+    ViewMeasures,
+    comparison_truth,
+    measure,
+    relation_truth,
+)
+
+#: Questions asked per scene, in this order; a scene that cannot support some asks fewer.
+QUOTAS: Final[dict[Category, int]] = {
+    "localization": 1,
+    "relationship": 2,
+    "counting": 2,
+    "existence": 2,
+    "comparison": 1,
+}
+
+#: Spawn key of the questions' random stream, apart from the scenes' and the subsets' streams.
+QUESTIONS_STREAM: Final = 2
+
+#: How often a counting question counts a colour, a shape, or both.
+COUNT_KINDS: Final[dict[str, float]] = {"color": 0.4, "shape": 0.4, "color_shape": 0.2}
+
+#: Chance that an existence question asks about an object near another (when one can).
+RELATIONAL_EXISTENCE: Final = 0.5
+
+PLURALS: Final[dict[str, str]] = {
+    "cube": "cubes",
+    "sphere": "spheres",
+    "cylinder": "cylinders",
+    "cone": "cones",
+    "pyramid": "pyramids",
+    "torus": "tori",
+}
+assert set(PLURALS) == set(CLASSES)
+
+COMPARISON_WORDING: Final[dict[Comparison, str]] = {
+    "larger": "Which is larger",
+    "taller": "Which is taller",
+    "closer": "Which is closer to the camera",
+}
+
+
+def question_rng(seed: int, scene_id: str) -> np.random.Generator:
+    """The random stream of one scene's questions: a function of the seed and the scene id."""
+    digest = hashlib.sha256(scene_id.encode("utf-8")).digest()
+    words = tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(QUESTIONS_STREAM, *words)))
+
+
+class _Program:
+    """Builds a program step by step; ``add`` returns the new step's index."""
+
+    def __init__(self) -> None:
+        self.steps: list[Step] = []
+
+    def add(self, op: str, *inputs: int, value: Any = None) -> int:
+        step: Step = {"op": op, "inputs": list(inputs)}
+        if value is not None:
+            step["value"] = value
+        self.steps.append(step)
+        return len(self.steps) - 1
+
+
+@dataclass(frozen=True)
+class Referent:
+    """Words that single out one object: its colour and shape, and where those are shared,
+    a relation to an object that is itself named by colour and shape."""
+
+    obj: SceneObject
+    relation: Relation | None = None
+    anchor: Referent | None = None
+
+    @property
+    def color(self) -> str:
+        assert self.obj.color is not None
+        return self.obj.color
+
+    @property
+    def text(self) -> str:
+        words = f"the {self.color} {self.obj.class_name}"
+        if self.relation is not None and self.anchor is not None:
+            words += f" {RELATION_PHRASES[self.relation]} {self.anchor.text}"
+        return words
+
+    @property
+    def simple(self) -> bool:
+        return self.relation is None
+
+    def emit(self, program: _Program) -> int:
+        """Append the steps finding this object; returns the index of its ``unique`` step."""
+        found = program.add(
+            "filter_shape",
+            program.add("filter_color", program.add("scene"), value=self.color),
+            value=self.obj.class_name,
+        )
+        if self.relation is not None and self.anchor is not None:
+            found = program.add("relate", found, self.anchor.emit(program), value=self.relation)
+        return program.add("unique", found)
+
+    def mention(self) -> ObjectMention:
+        return ObjectMention(self.obj.id, self.text, self.color, self.obj.class_name)
+
+
+class _SceneQuestions:
+    """Question candidates for one scene; every candidate is checked on the ground truth."""
+
+    def __init__(
+        self, scene: Scene, rng: np.random.Generator, margins: Margins, tolerance: float
+    ) -> None:
+        camera = scene.frontal_camera
+        if camera is None:
+            raise ValueError(
+                f"scene {scene.scene_id!r} has no camera; questions are asked from the frontal view"
+            )
+        self.scene = scene
+        self.rng = rng
+        self.margins = margins
+        self.tolerance = tolerance
+        self.objects = [o for o in scene.objects if o.color is not None and o.class_name in CLASSES]
+        self.views = {o.id: measure(o, camera) for o in self.objects}
+        self.referents = self._referents()
+        self.simple = [r for r in self.referents if r.simple]
+
+    # -- helpers
+
+    def _pick(self, items: Sequence[Any]) -> Any:
+        return items[int(self.rng.integers(len(items)))]
+
+    def _shuffled(self, items: Sequence[Any]) -> list[Any]:
+        return [items[int(i)] for i in self.rng.permutation(len(items))]
+
+    def _truth(self, relation: Relation, a: SceneObject, b: SceneObject) -> Truth:
+        return relation_truth(relation, self.views[a.id], self.views[b.id], self.margins)
+
+    def _checked(self, program: _Program, expected: Any) -> bool:
+        """The program gives ``expected`` on the ground truth, clear of every margin."""
+        try:
+            return bool(run_program(program.steps, self.scene, margins=self.margins) == expected)
+        except AmbiguousProgram:
+            return False
+        except ProgramError as error:
+            # Candidates are built from the same ground truth, so this is a generator bug.
+            raise RuntimeError(
+                f"{self.scene.scene_id}: a generated program failed: {error}"
+            ) from None
+
+    def _referents(self) -> list[Referent]:
+        groups: dict[tuple[str, str], list[SceneObject]] = {}
+        for obj in self.objects:
+            assert obj.color is not None
+            groups.setdefault((obj.color, obj.class_name), []).append(obj)
+        simple = {g[0].id: Referent(g[0]) for g in groups.values() if len(g) == 1}
+        result = list(simple.values())
+        for group in groups.values():
+            if len(group) < 2:
+                continue
+            anchors = self._shuffled(list(simple.values()))
+            relations = self._shuffled(list(RELATIONS))
+            for target in group:
+                found = self._relational(target, group, anchors, relations)
+                if found is not None:
+                    result.append(found)
+        return sorted(result, key=lambda r: r.obj.id)
+
+    def _relational(
+        self,
+        target: SceneObject,
+        group: list[SceneObject],
+        anchors: list[Referent],
+        relations: list[Relation],
+    ) -> Referent | None:
+        for anchor in anchors:
+            for relation in relations:
+                if self._truth(relation, target, anchor.obj) is not Truth.HOLDS:
+                    continue
+                others = [o for o in group if o.id != target.id]
+                if all(self._truth(relation, o, anchor.obj) is Truth.FAILS for o in others):
+                    referent = Referent(target, relation, anchor)
+                    program = _Program()
+                    program.add("position", referent.emit(program))
+                    if self._checked(program, list(target.position)):
+                        return referent
+        return None
+
+    def _question(
+        self,
+        category: Category,
+        kind: str,
+        text: str,
+        answer: Any,
+        program: _Program,
+        *,
+        choices: Sequence[str] = (),
+        objects: Sequence[Referent] = (),
+        evidence: dict[str, Any] | None = None,
+    ) -> Question:
+        return Question(
+            question_id="pending",
+            scene_id=self.scene.scene_id,
+            category=category,
+            kind=kind,
+            question=text,
+            answer=answer,
+            program=tuple(program.steps),
+            choices=tuple(choices),
+            objects=tuple(r.mention() for r in objects),
+            tolerance=self.tolerance if category == "localization" else None,
+            evidence=evidence or {},
+        )
+
+    # -- categories
+
+    def localization(self, count: int) -> list[Question]:
+        questions = []
+        for referent in self._shuffled(self.referents)[:count]:
+            program = _Program()
+            program.add("position", referent.emit(program))
+            answer = list(referent.obj.position)
+            if not self._checked(program, answer):
+                continue
+            text = f"What are the coordinates (x, y, z) of the centre of {referent.text}?"
+            questions.append(
+                self._question(
+                    "localization", "position", text, answer, program, objects=[referent]
+                )
+            )
+        return questions
+
+    def relationship(self, count: int) -> list[Question]:
+        # One candidate per unordered pair and axis; swapping the pair flips the answer, so
+        # either answer can be asked for.
+        candidates: dict[Axis, list[tuple[Referent, Referent]]] = {}
+        for i, first in enumerate(self.simple):
+            for second in self.simple[i + 1 :]:
+                for axis, (positive, negative) in AXES.items():
+                    truth = self._truth(positive, first.obj, second.obj)
+                    if truth is Truth.HOLDS or (
+                        truth is Truth.FAILS
+                        and self._truth(negative, first.obj, second.obj) is Truth.HOLDS
+                    ):
+                        candidates.setdefault(axis, []).append((first, second))
+        questions: list[Question] = []
+        used: set[frozenset[str]] = set()
+        start = int(self.rng.integers(2))
+        for k in range(count):
+            axes = [
+                a
+                for a in AXES
+                if any(
+                    frozenset((p[0].obj.id, p[1].obj.id)) not in used for p in candidates.get(a, [])
+                )
+            ]
+            fresh = [a for a in axes if a not in {q.kind for q in questions}]
+            if not axes:
+                break
+            chosen_axis: Axis = self._pick(fresh or axes)
+            pair = self._pick(
+                [
+                    p
+                    for p in candidates[chosen_axis]
+                    if frozenset((p[0].obj.id, p[1].obj.id)) not in used
+                ]
+            )
+            used.add(frozenset((pair[0].obj.id, pair[1].obj.id)))
+            wanted = AXES[chosen_axis][(start + k) % 2]
+            target, anchor = pair
+            if self._truth(wanted, target.obj, anchor.obj) is not Truth.HOLDS:
+                target, anchor = anchor, target
+            options = self._shuffled(list(AXES[chosen_axis]))
+            text = _relationship_text(chosen_axis, options, target.text, anchor.text)
+            program = _Program()
+            program.add(
+                "query_relation", target.emit(program), anchor.emit(program), value=chosen_axis
+            )
+            if not self._checked(program, wanted):
+                continue
+            evidence = _relation_evidence(
+                self.views[target.obj.id], self.views[anchor.obj.id], chosen_axis
+            )
+            questions.append(
+                self._question(
+                    "relationship",
+                    chosen_axis,
+                    text,
+                    wanted,
+                    program,
+                    choices=options,
+                    objects=[target, anchor],
+                    evidence=evidence,
+                )
+            )
+        return questions
+
+    def counting(self, count: int) -> list[Question]:
+        colors = [o.color for o in self.objects]
+        shapes = [o.class_name for o in self.objects]
+        present = sorted({(o.color, o.class_name) for o in self.objects if o.color is not None})
+        by_kind: dict[str, list[tuple[str, tuple[str, ...], int]]] = {
+            "color": [(f"{c} objects", (c,), colors.count(c)) for c in PALETTE_NAMES],
+            "shape": [(PLURALS[s], (s,), shapes.count(s)) for s in CLASSES],
+            "color_shape": [
+                (
+                    f"{c} {PLURALS[s]}",
+                    (c, s),
+                    sum(1 for p in zip(colors, shapes, strict=True) if p == (c, s)),
+                )
+                for c, s in present
+            ],
+        }
+        questions: list[Question] = []
+        asked: set[str] = set()
+        values: set[int] = set()
+        kinds = list(COUNT_KINDS)
+        weights = np.array([COUNT_KINDS[k] for k in kinds])
+        for _ in range(count):
+            kind = kinds[int(self.rng.choice(len(kinds), p=weights / weights.sum()))]
+            options = [c for c in by_kind[kind] if c[0] not in asked]
+            if not options:
+                continue
+            # Draw the answer value first, preferring one not yet asked, so counts spread out.
+            answers = sorted({c[2] for c in options})
+            unseen = [a for a in answers if a not in values]
+            value = int(self._pick(unseen or answers))
+            words, filters, answer = self._pick([c for c in options if c[2] == value])
+            program = _Program()
+            found = program.add("scene")
+            if kind in ("color", "color_shape"):
+                found = program.add("filter_color", found, value=filters[0])
+            if kind in ("shape", "color_shape"):
+                found = program.add("filter_shape", found, value=filters[-1])
+            program.add("count", found)
+            if not self._checked(program, answer):
+                continue
+            asked.add(words)
+            values.add(answer)
+            questions.append(
+                self._question(
+                    "counting", kind, f"How many {words} are there in the scene?", answer, program
+                )
+            )
+        return questions
+
+    def existence(self, count: int) -> list[Question]:
+        makers: list[Callable[[str], Question | None]] = [self._existence_attribute]
+        if self.simple and self.rng.random() < RELATIONAL_EXISTENCE:
+            makers.insert(0, self._existence_relational)
+        questions: list[Question] = []
+        first = "yes" if self.rng.integers(2) == 0 else "no"
+        for k in range(count):
+            wanted = first if k % 2 == 0 else ("no" if first == "yes" else "yes")
+            for make in makers:
+                question = make(wanted)
+                if question is not None and question.question not in {
+                    q.question for q in questions
+                }:
+                    questions.append(question)
+                    break
+        return questions
+
+    def _existence_attribute(self, wanted: str) -> Question | None:
+        present = {(o.color or "", o.class_name) for o in self.objects}
+        pairs: list[tuple[str, str]]
+        if wanted == "yes":
+            pairs = sorted(present)
+        else:
+            colors = {c for c, _ in present}
+            shapes = {s for _, s in present}
+            absent: list[tuple[str, str]] = [
+                (c, s) for c in PALETTE_NAMES for s in CLASSES if (c, s) not in present
+            ]
+            # A near miss (the colour or the shape is in the scene) makes a "no" worth asking.
+            near = [p for p in absent if p[0] in colors or p[1] in shapes]
+            pairs = near or absent
+        if not pairs:
+            return None
+        color, shape = self._pick(pairs)
+        program = _Program()
+        program.add(
+            "exists",
+            program.add(
+                "filter_shape",
+                program.add("filter_color", program.add("scene"), value=color),
+                value=shape,
+            ),
+        )
+        if not self._checked(program, wanted):
+            return None
+        return self._question(
+            "existence", "color_shape", f"Is there a {color} {shape} in the scene?", wanted, program
+        )
+
+    def _existence_relational(self, wanted: str) -> Question | None:
+        options = []
+        for anchor in self.simple:
+            for relation in RELATIONS:
+                for shape in CLASSES:
+                    others = [
+                        o for o in self.objects if o.class_name == shape and o.id != anchor.obj.id
+                    ]
+                    truths = [self._truth(relation, o, anchor.obj) for o in others]
+                    if Truth.UNCLEAR in truths:
+                        continue
+                    holds = Truth.HOLDS in truths
+                    # A "no" about a shape the scene does not hold at all would be an attribute question.
+                    if (wanted == "yes" and holds) or (wanted == "no" and not holds and others):
+                        options.append((anchor, relation, shape))
+        if not options:
+            return None
+        anchor, relation, shape = self._pick(options)
+        program = _Program()
+        found = program.add("filter_shape", program.add("scene"), value=shape)
+        program.add("exists", program.add("relate", found, anchor.emit(program), value=relation))
+        if not self._checked(program, wanted):
+            return None
+        text = f"Is there a {shape} {RELATION_PHRASES[relation]} {anchor.text}?"
+        return self._question("existence", "relational", text, wanted, program, objects=[anchor])
+
+    def comparison(self, count: int) -> list[Question]:
+        candidates: dict[Comparison, list[tuple[Referent, Referent]]] = {}
+        for i, first in enumerate(self.simple):
+            for second in self.simple[i + 1 :]:
+                for comparison in COMPARISONS:
+                    a, b = self.views[first.obj.id], self.views[second.obj.id]
+                    if comparison_truth(comparison, a, b, self.margins) is not Truth.UNCLEAR:
+                        candidates.setdefault(comparison, []).append((first, second))
+        questions: list[Question] = []
+        used: set[frozenset[str]] = set()
+        start = int(self.rng.integers(2))
+        for k in range(count):
+            kinds = [
+                c
+                for c in COMPARISONS
+                if any(
+                    frozenset((p[0].obj.id, p[1].obj.id)) not in used for p in candidates.get(c, [])
+                )
+            ]
+            fresh = [c for c in kinds if c not in {q.kind for q in questions}]
+            if not kinds:
+                break
+            chosen: Comparison = self._pick(fresh or kinds)
+            first, second = self._pick(
+                [p for p in candidates[chosen] if frozenset((p[0].obj.id, p[1].obj.id)) not in used]
+            )
+            used.add(frozenset((first.obj.id, second.obj.id)))
+            truth = comparison_truth(
+                chosen, self.views[first.obj.id], self.views[second.obj.id], self.margins
+            )
+            winner_first = truth is Truth.HOLDS
+            # Put the winner first or second, alternating from a random start.
+            if winner_first != ((start + k) % 2 == 0):
+                first, second = second, first
+            choices = [first.text, second.text]
+            program = _Program()
+            index = program.add("compare", first.emit(program), second.emit(program), value=chosen)
+            program.add("select", index, value=choices)
+            answer = choices[0] if (start + k) % 2 == 0 else choices[1]
+            if not self._checked(program, answer):
+                continue
+            text = f"{COMPARISON_WORDING[chosen]}: {first.text} or {second.text}?"
+            evidence = _comparison_evidence(
+                self.views[first.obj.id], self.views[second.obj.id], chosen
+            )
+            questions.append(
+                self._question(
+                    "comparison",
+                    chosen,
+                    text,
+                    answer,
+                    program,
+                    choices=choices,
+                    objects=[first, second],
+                    evidence=evidence,
+                )
+            )
+        return questions
+
+
+def _relationship_text(axis: Axis, options: Sequence[Relation], target: str, anchor: str) -> str:
+    if axis == "horizontal":
+        return f"From the camera's point of view, is {target} to the {options[0]} or to the {options[1]} of {anchor}?"
+    if axis == "depth":
+        words = [RELATION_PHRASES[o] for o in options]
+        return f"From the camera's point of view, is {target} {words[0]} or {words[1]} {anchor}?"
+    return f"Is {target} {options[0]} or {options[1]} {anchor}?"
+
+
+def _round(value: float) -> float:
+    return round(float(value), 4)
+
+
+def _relation_evidence(a: ViewMeasures, b: ViewMeasures, axis: Axis) -> dict[str, float]:
+    """The measured separations behind a relationship answer (target minus anchor)."""
+    if axis == "horizontal":
+        return {
+            "camera_x": _round(a.camera_x - b.camera_x),
+            "image_x": _round(a.image_x - b.image_x),
+        }
+    if axis == "depth":
+        return {
+            "depth": _round(a.depth - b.depth),
+            "ground_depth": _round(a.ground_depth - b.ground_depth),
+        }
+    return {
+        "centre_y": _round(a.centre_y - b.centre_y),
+        "gap": _round(max(a.bottom - b.top, b.bottom - a.top)),
+    }
+
+
+def _comparison_evidence(
+    a: ViewMeasures, b: ViewMeasures, comparison: Comparison
+) -> dict[str, list[float]]:
+    """The measured quantities behind a comparison answer (first object, second object)."""
+    if comparison == "larger":
+        return {"volumes": [_round(a.volume), _round(b.volume)]}
+    if comparison == "taller":
+        return {"heights": [_round(a.height), _round(b.height)]}
+    return {
+        "distances": [_round(a.distance), _round(b.distance)],
+        "depths": [_round(a.depth), _round(b.depth)],
+    }
+
+
+def generate_scene_questions(
+    scene: Scene,
+    seed: int,
+    *,
+    localization_tolerance: float = DEFAULT_LOCALIZATION_TOLERANCE,
+    margins: Margins = DEFAULT_MARGINS,
+) -> list[Question]:
+    """The questions of one scene, ids ``<scene_id>-q00``..., in ``QUOTAS`` order."""
+    maker = _SceneQuestions(
+        scene, question_rng(seed, scene.scene_id), margins, localization_tolerance
+    )
+    made: list[Question] = []
+    for category, count in QUOTAS.items():
+        made += getattr(maker, category)(count)
+    return [replace(q, question_id=f"{scene.scene_id}-q{k:02d}") for k, q in enumerate(made)]
+
+
+def generate_split_questions(
+    scenes: Sequence[Scene],
+    seed: int,
+    *,
+    localization_tolerance: float = DEFAULT_LOCALIZATION_TOLERANCE,
+    margins: Margins = DEFAULT_MARGINS,
+) -> list[dict[str, Any]]:
+    """The ``qa.jsonl`` records of a split, scene by scene in the order given."""
+    records = []
+    for scene in scenes:
+        for question in generate_scene_questions(
+            scene, seed, localization_tolerance=localization_tolerance, margins=margins
+        ):
+            records.append(question.to_dict())
+    return records
+
+
+__all__ = [
+    "QUOTAS",
+    "Referent",
+    "generate_scene_questions",
+    "generate_split_questions",
+    "question_rng",
+]

@@ -1,0 +1,164 @@
+"""Generating a whole split: the pending units on a pool of Blender workers, then the
+split-level files (``subsets.json``, ``qa.jsonl``, ``manifest.json``).
+
+A rerun into the same folder skips every finished unit (its scene JSON, written last, and its
+images are there), removes the ``.tmp`` leftovers of interrupted writes and finishes the rest;
+since each unit depends only on (seed, index), the result is the same bytes as an
+uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import sys
+import tempfile
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spatialbabel import Scene
+from spatialbabel.files import write_json, write_jsonl
+from synth.config import GENERATOR_NAME, GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
+from synth.manifest import MANIFEST, build_manifest, file_hashes
+from synth.subsets import stratified_subsets
+from synth.tiers import tier_of
+from synth.unit import GenerationError, unit_done
+from synth.workers import init_worker, run_unit
+
+
+@dataclass(frozen=True)
+class SplitRequest:
+    out: Path
+    n: int
+    params: SceneParameters = field(default_factory=SceneParameters)
+    workers: int = 1
+    eval_size: int = 101
+    phase1_size: int = 467
+
+    def __post_init__(self) -> None:
+        if self.n < 1:
+            raise ValueError(f"n must be at least 1, got {self.n}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if self.eval_size < 0 or self.phase1_size < 0:
+            raise ValueError("subset sizes must not be negative")
+
+
+def remove_leftovers(root: Path) -> list[Path]:
+    """Delete the temporary files an interrupted atomic write leaves behind."""
+    leftovers = sorted(p for p in root.rglob(".*.tmp") if p.is_file())
+    for path in leftovers:
+        path.unlink()
+    return leftovers
+
+
+def pending_units(request: SplitRequest) -> list[int]:
+    return [i for i in range(request.n) if not unit_done(request.out, i, request.params)]
+
+
+def run_units(request: SplitRequest, indices: list[int], *, progress: bool = True) -> None:
+    """Generate ``indices`` on ``request.workers`` spawned processes, with a progress bar."""
+    from tqdm import tqdm
+
+    if not indices:
+        return
+    if importlib.util.find_spec("bpy") is None:
+        raise ModuleNotFoundError("No module named 'bpy'", name="bpy")
+    context = multiprocessing.get_context("spawn")
+    workers = min(request.workers, len(indices))
+    bar = tqdm(
+        total=request.n,
+        initial=request.n - len(indices),
+        unit="scene",
+        desc="generate",
+        file=sys.stderr,
+        disable=not progress,
+        smoothing=0.1,
+    )
+    scratch = tempfile.TemporaryDirectory(
+        prefix="spatialbabel-generate-", ignore_cleanup_errors=True
+    )
+    executor = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=init_worker,
+        initargs=(str(request.out), request.params, scratch.name, workers),
+    )
+    try:
+        futures: set[Future[str]] = {executor.submit(run_unit, i) for i in indices}
+        while futures:
+            done, futures = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done:
+                future.result()
+                bar.update(1)
+    except BrokenProcessPool as error:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise GenerationError(
+            f"a Blender worker died ({error}); the finished scenes are kept: rerun the same command to resume"
+        ) from None
+    except BaseException:
+        # Interrupted (Ctrl-C) or a unit failed: stop the workers now; finished units are kept
+        # and an unfinished one leaves at most a .tmp file, which the next run removes.
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    else:
+        executor.shutdown(wait=True)
+    finally:
+        bar.close()
+        scratch.cleanup()
+
+
+def finalise(request: SplitRequest) -> dict[str, Any]:
+    """Write subsets, questions and the manifest from the finished scenes; returns the manifest."""
+    from synth.questions import generate_split_questions
+
+    root, params = request.out, request.params
+    scenes = [
+        Scene.load(root / ScenePaths.of(scene_id(i), params.views).scene) for i in range(request.n)
+    ]
+    tiers = [(s.scene_id, tier_of(i, params.tiers).name) for i, s in enumerate(scenes)]
+    subsets = stratified_subsets(tiers, params.seed, request.eval_size, request.phase1_size)
+    write_json(root / "subsets.json", subsets)
+    questions = generate_split_questions(scenes, params.seed)
+    write_jsonl(root / "qa.jsonl", questions)
+    names = [p for i in range(request.n) for p in ScenePaths.of(scene_id(i), params.views).all()]
+    by_tier = {name: 0 for name in params.tiers}
+    for _, tier in tiers:
+        by_tier[tier] += 1
+    manifest = build_manifest(
+        generator={"name": GENERATOR_NAME, "version": GENERATOR_VERSION},
+        blender_versions=[str(s.meta.get("blender_version", "unknown")) for s in scenes],
+        parameters={
+            "n": request.n,
+            **params.to_dict(),
+            "eval_size": request.eval_size,
+            "phase1_size": request.phase1_size,
+        },
+        counts={
+            "scenes": request.n,
+            "objects": sum(len(s.objects) for s in scenes),
+            "by_tier": by_tier,
+            "subsets": {
+                name: subsets["counts"][name]["total"] for name in ("eval", "phase1", "unused")
+            },
+            "questions": len(questions),
+        },
+        files=file_hashes(root, [*names, "subsets.json", "qa.jsonl"]),
+    )
+    write_json(root / MANIFEST, manifest)
+    return manifest
+
+
+def generate_split(request: SplitRequest, *, progress: bool = True) -> dict[str, Any]:
+    """Generate (or finish) the split ``request.out``; returns its manifest."""
+    request.out.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(request.out)
+    indices = pending_units(request)
+    run_units(request, indices, progress=progress)
+    return finalise(request)

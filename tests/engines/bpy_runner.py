@@ -1,0 +1,216 @@
+"""Run Blender replies' code in the real bpy and report every mesh object it built.
+
+A subprocess (bpy must not share a process with open3d or the test runner's own state):
+
+    python -m tests.engines.bpy_runner cases.json results.json
+
+``cases.json`` holds ``{"cases": [{"name": ..., "code": ...}], "repeat": 1}``. Each case starts
+from Blender's factory-empty scene. The runner only reads the engine; turning what it reads into
+a scene is ``tests.engines.engine_scenes``'s job. Per mesh object it reports the operator that
+created the mesh (``primitive_cone_add``; recorded by a thin wrapper around ``bpy.ops.mesh``) with
+the vertices the operator produced, the vertices the mesh has at the end, ``matrix_world`` and
+the material's colours as Blender stores them (linear).
+
+Code cut off mid-statement does not compile as a whole; the runner runs the longest prefix of
+whole lines that compiles, which is what the model managed to write, and reports how many
+lines it dropped.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import time
+import types
+from pathlib import Path
+from typing import Any
+
+import bpy
+import numpy as np
+
+#: Operators whose side effects are files or renders: replaced by no-ops.
+_STUBBED_OPS = {
+    ("render", "render"),
+    ("render", "opengl"),
+    ("wm", "save_as_mainfile"),
+    ("wm", "save_mainfile"),
+    ("wm", "quit_blender"),
+    ("image", "save_as"),
+}
+_STUBBED_GROUPS = {"export_scene", "export_mesh"}
+
+
+def _noop(*_args: Any, **_kwargs: Any) -> set[str]:
+    return {"FINISHED"}
+
+
+class _Creations:
+    """Tags each mesh a ``primitive_*_add`` operator creates with the operator and its vertices."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def call(self, op_name: str, op: Any, *args: Any, **kwargs: Any) -> Any:
+        result = op(*args, **kwargs)
+        obj = bpy.context.view_layer.objects.active
+        if obj is not None and obj.type == "MESH":
+            self.count += 1
+            mesh = obj.data
+            mesh["sb_op"] = op_name
+            mesh["sb_order"] = self.count
+            mesh["sb_v0"] = _vertices(mesh).ravel().tolist()
+        return result
+
+
+class _OpsGroup:
+    def __init__(self, group: str, real: Any, creations: _Creations) -> None:
+        self._group, self._real, self._creations = group, real, creations
+
+    def __getattr__(self, name: str) -> Any:
+        op = getattr(self._real, name)
+        stubbed = (self._group, name) in _STUBBED_OPS or self._group in _STUBBED_GROUPS
+        if stubbed or (self._group == "wm" and name.endswith("_export")):
+            return _noop
+        if self._group == "mesh" and name.startswith("primitive_") and name.endswith("_add"):
+            return lambda *a, **k: self._creations.call(name, op, *a, **k)
+        return op
+
+
+class _Ops:
+    def __init__(self, creations: _Creations) -> None:
+        self._creations = creations
+
+    def __getattr__(self, group: str) -> _OpsGroup:
+        return _OpsGroup(group, getattr(bpy.ops, group), self._creations)
+
+
+class _BpyProxy(types.ModuleType):
+    """``bpy`` as the model's code sees it: the real module, with ``ops`` wrapped."""
+
+    def __init__(self, creations: _Creations) -> None:
+        super().__init__("bpy")
+        self._sb_ops = _Ops(creations)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ops":
+            return self._sb_ops
+        return getattr(bpy, name)
+
+
+def _vertices(mesh: Any) -> np.ndarray[Any, Any]:
+    flat = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", flat)
+    return flat.reshape(-1, 3)
+
+
+def _compilable_prefix(code: str) -> tuple[Any, int]:
+    lines = code.split("\n")
+    for dropped in range(len(lines) + 1):
+        text = "\n".join(lines[: len(lines) - dropped])
+        try:
+            return compile(text, "<reply>", "exec"), dropped
+        except SyntaxError:
+            continue
+    return compile("", "<reply>", "exec"), len(lines)
+
+
+def _socket_colour(node: Any) -> list[float] | None:
+    for name in ("Base Color", "Color"):
+        socket = node.inputs.get(name)
+        if socket is None:
+            continue
+        if socket.is_linked:
+            source = socket.links[0].from_node
+            if source.bl_idname == "ShaderNodeRGB":
+                return list(source.outputs[0].default_value)
+            return None
+        return list(socket.default_value)
+    return None
+
+
+def _material_colours(obj: Any) -> dict[str, Any] | None:
+    material = obj.active_material
+    if material is None:
+        return None
+    surface: list[float] | None = None
+    surface_node: str | None = None
+    tree = material.node_tree
+    if tree is not None:
+        outputs = [n for n in tree.nodes if n.bl_idname == "ShaderNodeOutputMaterial"]
+        active = [n for n in outputs if n.is_active_output] or outputs
+        if active and active[0].inputs["Surface"].is_linked:
+            node = active[0].inputs["Surface"].links[0].from_node
+            surface_node = node.bl_idname
+            surface = _socket_colour(node)
+    return {
+        "material": material.name,
+        "surface": surface,
+        "surface_node": surface_node,
+        "diffuse": list(material.diffuse_color),
+    }
+
+
+def _read_scene() -> list[dict[str, Any]]:
+    bpy.context.view_layer.update()
+    records = []
+    for index, obj in enumerate(bpy.context.scene.objects):
+        if obj.type != "MESH":
+            continue
+        mesh = obj.data
+        v0 = mesh.get("sb_v0")
+        records.append(
+            {
+                "name": obj.name,
+                "scene_index": index,
+                "order": int(mesh.get("sb_order", 0)),
+                "op": mesh.get("sb_op"),
+                "creation_vertices": np.asarray(v0, dtype=float).reshape(-1, 3).tolist() if v0 is not None else None,
+                "vertices": _vertices(mesh).tolist(),
+                "matrix_world": [list(row) for row in obj.matrix_world],
+                "colours": _material_colours(obj),
+                "object_color": list(obj.color),
+            }
+        )
+    return records
+
+
+def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
+    compiled, dropped = _compilable_prefix(code)
+    seconds: list[float] = []
+    error: str | None = None
+    records: list[dict[str, Any]] = []
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        creations = _Creations()
+        proxy = _BpyProxy(creations)
+        namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+        sys.modules["bpy"] = proxy
+        error = None
+        try:
+            exec(compiled, namespace)
+        except Exception as raised:  # the reply's own bug: report it, keep what was built
+            error = f"{type(raised).__name__}: {raised}"
+        finally:
+            sys.modules["bpy"] = bpy
+        seconds.append(time.perf_counter() - start)
+        records = _read_scene()
+    return {"objects": records, "error": error, "dropped_lines": dropped, "seconds": seconds}
+
+
+def main(argv: list[str]) -> int:
+    request = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    repeat = int(request.get("repeat", 1))
+    results = []
+    for case in request["cases"]:
+        result = run_case(case["code"], repeat)
+        result["name"] = case["name"]
+        results.append(result)
+    answer = {"engine": f"bpy {bpy.app.version_string}", "results": results}
+    Path(argv[2]).write_text(json.dumps(answer), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,69 @@
+"""Write each fixture's expected scene from what the real engine builds.
+
+    python -m tests.engines.make_expected blender open3d unity [--case NAME]
+
+For blender and open3d the reply's code runs in the engine (``engine_scenes.run_engine``) and
+the scene it built is saved as ``fixtures/<language>/<case>.expected.json``. Unity has no engine
+here: each Unity reply has a hand-checked Three.js twin (``<case>.threejs.txt``) describing the
+same scene, run in node + three (``three_engine``); the Unity case's expected scene is the
+twin's. A case whose code the engine rejects, or that builds nothing, is reported and not written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from spatialbabel import Scene
+from tests.engines.engine_scenes import FIXTURES, expected_scene, fixture_cases, reply_code, run_engine
+
+
+def write_expected(language: str, only: list[str] | None = None) -> int:
+    cases = [(name, text) for name, text in fixture_cases(language) if not only or name in only]
+    runs = run_engine(language, [(name, reply_code(text, language)) for name, text in cases])
+    problems = 0
+    for run in runs:
+        scene = expected_scene(run, language)
+        if run.error or not scene.objects:
+            print(f"{language}/{run.name}: engine error {run.error!r}, {len(scene.objects)} objects; not written", file=sys.stderr)
+            problems += 1
+            continue
+        scene.save(FIXTURES / language / f"{run.name}.expected.json")
+        notes = scene.meta.get("left_out", [])
+        print(f"{language}/{run.name}: {len(scene.objects)} objects" + (f"; left out: {notes}" if notes else ""))
+    return problems
+
+
+def write_unity_expected(only: list[str] | None = None) -> int:
+    from tests.engines.three_engine import engine_scene, ensure_three, reply_code as three_code, run_three, vertex_checks
+
+    ensure_three()
+    problems = 0
+    for name, _ in fixture_cases("unity"):
+        if only and name not in only:
+            continue
+        twin = FIXTURES / "unity" / f"{name}.threejs.txt"
+        result = run_three(three_code(twin.read_text(encoding="utf-8")))
+        scene = engine_scene(result, name)
+        checks = vertex_checks(result)
+        if result["errors"] or checks or not scene.objects:
+            print(f"unity/{name}: twin errors {result['errors']} {checks}; not written", file=sys.stderr)
+            problems += 1
+            continue
+        scene = Scene(name, scene.objects, meta={"expected_from": "three.js twin " + twin.name + " in node + three"})
+        scene.save(FIXTURES / "unity" / f"{name}.expected.json")
+        print(f"unity/{name}: {len(scene.objects)} objects")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("languages", nargs="+", choices=["blender", "open3d", "unity"])
+    parser.add_argument("--case", action="append", help="only this case (repeatable)")
+    args = parser.parse_args(argv)
+    problems = sum(write_unity_expected(args.case) if language == "unity" else write_expected(language, args.case) for language in args.languages)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

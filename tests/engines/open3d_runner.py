@@ -1,0 +1,214 @@
+"""Run Open3D replies' code with the real open3d and report every triangle mesh it built.
+
+A subprocess, like ``bpy_runner``:
+
+    python -m tests.engines.open3d_runner cases.json results.json
+
+Windows, renders and file writes are stubbed; what the code hands to them (``draw_geometries``,
+``Visualizer.add_geometry``, ``draw``, ``io.write_triangle_mesh``) is recorded as shown. Every
+``TriangleMesh.create_*`` call is recorded with its arguments and the vertices it produced; open3d
+transforms vertices in place, so the final vertices of the same mesh say where it ended up.
+Meshes shown that no ``create_*`` returned (copies, merged meshes) are reported by their
+vertices for ``engine_scenes`` to match against the creations.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import open3d as o3d
+
+_MESH = o3d.geometry.TriangleMesh
+_CREATORS = [name for name in dir(_MESH) if name.startswith("create_") and not name.startswith("create_from")]
+
+
+class _State:
+    def __init__(self) -> None:
+        self.created: list[tuple[str, Any, list[Any], dict[str, Any], np.ndarray[Any, Any]]] = []
+        self.shown: list[Any] = []
+
+    def show(self, value: Any) -> None:
+        if isinstance(value, dict):
+            value = value.get("geometry")
+        if isinstance(value, list | tuple):
+            for item in value:
+                self.show(item)
+        elif isinstance(value, o3d.geometry.Geometry):
+            self.shown.append(value)
+
+
+STATE = _State()
+
+
+def _creator(name: str, real: Any) -> Any:
+    def create(*args: Any, **kwargs: Any) -> Any:
+        mesh = real(*args, **kwargs)
+        vertices = np.asarray(mesh.vertices).copy()
+        STATE.created.append((name, mesh, [_plain(a) for a in args], {k: _plain(v) for k, v in kwargs.items()}, vertices))
+        return mesh
+
+    return staticmethod(create)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, int | float | str | bool) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return repr(value)
+
+
+class _Inert:
+    """Stands for any window, renderer or option object: accepts every call and attribute."""
+
+    def __init__(self, *_args: Any, **_kwargs: Any) -> None:
+        pass
+
+    def __getattr__(self, _name: str) -> Any:
+        return _Inert()
+
+    def __call__(self, *_args: Any, **_kwargs: Any) -> Any:
+        return _Inert()
+
+    def __bool__(self) -> bool:
+        return False
+
+
+class _Visualizer(_Inert):
+    def add_geometry(self, geometry: Any, *_args: Any, **_kwargs: Any) -> bool:
+        STATE.show(geometry)
+        return True
+
+    def create_window(self, *_args: Any, **_kwargs: Any) -> bool:
+        return True
+
+    def poll_events(self, *_args: Any, **_kwargs: Any) -> bool:
+        return False
+
+
+def _show_first(*args: Any, **kwargs: Any) -> Any:
+    if args:
+        STATE.show(args[0])
+    for key in ("geometry_list", "geometry"):
+        if key in kwargs:
+            STATE.show(kwargs[key])
+    return True
+
+
+def _write(_path: Any, geometry: Any = None, *_args: Any, **kwargs: Any) -> bool:
+    STATE.show(geometry if geometry is not None else kwargs.get("mesh"))
+    return True
+
+
+def _install() -> None:
+    for name in _CREATORS:
+        setattr(_MESH, name, _creator(name, getattr(_MESH, name)))
+    vis = o3d.visualization
+    for name in ("draw_geometries", "draw", "draw_plotly", "draw_geometries_with_editing", "draw_geometries_with_animation_callback", "draw_geometries_with_key_callbacks", "draw_geometries_with_custom_animation"):
+        setattr(vis, name, _show_first)
+    for name in ("Visualizer", "VisualizerWithKeyCallback", "VisualizerWithEditing", "VisualizerWithVertexSelection", "O3DVisualizer"):
+        setattr(vis, name, _Visualizer)
+    vis.rendering = _Inert()
+    vis.gui = _Inert()
+    for name in dir(o3d.io):
+        if name.startswith("write_"):
+            setattr(o3d.io, name, _write)
+
+
+def _compilable_prefix(code: str) -> tuple[Any, int]:
+    lines = code.split("\n")
+    for dropped in range(len(lines) + 1):
+        try:
+            return compile("\n".join(lines[: len(lines) - dropped]), "<reply>", "exec"), dropped
+        except SyntaxError:
+            continue
+    return compile("", "<reply>", "exec"), len(lines)
+
+
+def _colours(mesh: Any) -> list[list[float]] | None:
+    if not mesh.has_vertex_colors():
+        return None
+    return np.asarray(mesh.vertex_colors).tolist()
+
+
+def _variable_names(namespace: dict[str, Any]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for key, value in namespace.items():
+        if isinstance(value, _MESH) and not key.startswith("_"):
+            names.setdefault(id(value), key)
+    return names
+
+
+def _read(namespace: dict[str, Any]) -> dict[str, Any]:
+    names = _variable_names(namespace)
+    shown_ids = {id(m) for m in STATE.shown}
+    created = []
+    for order, (op, mesh, args, kwargs, vertices) in enumerate(STATE.created, start=1):
+        created.append(
+            {
+                "order": order,
+                "op": op,
+                "args": args,
+                "kwargs": kwargs,
+                "name": names.get(id(mesh)),
+                "shown": id(mesh) in shown_ids,
+                "creation_vertices": vertices.tolist(),
+                "vertices": np.asarray(mesh.vertices).tolist(),
+                "vertex_colors": _colours(mesh),
+            }
+        )
+    created_ids = {id(c[1]) for c in STATE.created}
+    others = []
+    seen: set[int] = set()
+    for mesh in STATE.shown:
+        if id(mesh) in created_ids or id(mesh) in seen or not isinstance(mesh, _MESH):
+            continue
+        seen.add(id(mesh))
+        others.append({"name": names.get(id(mesh)), "vertices": np.asarray(mesh.vertices).tolist(), "vertex_colors": _colours(mesh)})
+    return {"created": created, "shown_other": others, "anything_shown": bool(STATE.shown)}
+
+
+def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
+    compiled, dropped = _compilable_prefix(code)
+    seconds: list[float] = []
+    error: str | None = None
+    read: dict[str, Any] = {}
+    for _ in range(max(1, repeat)):
+        STATE.created.clear()
+        STATE.shown.clear()
+        namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+        start = time.perf_counter()
+        error = None
+        try:
+            exec(compiled, namespace)
+        except Exception as raised:  # the reply's own bug: report it, keep what was built
+            error = f"{type(raised).__name__}: {raised}"
+        seconds.append(time.perf_counter() - start)
+        read = _read(namespace)
+    return {**read, "error": error, "dropped_lines": dropped, "seconds": seconds}
+
+
+def main(argv: list[str]) -> int:
+    _install()
+    request = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
+    repeat = int(request.get("repeat", 1))
+    results = []
+    for case in request["cases"]:
+        result = run_case(case["code"], repeat)
+        result["name"] = case["name"]
+        results.append(result)
+    answer = {"engine": f"open3d {o3d.__version__}", "results": results}
+    Path(argv[2]).write_text(json.dumps(answer), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,160 @@
+"""The Blender parser: golden replies (expected scenes built by bpy itself), the semantics each
+fixture stresses, what it reports, and parity with the real bpy (``bpy`` marker): every fixture
+run in Blender 5.0.1 from its factory-empty scene and compared object by object (count, class,
+palette colour, sRGB, exact-primitive world AABB centre and extents within 1e-6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parsers import parse, write
+from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
+from tests.engines.engine_scenes import EngineRun, expected_scene, fixture_cases, reply_code, run_engine
+from tests.engines.three_engine import compare_scenes
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "blender"
+CASES = [name for name, _ in fixture_cases("blender")]
+
+#: Diagnostics each case must raise: what was cut, guessed or left out is always said.
+REQUIRED_CODES: dict[str, set[str]] = {
+    "b09_cut_off": {"py.syntax", "extract.unclosed_fence"},
+    "b11_ground_plane": {"blender.ground_plane"},
+    "b23_multiple_blocks": {"extract.merged"},
+    "b24_no_fence": {"extract.no_fence"},
+    "b27_thin_box_ground": {"build.ground_removed"},
+}
+
+
+def read(case: str) -> str:
+    return (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
+
+
+def test_enough_fixtures() -> None:
+    assert len(CASES) >= 25
+    assert all((FIXTURES / f"{case}.expected.json").exists() for case in CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_reply(case: str) -> None:
+    result = parse(read(case), "blender", scene_id=case)
+    expected = Scene.load(FIXTURES / f"{case}.expected.json")
+    assert compare_scenes(result.scene, expected) == []
+    codes = {d.code for d in result.diagnostics}
+    assert "parse.internal" not in codes
+    assert REQUIRED_CODES.get(case, set()) <= codes, codes
+
+
+def objects(code: str) -> list[SceneObject]:
+    return list(parse(f"```python\nimport bpy\n{code}\n```", "blender").scene.objects)
+
+
+def test_operator_defaults_and_frame() -> None:
+    cube, sphere, cylinder, cone, torus = objects(
+        "bpy.ops.mesh.primitive_cube_add(location=(1, 2, 3))\n"
+        "bpy.ops.mesh.primitive_uv_sphere_add()\n"
+        "bpy.ops.mesh.primitive_cylinder_add()\n"
+        "bpy.ops.mesh.primitive_cone_add()\n"
+        "bpy.ops.mesh.primitive_torus_add()"
+    )
+    # Blender (x, y, z) is canonical (x, z, -y); the cube's edge is 2, radii 1, depths 2.
+    assert cube.position == pytest.approx((1, 3, -2))
+    assert cube.size == pytest.approx((2, 2, 2))
+    assert sphere.size == pytest.approx((2, 2, 2))
+    assert cylinder.size == pytest.approx((2, 2, 2)) and cone.class_name == "cone"
+    assert torus.size == pytest.approx((2.5, 0.5, 2.5))
+
+
+def test_four_vertex_cone_is_a_pyramid_with_corners_on_the_axes() -> None:
+    (pyramid,) = objects("bpy.ops.mesh.primitive_cone_add(vertices=4, radius1=1, depth=2)")
+    assert pyramid.class_name == "pyramid"
+    assert pyramid.size == pytest.approx((np.sqrt(2), 2, np.sqrt(2)))
+    assert abs(pyramid.rotation[1]) % 90 == pytest.approx(45)
+
+
+def test_euler_modes_apply_in_blenders_order() -> None:
+    xyz, zxy = objects(
+        "import math\nbpy.ops.mesh.primitive_cube_add(rotation=(0.3, 0.5, 0.7))\n"
+        "bpy.ops.mesh.primitive_cube_add()\no = bpy.context.object\no.rotation_mode = 'ZXY'\no.rotation_euler = (0.3, 0.5, 0.7)"
+    )
+    assert not np.allclose(xyz.rotation_matrix, zxy.rotation_matrix, atol=1e-3)
+
+
+def test_colours_are_linear_and_the_changed_one_wins() -> None:
+    diffuse, base = objects(
+        "bpy.ops.mesh.primitive_cube_add()\nm = bpy.data.materials.new('a')\nm.diffuse_color = (0.5, 0, 0, 1)\nbpy.context.object.data.materials.append(m)\n"
+        "bpy.ops.mesh.primitive_cube_add()\nm = bpy.data.materials.new('b')\nm.diffuse_color = (0.5, 0, 0, 1)\n"
+        "m.node_tree.nodes['Principled BSDF'].inputs['Base Color'].default_value = (0, 0, 0.5, 1)\nbpy.context.object.data.materials.append(m)"
+    )
+    # 0.5 linear is 0.735 sRGB.
+    assert diffuse.rgb == pytest.approx((0.7353569830524495, 0, 0), abs=1e-9)
+    assert base.rgb == pytest.approx((0, 0, 0.7353569830524495), abs=1e-9)
+
+
+def test_dimensions_use_the_mesh_box() -> None:
+    (cube,) = objects("bpy.ops.mesh.primitive_cube_add()\nbpy.context.object.dimensions = (1, 2, 3)")
+    assert cube.size == pytest.approx((1, 3, 2))
+
+
+def test_unlinked_and_deleted_objects_are_not_in_the_scene() -> None:
+    result = objects(
+        "me = bpy.data.meshes.new('m')\nme.from_pydata([(0,0,0),(1,0,0),(0,1,0),(1,1,0),(0,0,1),(1,0,1),(0,1,1),(1,1,1)], [], [])\n"
+        "ob = bpy.data.objects.new('Box', me)\n"
+        "bpy.ops.mesh.primitive_uv_sphere_add()\nbpy.ops.object.delete()\n"
+        "bpy.ops.mesh.primitive_cylinder_add()"
+    )
+    assert [o.class_name for o in result] == ["cylinder"]
+
+
+def test_unknown_values_keep_the_object_and_are_reported() -> None:
+    result = parse("```python\nimport bpy, random\nbpy.ops.mesh.primitive_cube_add(location=(random.random(), 0, 1))\n```", "blender")
+    assert len(result.scene.objects) == 1
+    assert "eval.unknown_value" in {d.code for d in result.diagnostics}
+
+
+def test_reply_without_objects_is_a_failure_with_a_reason() -> None:
+    result = parse("Here is how you would do it: open Blender and add a cube.", "blender")
+    assert not result.ok
+    assert result.failure_reason is not None
+
+
+# --- parity with the real engine ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def engine_runs() -> dict[str, EngineRun]:
+    pytest.importorskip("bpy")
+    runs = run_engine("blender", [(case, reply_code(read(case), "blender")) for case in CASES])
+    return {run.name: run for run in runs}
+
+
+@pytest.mark.bpy
+@pytest.mark.parametrize("case", CASES)
+def test_parser_matches_bpy(case: str, engine_runs: dict[str, EngineRun]) -> None:
+    parsed = parse(read(case), "blender", scene_id=case).scene
+    assert compare_scenes(parsed, expected_scene(engine_runs[case], "blender")) == []
+
+
+@pytest.mark.bpy
+def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
+    matched = sum(not compare_scenes(parse(read(c), "blender").scene, expected_scene(engine_runs[c], "blender")) for c in CASES)
+    assert matched == len(CASES), f"{matched}/{len(CASES)} Blender fixtures match bpy"
+
+
+@pytest.mark.bpy
+def test_written_script_builds_the_scene_in_bpy() -> None:
+    rng = np.random.default_rng(3)
+    scene = Scene(
+        "written",
+        tuple(
+            SceneObject(f"o{i}", c, tuple(rng.uniform(-2, 2, 3)), tuple(rng.uniform(-180, 180, 3)), (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)), color=list(PALETTE)[i])
+            for i, c in enumerate(CLASSES)
+        ),
+    )
+    pytest.importorskip("bpy")
+    (run,) = run_engine("blender", [("written", reply_code(write(scene, "blender"), "blender"))])
+    assert run.error is None
+    # bpy computes in float32.
+    assert compare_scenes(expected_scene(run, "blender"), scene, tolerance=2e-6, rgb_tolerance=1e-6) == []

@@ -1,0 +1,161 @@
+"""The Open3D parser: golden replies (expected scenes built by open3d itself), the semantics each
+fixture stresses, what it reports, the factories' vertices against open3d's, and parity with
+the real open3d (``open3d`` marker): every fixture run with open3d 0.20 and compared object by
+object (count, class, palette colour, sRGB, exact-primitive world AABB within 1e-6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parsers import parse, write
+from parsers.open3d_lang import shapes
+from parsers.open3d_lang.engine import ROTATION_ORDERS, rotation_matrix
+from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
+from tests.engines.engine_scenes import EngineRun, expected_scene, fixture_cases, reply_code, run_engine
+from tests.engines.three_engine import compare_scenes
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "open3d"
+CASES = [name for name, _ in fixture_cases("open3d")]
+
+REQUIRED_CODES: dict[str, set[str]] = {
+    "o13_ground_slab": {"build.ground_removed"},
+    "o17_cut_off": {"py.syntax", "extract.unclosed_fence", "open3d.nothing_shown"},
+    "o26_no_fence": {"extract.no_fence"},
+}
+
+
+def read(case: str) -> str:
+    return (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
+
+
+def test_enough_fixtures() -> None:
+    assert len(CASES) >= 25
+    assert all((FIXTURES / f"{case}.expected.json").exists() for case in CASES)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_golden_reply(case: str) -> None:
+    result = parse(read(case), "open3d", scene_id=case)
+    expected = Scene.load(FIXTURES / f"{case}.expected.json")
+    assert compare_scenes(result.scene, expected) == []
+    codes = {d.code for d in result.diagnostics}
+    assert "parse.internal" not in codes
+    assert REQUIRED_CODES.get(case, set()) <= codes, codes
+
+
+def parsed(code: str) -> tuple[list[SceneObject], set[str]]:
+    result = parse(f"```python\nimport numpy as np\nimport open3d as o3d\n{code}\n```", "open3d")
+    return list(result.scene.objects), {d.code for d in result.diagnostics}
+
+
+def test_box_corner_and_cone_base() -> None:
+    (box, cone), _ = parsed("b = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\nc = o3d.geometry.TriangleMesh.create_cone()\no3d.visualization.draw_geometries([b, c])")
+    assert box.position == pytest.approx((0.5, 1, 1.5))
+    # The cone lies along +Z with its base at z = 0: its box spans z in [0, 2].
+    assert cone.position == pytest.approx((0, 0, 1))
+    assert cone.size == pytest.approx((2, 2, 2))
+
+
+def test_absolute_translate_moves_the_vertex_mean() -> None:
+    (cone,), _ = parsed("c = o3d.geometry.TriangleMesh.create_cone()\nc.translate((0, 0, 0), relative=False)")
+    # 22 vertices: the apex at z = 2 and 21 at z = 0; their mean is 2/22.
+    assert cone.position[2] == pytest.approx(1 - 2 / 22)
+
+
+def test_rotate_without_centre_turns_about_the_vertex_mean() -> None:
+    (a, b), _ = parsed(
+        "a = o3d.geometry.TriangleMesh.create_cone()\na.rotate(a.get_rotation_matrix_from_xyz((np.pi / 2, 0, 0)))\n"
+        "b = o3d.geometry.TriangleMesh.create_cone()\nb.rotate(b.get_rotation_matrix_from_xyz((np.pi / 2, 0, 0)), center=(0, 0, 0))"
+    )
+    assert not np.allclose(a.position, b.position)
+    assert a.position[2] == pytest.approx(2 / 22)
+
+
+def test_scale_without_centre_is_reported() -> None:
+    (box,), codes = parsed("b = o3d.geometry.TriangleMesh.create_box()\nb.scale(2)")
+    assert "open3d.scale_without_center" in codes
+    assert box.size == pytest.approx((2, 2, 2))
+
+
+def test_only_what_is_shown_counts() -> None:
+    objects, codes = parsed("a = o3d.geometry.TriangleMesh.create_box()\nb = o3d.geometry.TriangleMesh.create_sphere()\no3d.visualization.draw_geometries([b])")
+    assert [o.class_name for o in objects] == ["sphere"]
+    assert "open3d.not_shown" in codes
+
+
+def test_coordinate_frames_are_not_objects() -> None:
+    objects, _ = parsed("f = o3d.geometry.TriangleMesh.create_coordinate_frame(size=1)\ns = o3d.geometry.TriangleMesh.create_sphere(0.5)\no3d.visualization.draw_geometries([f, s])")
+    assert [o.class_name for o in objects] == ["sphere"]
+
+
+def test_numpy_transform_with_slices() -> None:
+    (box,), _ = parsed("T = np.eye(4)\nT[:3, :3] = np.diag([2, 1, 1])\nT[0:3, 3] = [1, 2, 3]\nm = o3d.geometry.TriangleMesh.create_box()\nm.transform(T)")
+    assert box.size == pytest.approx((2, 1, 1))
+    assert box.position == pytest.approx((2, 2.5, 3.5))
+
+
+def test_rotation_helpers_follow_open3d() -> None:
+    angles = [0.3, -0.5, 0.7]
+    from spatialbabel.frames import axis_rotation
+
+    for order in ROTATION_ORDERS:
+        expected = np.eye(3)
+        for axis, angle in zip(order.upper(), angles, strict=True):
+            expected = expected @ axis_rotation(axis, angle)
+        assert np.allclose(rotation_matrix(order, angles), expected)
+
+
+@pytest.mark.open3d
+@pytest.mark.parametrize("factory", sorted(shapes._GENERATORS))
+@pytest.mark.parametrize("variant", [0, 1])
+def test_factory_vertices_are_open3ds(factory: str, variant: int) -> None:
+    o3d = pytest.importorskip("open3d")
+    parameters = {name: float(default) for name, default in shapes.PARAMETERS[factory]}
+    if variant:
+        for name in parameters:
+            parameters[name] = parameters[name] * 1.5 if "resolution" not in name and name != "split" else parameters[name] + 3
+    arguments = {n: int(v) if n in ("resolution", "split", "radial_resolution", "tubular_resolution") else v for n, v in parameters.items()}
+    real = np.asarray(getattr(o3d.geometry.TriangleMesh, factory)(**arguments).vertices)
+    assert np.allclose(shapes.create(factory, parameters).vertices, real, atol=1e-12)
+
+
+# --- parity with the real engine ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def engine_runs() -> dict[str, EngineRun]:
+    pytest.importorskip("open3d")
+    runs = run_engine("open3d", [(case, reply_code(read(case), "open3d")) for case in CASES])
+    return {run.name: run for run in runs}
+
+
+@pytest.mark.open3d
+@pytest.mark.parametrize("case", CASES)
+def test_parser_matches_open3d(case: str, engine_runs: dict[str, EngineRun]) -> None:
+    result = parse(read(case), "open3d", scene_id=case).scene
+    assert compare_scenes(result, expected_scene(engine_runs[case], "open3d")) == []
+
+
+@pytest.mark.open3d
+def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
+    matched = sum(not compare_scenes(parse(read(c), "open3d").scene, expected_scene(engine_runs[c], "open3d")) for c in CASES)
+    assert matched == len(CASES), f"{matched}/{len(CASES)} Open3D fixtures match open3d"
+
+
+@pytest.mark.open3d
+def test_written_script_builds_the_scene_in_open3d() -> None:
+    rng = np.random.default_rng(4)
+    scene = Scene(
+        "written",
+        tuple(
+            SceneObject(f"o{i}", c, tuple(rng.uniform(-2, 2, 3)), tuple(rng.uniform(-180, 180, 3)), (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)), color=list(PALETTE)[i])
+            for i, c in enumerate(CLASSES)
+        ),
+    )
+    pytest.importorskip("open3d")
+    (run,) = run_engine("open3d", [("written", reply_code(write(scene, "open3d"), "open3d"))])
+    assert run.error is None
+    assert compare_scenes(expected_scene(run, "open3d"), scene, tolerance=1e-9, rgb_tolerance=1e-12) == []

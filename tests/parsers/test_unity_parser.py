@@ -1,0 +1,137 @@
+"""The Unity parser. Unity has no engine here, so every Unity reply has a hand-checked Three.js
+twin (``<case>.threejs.txt``) describing the same scene; the expected scene is what three builds
+from the twin (``node`` marker: the stored file is three's scene, and three accepts the twin's
+vertices). The Unity reply and its twin must parse to that same scene."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from parsers import parse
+from spatialbabel import Scene, SceneObject
+from tests.engines.engine_scenes import fixture_cases
+from tests.engines.three_engine import compare_scenes, engine_scene, ensure_three, node_available, reply_code, run_three, vertex_checks
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "unity"
+CASES = [name for name, _ in fixture_cases("unity")]
+#: The twins write Unity's float colours as hex: they agree to half a step of 255.
+RGB_TOLERANCE = 0.5 / 255 + 1e-9
+
+REQUIRED_CODES: dict[str, set[str]] = {
+    "u04_cone_standin": {"build.class_from_context"},
+    "u05_pyramid_mesh_builder": {"build.class_from_context"},
+    "u09_setparent": {"build.class_from_context"},
+    "u13_ground_plane": {"unity.ground_plane"},
+    "u14_thin_cube_ground": {"build.ground_removed"},
+    "u16_torus_standin": {"build.class_from_context"},
+    "u17_capsule_column": {"build.class_from_context"},
+    "u18_cut_off": {"unity.cut_off", "extract.unclosed_fence"},
+    "u19_two_blocks": {"extract.merged", "build.class_from_context"},
+    "u26_no_fence": {"extract.no_fence"},
+}
+
+
+def read(case: str, suffix: str = "") -> str:
+    return (FIXTURES / f"{case}{suffix}.txt").read_text(encoding="utf-8")
+
+
+def test_enough_fixtures_each_with_a_twin() -> None:
+    assert len(CASES) >= 25
+    for case in CASES:
+        assert (FIXTURES / f"{case}.threejs.txt").exists()
+        assert (FIXTURES / f"{case}.expected.json").exists()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_unity_reply_reads_as_its_twins_scene(case: str) -> None:
+    result = parse(read(case), "unity", scene_id=case)
+    expected = Scene.load(FIXTURES / f"{case}.expected.json")
+    assert compare_scenes(result.scene, expected, rgb_tolerance=RGB_TOLERANCE) == []
+    codes = {d.code for d in result.diagnostics}
+    assert "parse.internal" not in codes
+    assert REQUIRED_CODES.get(case, set()) <= codes, codes
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_twin_reads_as_the_same_scene(case: str) -> None:
+    twin = parse(read(case, ".threejs"), "threejs", scene_id=case)
+    unity = parse(read(case), "unity", scene_id=case)
+    assert compare_scenes(unity.scene, twin.scene, rgb_tolerance=RGB_TOLERANCE) == []
+
+
+def test_parity_rate_is_total() -> None:
+    matched = sum(not compare_scenes(parse(read(c), "unity").scene, Scene.load(FIXTURES / f"{c}.expected.json"), rgb_tolerance=RGB_TOLERANCE) for c in CASES)
+    assert matched == len(CASES), f"{matched}/{len(CASES)} Unity fixtures read as their twins"
+
+
+@pytest.mark.node
+@pytest.mark.skipif(not node_available(), reason="node is not installed")
+@pytest.mark.parametrize("case", CASES)
+def test_expected_scene_is_what_three_builds_from_the_twin(case: str) -> None:
+    ensure_three()
+    result = run_three(reply_code(read(case, ".threejs")))
+    assert result["errors"] == []
+    assert vertex_checks(result) == []
+    stored = Scene.load(FIXTURES / f"{case}.expected.json")
+    assert compare_scenes(engine_scene(result, case), stored, tolerance=1e-9, rgb_tolerance=1e-12) == []
+
+
+# --- semantics --------------------------------------------------------------------------------------
+
+
+def objects(body: str, extra: str = "") -> tuple[list[SceneObject], set[str]]:
+    code = f"using UnityEngine;\npublic class S : MonoBehaviour {{\n{extra}\nvoid Start() {{\n{body}\n}}\n}}"
+    result = parse(f"```csharp\n{code}\n```", "unity")
+    return list(result.scene.objects), {d.code for d in result.diagnostics}
+
+
+def test_primitive_sizes_and_left_handed_frame() -> None:
+    (cube, sphere, cylinder), _ = objects(
+        "var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.position = new Vector3(1, 2, 3);\n"
+        "GameObject.CreatePrimitive(PrimitiveType.Sphere);\nGameObject.CreatePrimitive(PrimitiveType.Cylinder);"
+    )
+    assert cube.position == pytest.approx((1, 2, -3))
+    assert sphere.size == pytest.approx((1, 1, 1))
+    assert cylinder.size == pytest.approx((1, 2, 1))
+
+
+def test_quaternion_euler_turns_z_then_x_then_y() -> None:
+    (cube,), _ = objects("var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.rotation = Quaternion.Euler(30, 45, 60);")
+    from spatialbabel.frames import axis_rotation
+
+    unity = axis_rotation("Y", math.radians(45)) @ axis_rotation("X", math.radians(30)) @ axis_rotation("Z", math.radians(60))
+    flip = np.diag([1.0, 1.0, -1.0])
+    assert np.allclose(cube.rotation_matrix, flip @ unity @ flip)
+
+
+def test_stand_in_class_comes_from_the_name_with_a_reason() -> None:
+    result = parse("```csharp\nvoid Start() {\n  var c = GameObject.CreatePrimitive(PrimitiveType.Cylinder);\n  c.name = \"Traffic Cone\";\n}\n```", "unity")
+    (cone,) = result.scene.objects
+    assert cone.class_name == "cone"
+    reasons = [d.message for d in result.diagnostics if d.code == "build.class_from_context"]
+    assert reasons and "Traffic Cone" in reasons[0]
+
+
+def test_buildable_primitive_keeps_its_class_whatever_its_name() -> None:
+    (box,), _ = objects('var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.name = "Pillar";')
+    assert box.class_name == "cube"
+
+
+def test_colour_notations() -> None:
+    (a, b, c), _ = objects(
+        "GameObject.CreatePrimitive(PrimitiveType.Cube).GetComponent<Renderer>().material.color = Color.yellow;\n"
+        "GameObject.CreatePrimitive(PrimitiveType.Cube).GetComponent<Renderer>().material.color = new Color32(255, 0, 0, 255);\n"
+        'var m = new Material(Shader.Find("Standard")); m.SetColor("_BaseColor", new Color(0f, 0f, 1f));\n'
+        "GameObject.CreatePrimitive(PrimitiveType.Cube).GetComponent<Renderer>().sharedMaterial = m;"
+    )
+    assert a.rgb == pytest.approx((1.0, 235 / 255, 4 / 255))
+    assert (b.color, c.color) == ("red", "blue")
+
+
+def test_fields_are_read_without_this_and_ints_divide_as_in_csharp() -> None:
+    (cube,), _ = objects("var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.position = new Vector3(count / 2, size, 0);", "int count = 5; float size = 1.5f;")
+    assert cube.position == pytest.approx((2, 1.5, 0))
