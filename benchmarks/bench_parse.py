@@ -9,7 +9,10 @@ faster than node + three on the same files.
     .venv/bin/python benchmarks/bench_parse.py [--repeat 5] [--baseline-replies 12] [--language threejs]
 
 A language joins the table with one ``Row`` in ``ROWS``: its fixtures folder and, if it has an
-engine, a function running one reply there (the Blender, Open3D and Unity parsers add theirs).
+engine, a function running one reply there. Blender and Open3D replies run in their engines
+in one warm process each (``batch_baseline``): bpy with a factory reset per reply, open3d with
+draw calls stubbed; Unity has no engine here. Target (issue 5): the static parse at least 50
+times faster than bpy on the same replies.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ class Row:
     baseline_name: str = ""
     #: Prepares the engine once (installs, warms caches), outside the timing.
     prepare: Callable[[], None] | None = None
+    #: For engines that run many replies in one warm process: replies per second measured
+    #: inside the engine (its own clock), given the replies.
+    batch_baseline: Callable[[list[str]], float] | None = None
 
 
 def _three_baseline(reply: str) -> object:
@@ -51,6 +57,33 @@ def _three_prepare() -> None:
     ensure_three()
 
 
+def _engine_rate(language: str) -> Callable[[list[str]], float]:
+    """Replies per second of a Python engine (bpy, open3d) in one warm subprocess: each reply
+    from a clean state (bpy: the factory-empty scene), the median of 3 runs per reply, timed
+    inside the engine. Process start and imports are left out: the kindest baseline."""
+
+    def rate(replies: list[str]) -> float:
+        from tests.engines.engine_scenes import reply_code, run_engine
+
+        cases = [(f"r{i}", reply_code(reply, language)) for i, reply in enumerate(replies)]
+        runs = run_engine(language, cases, repeat=3)
+        return len(runs) / sum(statistics.median(run.seconds) for run in runs)
+
+    return rate
+
+
+def _engine_process(language: str) -> Callable[[str], object]:
+    """Run one reply in a fresh engine process, as a reply on its own is run (what the three.js
+    row measures): process start and the engine's import included."""
+
+    def run(reply: str) -> object:
+        from tests.engines.engine_scenes import reply_code, run_engine
+
+        return run_engine(language, [("reply", reply_code(reply, language))])
+
+    return run
+
+
 ROWS: list[Row] = [
     Row(
         "threejs",
@@ -59,13 +92,47 @@ ROWS: list[Row] = [
         "node + three (a process per reply)",
         _three_prepare,
     ),
+    Row(
+        "blender",
+        REPO / "fixtures" / "blender",
+        None,
+        "bpy 5.0.1, one warm process, factory-empty scene per reply",
+        None,
+        _engine_rate("blender"),
+    ),
+    Row(
+        "blender",
+        REPO / "fixtures" / "blender",
+        _engine_process("blender"),
+        "bpy 5.0.1, a process per reply",
+    ),
+    Row(
+        "open3d",
+        REPO / "fixtures" / "open3d",
+        None,
+        "open3d 0.20, one warm process",
+        None,
+        _engine_rate("open3d"),
+    ),
+    Row(
+        "open3d",
+        REPO / "fixtures" / "open3d",
+        _engine_process("open3d"),
+        "open3d 0.20, a process per reply",
+    ),
+    Row("unity", REPO / "fixtures" / "unity"),
     Row("dsl", REPO / "fixtures" / "dsl"),
     Row("json", REPO / "fixtures" / "json"),
 ]
 
 
 def replies_of(row: Row) -> list[str]:
-    return [p.read_text(encoding="utf-8") for p in sorted(row.fixtures.glob("*.txt"))]
+    # ``<case>.threejs.txt`` beside a Unity reply is its twin, not a reply of the language.
+    return [
+        p.read_text(encoding="utf-8")
+        for p in sorted(row.fixtures.glob("*.txt"))
+        if p.name.count(".") == 1
+    ]
 
 
 def parse_rate(language: str, replies: list[str], repeat: int) -> tuple[float, float]:
@@ -116,7 +183,10 @@ def main() -> int:
             continue
         rate, slowest = parse_rate(row.language, replies, args.repeat)
         engine = ratio = "-"
-        if row.baseline is not None:
+        if row.batch_baseline is not None:
+            base = row.batch_baseline(replies[: args.baseline_replies])
+            engine, ratio = f"{base:9.1f}", f"{rate / base:7.1f}x"
+        elif row.baseline is not None:
             if row.prepare is not None:
                 row.prepare()
             sample = replies[: args.baseline_replies]

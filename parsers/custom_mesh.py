@@ -16,7 +16,9 @@ from numpy.typing import NDArray
 Matrix = NDArray[np.float64]
 
 #: Canonical +Y onto local +Z: how a Z-up engine's box keeps its up axis.
-_Y_TO_Z = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+_Y_TO_Z = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
 _TOLERANCE = 1e-6
 
 
@@ -57,7 +59,10 @@ def _pyramid(v: Matrix) -> Matrix | None:
         if float(np.abs((base - centre) @ normal).max()) > _TOLERANCE * size:
             continue
         height = apex - centre
-        if float(np.linalg.norm(np.cross(height, normal))) > _TOLERANCE * size or float(np.linalg.norm(height)) < _TOLERANCE * size:
+        if (
+            float(np.linalg.norm(np.cross(height, normal))) > _TOLERANCE * size
+            or float(np.linalg.norm(height)) < _TOLERANCE * size
+        ):
             continue
         order = np.argsort(np.linalg.norm(base - base[0], axis=1))
         near_a, near_b, far = base[order[1]], base[order[2]], base[order[3]]
@@ -73,7 +78,9 @@ def _pyramid(v: Matrix) -> Matrix | None:
     return None
 
 
-def primitive_from_vertices(vertices: Sequence[Sequence[float]] | Matrix, *, up: str = "y") -> tuple[str, Matrix] | None:
+def primitive_from_vertices(
+    vertices: Sequence[Sequence[float]] | Matrix, *, up: str = "y"
+) -> tuple[str, Matrix] | None:
     """``(class, unit_to_local)`` of a box or pyramid given by its vertices, or None.
 
     ``unit_to_local`` takes the canonical unit primitive onto the vertices (in the mesh's own
@@ -94,7 +101,9 @@ def primitive_from_vertices(vertices: Sequence[Sequence[float]] | Matrix, *, up:
     return None
 
 
-def bounding_affine(vertices: Sequence[Sequence[float]] | Matrix, *, up: str = "y") -> Matrix | None:
+def bounding_affine(
+    vertices: Sequence[Sequence[float]] | Matrix, *, up: str = "y"
+) -> Matrix | None:
     """The unit cube onto the vertices' bounding box (for a mesh whose class came from its
     name), or None when there are no usable vertices."""
     try:

@@ -11,6 +11,7 @@ import io
 import sys
 from pathlib import Path
 
+from render.shading import SHADINGS
 from spatialbabel.cli import ExitCode
 
 HELP = "re-render one scene JSON with one of its cameras (pyrender, offscreen) into a PNG"
@@ -31,6 +32,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also write the instance masks: 16-bit PNG, 1 + object index, 0 background",
     )
     parser.add_argument("--no-ground", action="store_true", help="leave the ground plane out")
+    parser.add_argument(
+        "--shading",
+        choices=SHADINGS,
+        default=SHADINGS[0],
+        help="lambert: diffuse light painted from the instance pass (fast, the default); "
+        "pbr: pyrender's physically based shading with 4x multisampling (smoother edges)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from render.offscreen import Renderer
 
-        with Renderer(ground=not args.no_ground) as renderer:
+        with Renderer(ground=not args.no_ground, shading=args.shading) as renderer:
             rendering = renderer.render(scene, args.camera)
     except RendererUnavailable as error:
         print(f"spatialbabel render: {error}", file=sys.stderr)

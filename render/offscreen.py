@@ -1,14 +1,17 @@
 """Offscreen re-rendering of any ``Scene`` with any of its cameras, through pyrender on EGL.
 
 A ``Renderer`` is kept alive across scenes: it draws through the process's one EGL context
-(``_Context``), the unit meshes are built once (``render.primitives``) and a pyrender mesh per
-(class, colour) is kept, so a scene that reuses the previous one's shapes uploads nothing new.
-Each render makes two passes:
+(``_Context``), the unit meshes are built once (``render.primitives``) and pyrender meshes are
+kept, so a scene that reuses the previous one's shapes uploads nothing new.
 
-- an instance pass (flat colours, no multisampling) that gives exact per-object ids and the
-  depth along the view axis; the ground is drawn there too, as background, so it hides what a
-  reconstruction sinks below it, as it does in the generator's Blender ID pass;
-- a shaded colour pass (skipped with ``color=False``) for the pictures people look at.
+Every render makes an instance pass (pyrender's segmentation pass, no multisampling) that gives
+exact per-object ids and the depth along the view axis; the ground is drawn there too, as
+background, so it hides what a reconstruction sinks below it, as it does in the generator's
+Blender ID pass. Its fragment shader is ours (``render/shaders``): besides the id it writes the
+diffuse light of a fixed camera-relative rig, from which ``render.shading`` paints the colour
+image in numpy (``shading="lambert"``, the default). ``shading="pbr"`` draws the colour image
+instead with pyrender's own physically based shading in a second, multisampled pass: smoother
+edges, several times the cost.
 
 Only this module (and so only ``render/``) imports pyrender.
 """
@@ -22,6 +25,7 @@ os.environ.setdefault("PYOPENGL_PLATFORM", "egl")
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -30,6 +34,17 @@ from numpy.typing import NDArray
 
 from render.errors import EGL_PACKAGES, RenderError, RendererUnavailable
 from render.primitives import CURVED, unit_trimesh
+from render.shading import (
+    BACKGROUND_RGB,
+    GROUND_RGB,
+    RGB8,
+    SHADINGS,
+    UNCOLORED_RGB,
+    ColorTable,
+    Shading,
+    shader_defines,
+    to_rgb8,
+)
 from spatialbabel import Camera, Scene, SceneObject
 
 try:
@@ -42,13 +57,10 @@ except ImportError as error:
         f"PyOpenGL cannot load its {os.environ['PYOPENGL_PLATFORM']} platform ({error}); "
         f"on Debian install {EGL_PACKAGES}"
     ) from error
+from OpenGL import GL
+
 from spatialbabel.geometry import unit_to_world
 from spatialbabel.palette import RGB, srgb_to_linear
-
-#: sRGB of objects that carry no colour, of the ground and of the empty background.
-UNCOLORED_RGB: Final[RGB] = (0.6, 0.6, 0.6)
-GROUND_RGB: Final[RGB] = (0.62, 0.62, 0.62)
-BACKGROUND_RGB: Final[RGB] = (0.30, 0.32, 0.36)
 
 #: Near and far clip planes (metres). The 24-bit depth buffer still resolves 0.2 mm at 11 m.
 Z_NEAR: Final = 0.05
@@ -57,11 +69,18 @@ Z_FAR: Final = 1000.0
 #: A size component below this is raised to it: a flat disc stays visible and the pose invertible.
 MIN_EXTENT: Final = 1e-6
 
-#: pyrender meshes kept between renders, one per (class, 8-bit colour), oldest dropped first.
+#: pyrender meshes kept between renders, one per class (and 8-bit colour with ``pbr`` shading),
+#: oldest dropped first.
 MESH_CACHE_SIZE: Final = 256
 
-#: Instance ids are written as 16-bit colours (red = low byte, green = high byte).
+#: Instance ids are written as 16-bit colours (green = low byte, blue = high byte).
 MAX_OBJECTS: Final = 65535
+
+#: Our replacement of pyrender's segmentation shaders.
+SHADER_DIR: Final = Path(__file__).with_name("shaders")
+
+#: The samples a pixel of pyrender's offscreen framebuffer (its fixed choice, kept for ``pbr``).
+PYRENDER_SAMPLES: Final = 4
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,12 +148,22 @@ def object_pose(obj: SceneObject) -> NDArray[np.float64]:
 
 
 def _instance_color(label: int) -> NDArray[np.uint8]:
+    # pyrender hands this to the shader as `color`; shaded_ids.frag moves it to green and blue.
     return np.array([label & 0xFF, label >> 8, 0], dtype=np.uint8)
 
 
-def _decode_instances(seg: NDArray[np.uint8]) -> NDArray[np.uint16]:
-    low, high = seg[:, :, 0].astype(np.uint16), seg[:, :, 1].astype(np.uint16)
-    return np.asarray(low | (high << 8), dtype=np.uint16)
+def _pack(frame: NDArray[np.uint8]) -> NDArray[np.uint32]:
+    """The instance pass's RGBA pixels as little-endian words: code | id << 8 | alpha << 24."""
+    words = np.ascontiguousarray(frame).view("<u4")
+    return np.asarray(words[:, :, 0], dtype=np.uint32)
+
+
+def _decode_instances(packed: NDArray[np.uint32]) -> NDArray[np.uint16]:
+    return ((packed >> np.uint32(8)) & np.uint32(0xFFFF)).astype(np.uint16)
+
+
+def _object_rgb8(obj: SceneObject) -> RGB8:
+    return to_rgb8(obj.rgb if obj.rgb is not None else UNCOLORED_RGB)
 
 
 def _material(rgb: RGB, *, double_sided: bool = False) -> pyrender.MetallicRoughnessMaterial:
@@ -177,6 +206,94 @@ def _sun_pose() -> NDArray[np.float64]:
     return pose
 
 
+class _ShaderCache:
+    """pyrender's shader program cache with its segmentation program swapped for ours.
+
+    pyrender (0.1.45, pinned) has no public way to give it shaders: its renderer asks this
+    cache for a program by file name and defines, so ours wraps the renderer's own cache and
+    answers the segmentation request with ``render/shaders/shaded_ids.*`` and the light rig's
+    defines. Every other program (the ``pbr`` colour pass among them) is pyrender's."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def get_program(
+        self,
+        vertex_shader: str,
+        fragment_shader: str,
+        geometry_shader: str | None = None,
+        defines: dict[str, Any] | None = None,
+    ) -> Any:
+        if (vertex_shader, fragment_shader) == ("segmentation.vert", "segmentation.frag"):
+            vertex_shader = str(SHADER_DIR / "shaded_ids.vert")
+            fragment_shader = str(SHADER_DIR / "shaded_ids.frag")
+            defines = {**(defines or {}), **shader_defines()}
+        return self._inner.get_program(vertex_shader, fragment_shader, geometry_shader, defines)
+
+    def clear(self) -> None:
+        self._inner.clear()
+
+
+class _GLRenderer(pyrender.Renderer):  # type: ignore[misc]
+    """pyrender's renderer with our segmentation shaders and a choice of multisampling.
+
+    pyrender always draws offscreen into a 4x multisampled framebuffer and resolves it into a
+    plain one, even for its segmentation pass, which disables multisampling: on a software
+    rasteriser clearing and resolving four samples a pixel is about a third of that pass. With
+    ``samples = 0`` the "multisampled" buffers get one sample (the blit is then a plain copy).
+    """
+
+    _program_cache: Any
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__(width, height)
+        self._program_cache = _ShaderCache(self._program_cache)
+        self.samples = PYRENDER_SAMPLES
+        self._main_fb_samples = PYRENDER_SAMPLES
+
+    def _configure_main_framebuffer(self) -> None:
+        if self._main_fb is not None and self._main_fb_samples != self.samples:
+            self._delete_main_framebuffer()
+        fresh = self._main_fb is None or self._main_fb_dims != (
+            self.viewport_width,
+            self.viewport_height,
+        )
+        super()._configure_main_framebuffer()
+        if fresh and self.samples != PYRENDER_SAMPLES:
+            # pyrender made its buffers with 4 samples; give them new storage (still attached).
+            for buffer, layout in (
+                (self._main_cb_ms, GL.GL_RGBA),
+                (self._main_db_ms, GL.GL_DEPTH_COMPONENT24),
+            ):
+                GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, buffer)
+                GL.glRenderbufferStorageMultisample(
+                    GL.GL_RENDERBUFFER,
+                    self.samples,
+                    layout,
+                    self.viewport_width,
+                    self.viewport_height,
+                )
+        self._main_fb_samples = self.samples
+
+
+class _Offscreen(pyrender.OffscreenRenderer):  # type: ignore[misc]
+    """pyrender's offscreen renderer (platform, context) drawing with ``_GLRenderer``."""
+
+    def _create(self) -> None:
+        super()._create()
+        # pyrender's own renderer holds no OpenGL objects yet: it is simply replaced.
+        self._renderer = _GLRenderer(self.viewport_width, self.viewport_height)
+
+    @property
+    def samples(self) -> int:
+        """Samples a pixel of the framebuffer the next render draws into."""
+        return int(self._renderer.samples)
+
+    @samples.setter
+    def samples(self, value: int) -> None:
+        self._renderer.samples = value
+
+
 class _Context:
     """The process's one EGL context (a pyrender ``OffscreenRenderer``), shared by every
     ``Renderer``. pyrender ends a context with ``eglTerminate`` on the display, which all
@@ -195,7 +312,7 @@ class _Context:
             self.offscreen, self.users, self.pid = None, 0, os.getpid()
         if self.offscreen is None:
             try:
-                self.offscreen = pyrender.OffscreenRenderer(1, 1)
+                self.offscreen = _Offscreen(1, 1)
             except Exception as error:
                 platform = os.environ.get("PYOPENGL_PLATFORM", "")
                 raise RendererUnavailable(
@@ -221,15 +338,21 @@ class Renderer:
     """An offscreen pyrender renderer kept alive across scenes.
 
     ``ground`` draws the scene's ground plane (grey in colour, background in the instance pass).
+    ``shading`` picks the colour image: ``"lambert"`` (default) is painted from the instance
+    pass's light codes, ``"pbr"`` is pyrender's own shading in a second, multisampled pass.
     Use as a context manager, or call ``close()``. Every renderer of a process draws through
     the same EGL context, so several may be open at once.
     """
 
-    def __init__(self, *, ground: bool = True) -> None:
+    def __init__(self, *, ground: bool = True, shading: Shading = "lambert") -> None:
+        if shading not in SHADINGS:
+            raise RenderError(f"unknown shading {shading!r}; known: {', '.join(SHADINGS)}")
         self.ground = ground
+        self.shading: Shading = shading
         self._offscreen: Any = None
-        self._meshes: OrderedDict[tuple[str, tuple[int, int, int]], pyrender.Mesh] = OrderedDict()
+        self._meshes: OrderedDict[tuple[str, RGB8 | None], pyrender.Mesh] = OrderedDict()
         self._ground_meshes: dict[tuple[float, float, float, float, float], pyrender.Mesh] = {}
+        self._colors = ColorTable(BACKGROUND_RGB)
         self._sun = pyrender.DirectionalLight(color=np.ones(3), intensity=2.6)
         self._sun_pose = _sun_pose()
 
@@ -249,18 +372,21 @@ class Renderer:
     def _context(self, width: int, height: int) -> Any:
         if self._offscreen is None:
             self._offscreen = _CONTEXT.acquire()
-        # pyrender reallocates its framebuffers when the viewport size changes.
+        # pyrender reallocates its framebuffers when the viewport size changes, ours also when
+        # the samples do: only pyrender's shading is multisampled.
         self._offscreen.viewport_width = width
         self._offscreen.viewport_height = height
+        self._offscreen.samples = PYRENDER_SAMPLES if self.shading == "pbr" else 0
         return self._offscreen
 
     def _mesh(self, obj: SceneObject) -> pyrender.Mesh:
-        rgb = obj.rgb if obj.rgb is not None else UNCOLORED_RGB
+        # Only pyrender's shading reads the material; the instance pass needs one mesh a class.
         # Colours are keyed at 8 bits, what the image can show, so near-equal ones share a mesh.
-        r, g, b = (round(c * 255) for c in rgb)
-        key = (obj.class_name, (r, g, b))
+        rgb8 = _object_rgb8(obj) if self.shading == "pbr" else None
+        key = (obj.class_name, rgb8)
         mesh = self._meshes.get(key)
         if mesh is None:
+            r, g, b = rgb8 or to_rgb8(UNCOLORED_RGB)
             mesh = pyrender.Mesh.from_trimesh(
                 unit_trimesh(obj.class_name),
                 material=_material((r / 255, g / 255, b / 255)),
@@ -300,7 +426,8 @@ class Renderer:
             k[0, 0], k[1, 1], k[0, 2], k[1, 2], znear=Z_NEAR, zfar=Z_FAR
         )
         world.add(lens, pose=_camera_pose(camera))
-        world.add(self._sun, pose=self._sun_pose)
+        if self.shading == "pbr":
+            world.add(self._sun, pose=self._sun_pose)
         return world, seg_map
 
     def render(
@@ -311,16 +438,21 @@ class Renderer:
         view = choose_camera(scene, camera)
         offscreen = self._context(view.width, view.height)
         world, seg_map = self._build(scene, view)
-        seg, depth = offscreen.render(world, pyrender.RenderFlags.SEG, seg_node_map=seg_map)
+        flags = pyrender.RenderFlags.SEG | pyrender.RenderFlags.RGBA
+        frame, depth = offscreen.render(world, flags, seg_node_map=seg_map)
+        packed = _pack(np.asarray(frame))
         image = None
-        if color:
-            image, _ = offscreen.render(world, pyrender.RenderFlags.NONE)
-            image = np.ascontiguousarray(image)
+        if color and self.shading == "pbr":
+            shaded, _ = offscreen.render(world, pyrender.RenderFlags.NONE)
+            image = np.ascontiguousarray(shaded)
+        elif color:
+            colors = [to_rgb8(GROUND_RGB), *(_object_rgb8(o) for o in scene.objects)]
+            image = self._colors.image(packed, colors)
         return Rendering(
             scene.scene_id,
             view,
             tuple(o.id for o in scene.objects),
-            _decode_instances(np.asarray(seg)),
+            _decode_instances(packed),
             np.ascontiguousarray(depth, dtype=np.float32),
             image,
         )

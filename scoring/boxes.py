@@ -129,43 +129,48 @@ def _polygon_area(polygon: list[tuple[float, float]]) -> float:
     )
 
 
-def _prism_intersection(a: OrientedBox, b: OrientedBox, k: int, m: int) -> float:
+def _prism_intersection(a: OrientedBox, b: OrientedBox, in_a: Matrix, k: int, m: int) -> float:
     """Intersection volume when a's axis ``k`` and b's axis ``m`` are parallel: the overlap of
-    the two cross-section rectangles (in a's frame) times the overlap along that axis."""
-    offset = a.axes.T @ (b.centre - a.centre)  # b's centre in a's frame
-    along = min(a.half[k], offset[k] + b.half[m]) - max(-a.half[k], offset[k] - b.half[m])
+    the two cross-section rectangles (in a's frame) times the overlap along that axis.
+    ``in_a`` holds b's axes in a's frame (a.axes.T @ b.axes)."""
+    offset = (a.axes.T @ (b.centre - a.centre)).tolist()  # b's centre in a's frame
+    half_a, half_b, axes = a.half.tolist(), b.half.tolist(), in_a.tolist()
+    along = min(half_a[k], offset[k] + half_b[m]) - max(-half_a[k], offset[k] - half_b[m])
     if along <= 0.0:
         return 0.0
+    # Plain floats from here: numpy's per-call cost dominates on 2-vectors.
     i, j = (axis for axis in range(3) if axis != k)
-    in_a = a.axes.T @ b.axes  # b's axes in a's frame
-    others = [axis for axis in range(3) if axis != m]
-    u = in_a[[i, j]][:, others[0]] * b.half[others[0]]
-    v = in_a[[i, j]][:, others[1]] * b.half[others[1]]
-    centre = offset[[i, j]]
-    corners = [centre + u + v, centre - u + v, centre - u - v, centre + u - v]
-    polygon = [(float(c[0]), float(c[1])) for c in corners]
-    return _polygon_area(_clip_to_rectangle(polygon, float(a.half[i]), float(a.half[j]))) * float(
-        along
-    )
+    p, q = (axis for axis in range(3) if axis != m)
+    ux, uy = axes[i][p] * half_b[p], axes[j][p] * half_b[p]
+    vx, vy = axes[i][q] * half_b[q], axes[j][q] * half_b[q]
+    cx, cy = offset[i], offset[j]
+    polygon = [
+        (cx + ux + vx, cy + uy + vy),
+        (cx - ux + vx, cy - uy + vy),
+        (cx - ux - vx, cy - uy - vy),
+        (cx + ux - vx, cy + uy - vy),
+    ]
+    return _polygon_area(_clip_to_rectangle(polygon, half_a[i], half_a[j])) * along
 
 
 def intersection_volume(a: OrientedBox, b: OrientedBox) -> float:
     """Volume of the intersection of two oriented boxes."""
     if a.volume <= 0.0 or b.volume <= 0.0:
         return 0.0
-    lo_a, hi_a = a.aabb()
-    lo_b, hi_b = b.aabb()
-    if np.any(np.minimum(hi_a, hi_b) <= np.maximum(lo_a, lo_b)):
-        return 0.0
-    cosines = np.abs(a.axes.T @ b.axes)
+    in_a = a.axes.T @ b.axes
+    cosines = np.abs(in_a)
     k, m = np.unravel_index(int(np.argmax(cosines)), cosines.shape)
     if cosines[k, m] >= 1.0 - PARALLEL_TOLERANCE:
         # The usual case (both boxes turned about the vertical only): a prism, no hull needed.
-        return _prism_intersection(a, b, int(k), int(m))
+        return _prism_intersection(a, b, in_a, int(k), int(m))
     return _hull_intersection(a, b)
 
 
 def _hull_intersection(a: OrientedBox, b: OrientedBox) -> float:
+    lo_a, hi_a = a.aabb()
+    lo_b, hi_b = b.aabb()
+    if (np.minimum(hi_a, hi_b) <= np.maximum(lo_a, lo_b)).any():
+        return 0.0
     scale = float(max(np.max(a.half), np.max(b.half)))
     tolerance = 1e-9 * scale
     corners_a, corners_b = a.corners, b.corners

@@ -20,20 +20,54 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     python = env_dir / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     # Install from a copy of the sources so the editable checkout is not what gets imported.
-    subprocess.run([str(python), "-m", "pip", "install", "-q", str(ROOT)], check=True, env=env, cwd=tmp_path, timeout=900)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(ROOT)],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=900,
+    )
     for module in ("bpy", "pyrender", "open3d"):
-        probe = subprocess.run([str(python), "-c", f"import {module}"], capture_output=True, env=env, cwd=tmp_path, check=False)
+        probe = subprocess.run(
+            [str(python), "-c", f"import {module}"],
+            capture_output=True,
+            env=env,
+            cwd=tmp_path,
+            check=False,
+        )
         assert probe.returncode != 0, f"{module} must not be installed by the plain install"
     spatialbabel = env_dir / "bin" / "spatialbabel"
-    languages = [p.name for p in (ROOT / "fixtures").iterdir() if p.is_dir() and p.name in ("json", "dsl", "threejs", "blender", "open3d", "unity")]
+    languages = [
+        p.name
+        for p in (ROOT / "fixtures").iterdir()
+        if p.is_dir() and p.name in ("json", "dsl", "threejs", "blender", "open3d", "unity")
+    ]
     assert "json" in languages
     for language in languages:
         case = sorted((ROOT / "fixtures" / language).glob("*.txt"))[0]
         done = subprocess.run(
-            [str(spatialbabel), "parse", "-q", "--language", language, str(case)], capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+            [str(spatialbabel), "parse", "-q", "--language", language, str(case)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            check=False,
         )
         assert done.returncode in (0, 1), done.stderr
         assert "internal parser error" not in done.stdout + done.stderr
-    done = subprocess.run([str(python), "-c", "import spatialbabel, parsers, scoring; print(sys.modules.get('bpy'))".replace("sys.", "__import__('sys').")], capture_output=True, text=True, env=env, cwd=tmp_path, check=False)
+    done = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "import spatialbabel, parsers, scoring; print(sys.modules.get('bpy'))".replace(
+                "sys.", "__import__('sys')."
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert sys.version_info[:2] == (3, 11)

@@ -10,4 +10,4 @@ from parsers.blender.writer import write_blender
 PARSERS.add(LANGUAGE, parse_blender)
 WRITERS.add(LANGUAGE, write_blender)
 
-__all__ = ["LANGUAGE", "write_blender", "evaluate_blender", "parse_blender"]
+__all__ = ["LANGUAGE", "evaluate_blender", "parse_blender", "write_blender"]

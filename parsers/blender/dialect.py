@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from parsers.blender.engine import BlenderEngine, collection_length, is_collection
+from parsers.blender.engine import collection_length, is_collection
 from parsers.blender.materials import collection_items
 from parsers.blender.vectors import SEQUENCE_KINDS, fixed, vector_binary, vector_unary
 from parsers.evaluator import UNDEFINED, Builtin, CallContext, Record, Unknown, Value, is_number
+from parsers.evaluator.numpy_lib import is_array
 from parsers.evaluator.python_lib import Python
 
 Args = list[Value]
@@ -24,21 +25,22 @@ def _items(record: Record) -> list[Value] | None:
     items = collection_items(record)
     if items is None:
         return None
-    return [i for i in items if not (isinstance(i, Record) and i.kind == "Object" and i.native.removed)]
+    return [
+        i for i in items if not (isinstance(i, Record) and i.kind == "Object" and i.native.removed)
+    ]
 
 
 class BlenderPython(Python):
     """The Python dialect with bpy's and mathutils' types."""
 
-    def __init__(self, engine: BlenderEngine) -> None:
-        super().__init__()
-        self.engine = engine
-
     def binary(self, op: str, left: Value, right: Value) -> Value:
         if isinstance(left, Record) or isinstance(right, Record):
             if op in ("in", "not in") and isinstance(right, Record) and is_collection(right):
                 items = _items(right) or []
-                found = any(left is item or (isinstance(item, Record) and item.fields.get("name") == left) for item in items)
+                found = any(
+                    left is item or (isinstance(item, Record) and item.fields.get("name") == left)
+                    for item in items
+                )
                 return found if op == "in" else not found
             if op in ("==", "!="):
                 same = self.equals(left, right)
@@ -70,7 +72,7 @@ class BlenderPython(Python):
         return super().truthy(value)
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
-        if isinstance(obj, Record):
+        if isinstance(obj, Record) and not is_array(obj):
             items = _items(obj)
             if items is None:
                 return Unknown(f"{obj.kind} cannot be indexed")
@@ -87,7 +89,7 @@ class BlenderPython(Python):
         return super().get_index(ctx, obj, index)
 
     def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
-        if isinstance(obj, Record):
+        if isinstance(obj, Record) and not is_array(obj):
             if obj.kind in SEQUENCE_KINDS:
                 if isinstance(index, int) and -len(obj.native) <= index < len(obj.native):
                     obj.native[index] = ctx.number(value, f"{obj.kind}[{index}]", obj.native[index])
@@ -101,7 +103,7 @@ class BlenderPython(Python):
                 items = collection_items(obj)
                 if items is not None and isinstance(index, int):
                     while len(items) <= index:
-                        items.append(None)  # type: ignore[arg-type]
+                        items.append(None)
                     items[index] = value
                 return
             ctx.info("eval.ignored_assignment", f"cannot set an item of a {obj.kind}; ignored")
@@ -109,7 +111,7 @@ class BlenderPython(Python):
         super().set_index(ctx, obj, index, value)
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
-        if isinstance(value, Record):
+        if isinstance(value, Record) and not is_array(value):
             items = _items(value)
             return None if items is None else iter(items)
         return super().iterate(value, mode)
@@ -120,7 +122,7 @@ class BlenderPython(Python):
 
         def length(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             value = args[0] if args else UNDEFINED
-            if isinstance(value, Record):
+            if isinstance(value, Record) and not is_array(value):
                 items = _items(value)
                 return Unknown(f"len of a {value.kind}") if items is None else len(items)
             return plain_len.fn(ctx, args, kwargs)

@@ -35,6 +35,7 @@ from parsers.evaluator import (
     Unknown,
     Value,
     is_number,
+    numpy_lib,
     type_name,
 )
 from parsers.evaluator.python_lib import python_module
@@ -45,8 +46,40 @@ Args = list[Value]
 Kwargs = dict[str, Value]
 
 #: Modifiers that change an object's shape; others (bevel, subdivision...) keep its bounds.
-SHAPE_MODIFIERS = frozenset({"ARRAY", "MIRROR", "SOLIDIFY", "SCREW", "DISPLACE", "SIMPLE_DEFORM", "CURVE", "LATTICE", "BOOLEAN", "SKIN", "WELD", "BUILD", "DECIMATE"})
-_COLLECTION_KINDS = frozenset({"BlendDataObjects", "BlendDataMeshes", "BlendDataMaterials", "BlendDataCollections", "BlendDataOther", "CollectionObjects", "CollectionChildren", "SceneObjects", "MeshMaterials", "Nodes", "NodeSockets", "Links", "ViewLayerObjects"})
+SHAPE_MODIFIERS = frozenset(
+    {
+        "ARRAY",
+        "MIRROR",
+        "SOLIDIFY",
+        "SCREW",
+        "DISPLACE",
+        "SIMPLE_DEFORM",
+        "CURVE",
+        "LATTICE",
+        "BOOLEAN",
+        "SKIN",
+        "WELD",
+        "BUILD",
+        "DECIMATE",
+    }
+)
+_COLLECTION_KINDS = frozenset(
+    {
+        "BlendDataObjects",
+        "BlendDataMeshes",
+        "BlendDataMaterials",
+        "BlendDataCollections",
+        "BlendDataOther",
+        "CollectionObjects",
+        "CollectionChildren",
+        "SceneObjects",
+        "MeshMaterials",
+        "Nodes",
+        "NodeSockets",
+        "Links",
+        "ViewLayerObjects",
+    }
+)
 
 
 def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
@@ -81,25 +114,83 @@ class BlenderEngine(Engine):
         self.active: Record | None = None
         vectors.register(self)
         materials.register(self)
+        numpy_lib.register(self)
         self._register_kinds()
         self.scene_collection = self._new_collection("Scene Collection")
-        self.scene = Record("Scene", {"name": "Scene", "collection": self.scene_collection, "camera": None, "render": Record("Inert"), "world": Record("Inert")})
+        self.scene = Record(
+            "Scene",
+            {
+                "name": "Scene",
+                "collection": self.scene_collection,
+                "camera": None,
+                "render": Record("Inert"),
+                "world": Record("Inert"),
+            },
+        )
         self.view_layer = Record("ViewLayer", {"name": "ViewLayer"})
-        self.view_layer.fields["objects"] = Record("ViewLayerObjects", native={"items": self.objects, "owner": None})
-        self.context = Record("Context", {"scene": self.scene, "view_layer": self.view_layer, "collection": self.scene_collection})
+        self.view_layer.fields["objects"] = Record(
+            "ViewLayerObjects", native={"items": self.objects, "owner": None}
+        )
+        self.context = Record(
+            "Context",
+            {
+                "scene": self.scene,
+                "view_layer": self.view_layer,
+                "collection": self.scene_collection,
+            },
+        )
         self.data = Record(
             "BlendData",
             {
-                "objects": Record("BlendDataObjects", native={"items": self.objects, "owner": None}),
+                "objects": Record(
+                    "BlendDataObjects", native={"items": self.objects, "owner": None}
+                ),
                 "meshes": Record("BlendDataMeshes", native={"items": self.meshes, "owner": None}),
-                "materials": Record("BlendDataMaterials", native={"items": self.materials_list, "owner": None}),
-                "collections": Record("BlendDataCollections", native={"items": self.collections, "owner": None}),
+                "materials": Record(
+                    "BlendDataMaterials", native={"items": self.materials_list, "owner": None}
+                ),
+                "collections": Record(
+                    "BlendDataCollections", native={"items": self.collections, "owner": None}
+                ),
                 "scenes": [self.scene],
+                **{
+                    name: Record("BlendDataOther", native={"items": [], "owner": None})
+                    for name in (
+                        "lights",
+                        "cameras",
+                        "images",
+                        "textures",
+                        "worlds",
+                        "node_groups",
+                        "curves",
+                        "fonts",
+                        "grease_pencils",
+                    )
+                },
             },
         )
         self.bpy = Namespace(
             "bpy",
-            {"context": self.context, "data": self.data, "ops": self._ops(), "types": Namespace("bpy.types", missing=lambda n: Record("Inert")), "app": Namespace("bpy.app", {"version": (5, 0, 1), "version_string": "5.0.1"}, missing=lambda n: Record("Inert")), "props": Namespace("bpy.props", missing=lambda n: Builtin(f"bpy.props.{n}", lambda c, a, k: None)), "utils": Namespace("bpy.utils", missing=lambda n: Builtin(f"bpy.utils.{n}", lambda c, a, k: None)), "path": Namespace("bpy.path", missing=lambda n: Builtin(f"bpy.path.{n}", lambda c, a, k: "")) },
+            {
+                "context": self.context,
+                "data": self.data,
+                "ops": self._ops(),
+                "types": Namespace("bpy.types", missing=lambda n: Record("Inert")),
+                "app": Namespace(
+                    "bpy.app",
+                    {"version": (5, 0, 1), "version_string": "5.0.1"},
+                    missing=lambda n: Record("Inert"),
+                ),
+                "props": Namespace(
+                    "bpy.props", missing=lambda n: Builtin(f"bpy.props.{n}", lambda c, a, k: None)
+                ),
+                "utils": Namespace(
+                    "bpy.utils", missing=lambda n: Builtin(f"bpy.utils.{n}", lambda c, a, k: None)
+                ),
+                "path": Namespace(
+                    "bpy.path", missing=lambda n: Builtin(f"bpy.path.{n}", lambda c, a, k: "")
+                ),
+            },
         )
         self.mathutils = vectors.mathutils_module()
 
@@ -119,12 +210,20 @@ class BlenderEngine(Engine):
                 getters={
                     "matrix_world": lambda ctx, r: vectors.new_matrix(self.world_matrix(r)),
                     "matrix_basis": lambda ctx, r: vectors.new_matrix(self.basis_matrix(r)),
-                    "matrix_parent_inverse": lambda ctx, r: vectors.new_matrix(r.native.parent_inverse),
+                    "matrix_parent_inverse": lambda ctx, r: vectors.new_matrix(
+                        r.native.parent_inverse
+                    ),
                     "dimensions": self._dimensions,
                     "active_material": self._active_material,
                     "material_slots": self._material_slots,
-                    "children": lambda ctx, r: [o for o in self.objects if o.fields.get("parent") is r and not o.native.removed],
-                    "users_collection": lambda ctx, r: [self.scene_collection] if r.native.linked else [],
+                    "children": lambda ctx, r: [
+                        o
+                        for o in self.objects
+                        if o.fields.get("parent") is r and not o.native.removed
+                    ],
+                    "users_collection": lambda ctx, r: (
+                        [self.scene_collection] if r.native.linked else []
+                    ),
                 },
                 on_set=self._object_set,
                 inert=True,
@@ -140,31 +239,136 @@ class BlenderEngine(Engine):
                     "update": lambda ctx, r, a, k: None,
                     "validate": lambda ctx, r, a, k: False,
                 },
+                on_set=self._mesh_set,
                 inert=True,
             )
         )
-        self.add_kind(Kind("MeshMaterials", methods={"append": self._materials_append, "clear": self._materials_clear, "pop": self._materials_pop}, inert=True))
+        self.add_kind(
+            Kind(
+                "MeshMaterials",
+                methods={
+                    "append": self._materials_append,
+                    "clear": self._materials_clear,
+                    "pop": self._materials_pop,
+                },
+                inert=True,
+            )
+        )
         self.add_kind(Kind("MaterialSlot", on_set=self._slot_set, inert=True))
-        self.add_kind(Kind("BlendDataObjects", methods={"new": self._objects_new, "remove": self._objects_remove, "get": self._by_name_method, "link": self._link_method}, inert=True))
-        self.add_kind(Kind("BlendDataMeshes", methods={"new": self._meshes_new, "remove": self._meshes_remove, "get": self._by_name_method}, inert=True))
-        self.add_kind(Kind("BlendDataMaterials", methods={"new": self._materials_new, "remove": self._generic_remove, "get": self._by_name_method}, inert=True))
-        self.add_kind(Kind("BlendDataCollections", methods={"new": self._collections_new, "remove": self._generic_remove, "get": self._by_name_method}, inert=True))
-        self.add_kind(Kind("BlendDataOther", methods={"new": lambda ctx, r, a, k: Record("Inert", {"name": _arg(a, 0)}), "remove": lambda ctx, r, a, k: None, "get": self._by_name_method}, inert=True))
+        self.add_kind(
+            Kind(
+                "BlendDataObjects",
+                methods={
+                    "new": self._objects_new,
+                    "remove": self._objects_remove,
+                    "get": self._by_name_method,
+                    "link": self._link_method,
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "BlendDataMeshes",
+                methods={
+                    "new": self._meshes_new,
+                    "remove": self._meshes_remove,
+                    "get": self._by_name_method,
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "BlendDataMaterials",
+                methods={
+                    "new": self._materials_new,
+                    "remove": self._generic_remove,
+                    "get": self._by_name_method,
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "BlendDataCollections",
+                methods={
+                    "new": self._collections_new,
+                    "remove": self._generic_remove,
+                    "get": self._by_name_method,
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "BlendDataOther",
+                methods={
+                    "new": lambda ctx, r, a, k: Record("Inert", {"name": _arg(a, 0)}),
+                    "remove": lambda ctx, r, a, k: None,
+                    "get": self._by_name_method,
+                },
+                inert=True,
+            )
+        )
         self.add_kind(Kind("Collection", inert=True))
-        self.add_kind(Kind("CollectionObjects", methods={"link": self._link_method, "unlink": self._unlink_method}, inert=True))
-        self.add_kind(Kind("CollectionChildren", methods={"link": lambda ctx, r, a, k: None, "unlink": lambda ctx, r, a, k: None}, inert=True))
-        self.add_kind(Kind("SceneObjects", methods={"link": self._link_method, "unlink": self._unlink_method, "get": self._by_name_method}, inert=True))
-        self.add_kind(Kind("Scene", getters={"objects": lambda ctx, r: Record("SceneObjects", native={"items": self.linked_objects(), "owner": None})}, inert=True))
+        self.add_kind(
+            Kind(
+                "CollectionObjects",
+                methods={"link": self._link_method, "unlink": self._unlink_method},
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "CollectionChildren",
+                methods={"link": lambda ctx, r, a, k: None, "unlink": lambda ctx, r, a, k: None},
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "SceneObjects",
+                methods={
+                    "link": self._link_method,
+                    "unlink": self._unlink_method,
+                    "get": self._by_name_method,
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "Scene",
+                getters={
+                    "objects": lambda ctx, r: Record(
+                        "SceneObjects", native={"items": self.linked_objects(), "owner": None}
+                    )
+                },
+                inert=True,
+            )
+        )
         self.add_kind(Kind("ViewLayer", methods={"update": lambda ctx, r, a, k: None}, inert=True))
-        self.add_kind(Kind("ViewLayerObjects", getters={"active": lambda ctx, r: self.active}, on_set=self._view_layer_set, inert=True))
+        self.add_kind(
+            Kind(
+                "ViewLayerObjects",
+                getters={"active": lambda ctx, r: self.active},
+                on_set=self._view_layer_set,
+                inert=True,
+            )
+        )
         self.add_kind(
             Kind(
                 "Context",
                 getters={
                     "object": lambda ctx, r: self.active,
                     "active_object": lambda ctx, r: self.active,
-                    "selected_objects": lambda ctx, r: [o for o in self.linked_objects() if o.native.selected],
-                    "selected_editable_objects": lambda ctx, r: [o for o in self.linked_objects() if o.native.selected],
+                    "selected_objects": lambda ctx, r: [
+                        o for o in self.linked_objects() if o.native.selected
+                    ],
+                    "selected_editable_objects": lambda ctx, r: [
+                        o for o in self.linked_objects() if o.native.selected
+                    ],
                     "visible_objects": lambda ctx, r: self.linked_objects(),
                 },
                 inert=True,
@@ -183,17 +387,27 @@ class BlenderEngine(Engine):
                 found = ctx.member(found, part)
         elif module == "mathutils":
             found = self.mathutils
+        elif module == "numpy" or module.startswith("numpy."):
+            found = numpy_lib.numpy_module()
+            for part in module.split(".")[1:]:
+                found = ctx.member(found, part)
         else:
             standard = python_module(ctx, module)
             if standard is None:
-                ctx.info("blender.unknown_module", f"module {module!r} is not modelled; what it gives is unknown")
+                ctx.info(
+                    "blender.unknown_module",
+                    f"module {module!r} is not modelled; what it gives is unknown",
+                )
                 return Unknown(f"module {module!r} is not known")
             found = standard
         return found if name is None else ctx.member(found, name)
 
     def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
         if name in ("bpy", "mathutils"):
-            ctx.warning("blender.missing_import", f"{name} is used without being imported; read as if imported")
+            ctx.warning(
+                "blender.missing_import",
+                f"{name} is used without being imported; read as if imported",
+            )
             return self.bpy if name == "bpy" else self.mathutils
         return None
 
@@ -201,7 +415,11 @@ class BlenderEngine(Engine):
         items = materials.collection_items(record)
         if items is not None:
             for item in items:
-                if isinstance(item, Record) and item.fields.get("name") == name and not (item.kind == "Object" and item.native.removed):
+                if (
+                    isinstance(item, Record)
+                    and item.fields.get("name") == name
+                    and not (item.kind == "Object" and item.native.removed)
+                ):
                     return item
             return Unknown(f"no item named {name!r}")
         return super().missing_member(ctx, record, name)
@@ -228,8 +446,14 @@ class BlenderEngine(Engine):
         self.meshes.append(mesh)
         return mesh
 
-    def new_object(self, ctx: CallContext, name: str, data: Value, object_type: str = "MESH") -> Record:
-        record = Record("Object", {"name": self._unique(name, self._object_names())}, native=ObjectState(ctx.line, object_type))
+    def new_object(
+        self, ctx: CallContext, name: str, data: Value, object_type: str = "MESH"
+    ) -> Record:
+        record = Record(
+            "Object",
+            {"name": self._unique(name, self._object_names())},
+            native=ObjectState(ctx.line, object_type),
+        )
         record.fields.update(
             {
                 "type": object_type,
@@ -265,7 +489,11 @@ class BlenderEngine(Engine):
         return rotations.euler_matrix(record.fields["rotation_euler"].native, str(mode))
 
     def basis_matrix(self, record: Record) -> np.ndarray[Any, Any]:
-        return rotations.trs(record.fields["location"].native, self.rotation_matrix(record), record.fields["scale"].native)
+        return rotations.trs(
+            record.fields["location"].native,
+            self.rotation_matrix(record),
+            record.fields["scale"].native,
+        )
 
     def world_matrix(self, record: Record, depth: int = 0) -> np.ndarray[Any, Any]:
         parent = record.fields.get("parent")
@@ -277,14 +505,20 @@ class BlenderEngine(Engine):
     def set_rotation(self, record: Record, rotation: np.ndarray[Any, Any]) -> None:
         mode = str(record.fields.get("rotation_mode", "XYZ"))
         if mode == "QUATERNION":
-            record.fields["rotation_quaternion"].native[:] = list(rotations.matrix_to_quaternion_wxyz(rotation))
+            record.fields["rotation_quaternion"].native[:] = list(
+                rotations.matrix_to_quaternion_wxyz(rotation)
+            )
         elif mode == "AXIS_ANGLE":
             w, x, y, z = rotations.matrix_to_quaternion_wxyz(rotation)
             angle = 2 * float(np.arccos(max(-1.0, min(1.0, w))))
             s = float(np.sqrt(max(0.0, 1 - w * w)))
-            record.fields["rotation_axis_angle"].native[:] = [angle, x / s, y / s, z / s] if s > 1e-12 else [0.0, 0.0, 0.0, 1.0]
+            record.fields["rotation_axis_angle"].native[:] = (
+                [angle, x / s, y / s, z / s] if s > 1e-12 else [0.0, 0.0, 0.0, 1.0]
+            )
         else:
-            record.fields["rotation_euler"].native[:] = list(rotations.matrix_to_blender_euler(rotation, mode))
+            record.fields["rotation_euler"].native[:] = list(
+                rotations.matrix_to_blender_euler(rotation, mode)
+            )
 
     def set_basis(self, record: Record, basis: np.ndarray[Any, Any]) -> None:
         location, rotation, scale = rotations.decompose_trs(basis)
@@ -315,22 +549,37 @@ class BlenderEngine(Engine):
         if name in ("rotation_euler", "rotation_quaternion", "rotation_axis_angle", "color"):
             current = record.fields[name]
             size = len(current.native)
-            if name == "rotation_euler" and isinstance(value, Record) and value.kind in ("Matrix", "Quaternion"):
+            if (
+                name == "rotation_euler"
+                and isinstance(value, Record)
+                and value.kind in ("Matrix", "Quaternion")
+            ):
                 rotation = vectors.matrix_of(value)
                 if rotation is not None:
-                    current.native[:] = list(rotations.matrix_to_blender_euler(rotation[:3, :3], str(record.fields.get("rotation_mode", "XYZ"))))
+                    current.native[:] = list(
+                        rotations.matrix_to_blender_euler(
+                            rotation[:3, :3], str(record.fields.get("rotation_mode", "XYZ"))
+                        )
+                    )
                 return True
             values = vectors.fixed(ctx, value, name, size, list(current.native))
             if values is not None:
                 current.native[:] = values
             return True
         if name == "rotation_mode":
-            if isinstance(value, str) and value in (*rotations.EULER_MODES, "QUATERNION", "AXIS_ANGLE"):
+            if isinstance(value, str) and value in (
+                *rotations.EULER_MODES,
+                "QUATERNION",
+                "AXIS_ANGLE",
+            ):
                 rotation = self.rotation_matrix(record)
                 record.fields["rotation_mode"] = value
                 self.set_rotation(record, rotation)
             else:
-                ctx.warning("blender.bad_value", f"rotation_mode {value!r} is not one Blender knows; ignored")
+                ctx.warning(
+                    "blender.bad_value",
+                    f"rotation_mode {value!r} is not one Blender knows; ignored",
+                )
             return True
         if name == "dimensions":
             shape = self.mesh_shape(record)
@@ -348,7 +597,17 @@ class BlenderEngine(Engine):
                 record.fields["name"] = self._unique(value, taken)
             return True
         if name == "parent":
-            record.fields["parent"] = value if isinstance(value, Record) and value.kind == "Object" else None
+            record.fields["parent"] = (
+                value if isinstance(value, Record) and value.kind == "Object" else None
+            )
+            return True
+        if name == "data":
+            if value is None or (isinstance(value, Record) and value.kind in ("Mesh", "Inert")):
+                record.fields["data"] = value
+            else:
+                ctx.warning(
+                    "blender.bad_value", f"object data set to a {type_name(value)}; ignored"
+                )
             return True
         if name == "matrix_parent_inverse":
             matrix = vectors.matrix_of(value)
@@ -358,7 +617,9 @@ class BlenderEngine(Engine):
         if name in ("matrix_world", "matrix_basis"):
             matrix = vectors.matrix_of(value)
             if matrix is None or matrix.shape != (4, 4):
-                ctx.warning("blender.bad_value", f"{name} set to a value that is not a 4x4 matrix; ignored")
+                ctx.warning(
+                    "blender.bad_value", f"{name} set to a value that is not a 4x4 matrix; ignored"
+                )
             elif name == "matrix_world":
                 self.set_world(record, matrix)
             else:
@@ -375,8 +636,17 @@ class BlenderEngine(Engine):
         return None
 
     def _object_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        copy = self.new_object(ctx, str(record.fields.get("name")), record.fields.get("data"), record.native.type)
-        for name in ("location", "rotation_euler", "rotation_quaternion", "rotation_axis_angle", "scale", "color"):
+        copy = self.new_object(
+            ctx, str(record.fields.get("name")), record.fields.get("data"), record.native.type
+        )
+        for name in (
+            "location",
+            "rotation_euler",
+            "rotation_quaternion",
+            "rotation_axis_angle",
+            "scale",
+            "color",
+        ):
             copy.fields[name].native[:] = list(record.fields[name].native)
         copy.fields["rotation_mode"] = record.fields.get("rotation_mode", "XYZ")
         copy.fields["parent"] = record.fields.get("parent")
@@ -393,7 +663,7 @@ class BlenderEngine(Engine):
     def _object_materials(self, record: Record) -> list[Record] | None:
         data = record.fields.get("data")
         if isinstance(data, Record) and data.kind == "Mesh":
-            return materials.collection_items(data.fields["materials"])
+            return materials.collection_items(data.fields.get("materials"))
         return None
 
     def _active_material(self, ctx: CallContext, record: Record) -> Value:
@@ -403,7 +673,9 @@ class BlenderEngine(Engine):
     def _set_slot(self, ctx: CallContext, record: Record, index: int, value: Value) -> None:
         items = self._object_materials(record)
         if items is None:
-            ctx.info("blender.no_mesh", f"{record.fields.get('name')} has no mesh to take a material")
+            ctx.info(
+                "blender.no_mesh", f"{record.fields.get('name')} has no mesh to take a material"
+            )
             return
         if not (value is None or (isinstance(value, Record) and value.kind == "Material")):
             ctx.warning("blender.bad_value", f"a {type_name(value)} is not a material; ignored")
@@ -414,7 +686,14 @@ class BlenderEngine(Engine):
 
     def _material_slots(self, ctx: CallContext, record: Record) -> Value:
         items = self._object_materials(record) or []
-        return [Record("MaterialSlot", {"material": m, "name": m.fields.get("name") if isinstance(m, Record) else ""}, native=(record, i)) for i, m in enumerate(items)]
+        return [
+            Record(
+                "MaterialSlot",
+                {"material": m, "name": m.fields.get("name") if isinstance(m, Record) else ""},
+                native=(record, i),
+            )
+            for i, m in enumerate(items)
+        ]
 
     def _slot_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "material":
@@ -424,17 +703,23 @@ class BlenderEngine(Engine):
             return True
         return False
 
-    def _materials_append(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _materials_append(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         value = _arg(args, 0)
         items = materials.collection_items(record)
         if items is not None:
             if value is None or (isinstance(value, Record) and value.kind == "Material"):
                 items.append(value)
             else:
-                ctx.warning("blender.bad_value", f"a {type_name(value)} is not a material; not appended")
+                ctx.warning(
+                    "blender.bad_value", f"a {type_name(value)} is not a material; not appended"
+                )
         return None
 
-    def _materials_clear(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _materials_clear(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         items = materials.collection_items(record)
         if items is not None:
             items.clear()
@@ -459,24 +744,48 @@ class BlenderEngine(Engine):
                 break
             vertices.append(values)
         if not vertices:
-            ctx.warning("blender.unknown_mesh", "from_pydata with vertices that cannot be known statically")
+            ctx.warning(
+                "blender.unknown_mesh", "from_pydata with vertices that cannot be known statically"
+            )
             record.native = MeshShape(None)
             return None
         v = np.asarray(vertices)
         record.native = MeshShape(None, np.eye(4), v.min(axis=0), v.max(axis=0), vertices)
         return None
 
+    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name != "materials":
+            return name in ("vertices", "polygons", "edges", "loops")
+        items = materials.collection_items(record.fields.get("materials"))
+        given = ctx.iterate(value) if isinstance(value, list | tuple) else None
+        valid = given is not None and all(
+            v is None or (isinstance(v, Record) and v.kind == "Material") for v in given
+        )
+        if items is None or given is None or not valid:
+            ctx.warning(
+                "blender.bad_value",
+                "mesh.materials set to something that is not a list of materials; ignored",
+            )
+            return True
+        items[:] = given
+        return True
+
     def _mesh_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         shape = record.native.copy() if isinstance(record.native, MeshShape) else MeshShape(None)
         copy = self.new_mesh(str(record.fields.get("name")), shape)
-        items = materials.collection_items(record.fields["materials"]) or []
+        items = materials.collection_items(record.fields.get("materials")) or []
         copy.fields["materials"].native["items"].extend(items)
         return copy
 
-    def _mesh_transform(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _mesh_transform(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         matrix = vectors.matrix_of(_arg(args, 0, kwargs, "matrix"))
         if matrix is None or not isinstance(record.native, MeshShape):
-            ctx.warning("blender.bad_value", "mesh.transform with a matrix that cannot be known statically; ignored")
+            ctx.warning(
+                "blender.bad_value",
+                "mesh.transform with a matrix that cannot be known statically; ignored",
+            )
             return None
         full = np.eye(4)
         n = min(matrix.shape[0], 4)
@@ -485,7 +794,9 @@ class BlenderEngine(Engine):
         return None
 
     # --- bpy.data ----------------------------------------------------------------------------------
-    def _by_name_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _by_name_method(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         found = self.missing_member(ctx, record, str(_arg(args, 0)))
         if isinstance(found, Unknown):
             default = _arg(args, 1)
@@ -495,8 +806,19 @@ class BlenderEngine(Engine):
     def _objects_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = _arg(args, 0, kwargs, "name")
         data = _arg(args, 1, kwargs, "object_data")
-        object_type = "MESH" if isinstance(data, Record) and data.kind == "Mesh" else "EMPTY" if data is None or data is UNDEFINED else "OTHER"
-        return self.new_object(ctx, name if isinstance(name, str) else "Object", data if isinstance(data, Record) else None, object_type)
+        object_type = (
+            "MESH"
+            if isinstance(data, Record) and data.kind == "Mesh"
+            else "EMPTY"
+            if data is None or data is UNDEFINED
+            else "OTHER"
+        )
+        return self.new_object(
+            ctx,
+            name if isinstance(name, str) else "Object",
+            data if isinstance(data, Record) else None,
+            object_type,
+        )
 
     def _remove_object(self, record: Record) -> None:
         record.native.removed = True
@@ -504,7 +826,9 @@ class BlenderEngine(Engine):
         if self.active is record:
             self.active = None
 
-    def _objects_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _objects_remove(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         target = _arg(args, 0, kwargs, "object")
         if isinstance(target, Record) and target.kind == "Object":
             self._remove_object(target)
@@ -512,7 +836,9 @@ class BlenderEngine(Engine):
 
     def _meshes_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = _arg(args, 0, kwargs, "name")
-        return self.new_mesh(name if isinstance(name, str) else "Mesh", MeshShape(None, vertices=[]))
+        return self.new_mesh(
+            name if isinstance(name, str) else "Mesh", MeshShape(None, vertices=[])
+        )
 
     def _meshes_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         mesh = _arg(args, 0)
@@ -526,11 +852,15 @@ class BlenderEngine(Engine):
     def _materials_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = _arg(args, 0, kwargs, "name")
         taken = {str(m.fields.get("name")) for m in self.materials_list}
-        material = materials.new_material(self._unique(name if isinstance(name, str) else "Material", taken))
+        material = materials.new_material(
+            self._unique(name if isinstance(name, str) else "Material", taken)
+        )
         self.materials_list.append(material)
         return material
 
-    def _generic_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _generic_remove(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         items = materials.collection_items(record)
         value = _arg(args, 0)
         if items is not None and value in items:
@@ -539,11 +869,17 @@ class BlenderEngine(Engine):
 
     def _new_collection(self, name: str) -> Record:
         collection = Record("Collection", {"name": name})
-        collection.fields["objects"] = Record("CollectionObjects", native={"items": [], "owner": collection})
-        collection.fields["children"] = Record("CollectionChildren", native={"items": [], "owner": collection})
+        collection.fields["objects"] = Record(
+            "CollectionObjects", native={"items": [], "owner": collection}
+        )
+        collection.fields["children"] = Record(
+            "CollectionChildren", native={"items": [], "owner": collection}
+        )
         return collection
 
-    def _collections_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _collections_new(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         name = _arg(args, 0, kwargs, "name")
         collection = self._new_collection(name if isinstance(name, str) else "Collection")
         self.collections.append(collection)
@@ -554,7 +890,9 @@ class BlenderEngine(Engine):
         if isinstance(target, Record) and target.kind == "Object" and not target.native.removed:
             target.native.linked = True
         elif not isinstance(target, Unknown):
-            ctx.warning("blender.bad_value", f"link() of a {type_name(target)}, not an object; ignored")
+            ctx.warning(
+                "blender.bad_value", f"link() of a {type_name(target)}, not an object; ignored"
+            )
         return None
 
     def _unlink_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
@@ -571,11 +909,21 @@ class BlenderEngine(Engine):
 
     # --- bpy.ops -------------------------------------------------------------------------------------
     def _ops(self) -> Namespace:
-        def group(name: str, members: dict[str, Callable[[CallContext, Args, Kwargs], Value]]) -> Namespace:
+        def group(
+            name: str, members: dict[str, Callable[[CallContext, Args, Kwargs], Value]]
+        ) -> Namespace:
             table = {op: Builtin(f"bpy.ops.{name}.{op}", fn) for op, fn in members.items()}
-            return Namespace(f"bpy.ops.{name}", table, missing=lambda op: Builtin(f"bpy.ops.{name}.{op}", self._ignored(f"bpy.ops.{name}.{op}")))
+            return Namespace(
+                f"bpy.ops.{name}",
+                table,
+                missing=lambda op: Builtin(
+                    f"bpy.ops.{name}.{op}", self._ignored(f"bpy.ops.{name}.{op}")
+                ),
+            )
 
-        mesh_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {op: self._primitive(op) for op in OPERATORS}
+        mesh_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            op: self._primitive(op) for op in OPERATORS
+        }
         object_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
             "select_all": self._op_select_all,
             "select_by_type": self._op_select_by_type,
@@ -593,23 +941,48 @@ class BlenderEngine(Engine):
             "origin_set": self._op_origin_set,
             "join": self._op_join,
         }
-        for inert in ("shade_smooth", "shade_flat", "shade_auto_smooth", "mode_set", "material_slot_add", "editmode_toggle", "convert"):
+        for inert in (
+            "shade_smooth",
+            "shade_flat",
+            "shade_auto_smooth",
+            "mode_set",
+            "material_slot_add",
+            "editmode_toggle",
+            "convert",
+        ):
             object_ops[inert] = self._ignored(f"bpy.ops.object.{inert}", silent=True)
-        transform_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {"translate": self._op_translate, "resize": self._op_resize, "rotate": self._op_rotate}
-        wm_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {"read_factory_settings": self._op_read_factory, "read_homefile": self._op_read_factory}
+        transform_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            "translate": self._op_translate,
+            "resize": self._op_resize,
+            "rotate": self._op_rotate,
+        }
+        wm_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            "read_factory_settings": self._op_read_factory,
+            "read_homefile": self._op_read_factory,
+        }
         for inert in ("save_as_mainfile", "save_mainfile", "quit_blender", "open_mainfile"):
             wm_ops[inert] = self._ignored(f"bpy.ops.wm.{inert}", silent=True)
         render_ops = {"render": self._ignored("bpy.ops.render.render", silent=True)}
         return Namespace(
             "bpy.ops",
-            {"mesh": group("mesh", mesh_ops), "object": group("object", object_ops), "transform": group("transform", transform_ops), "wm": group("wm", wm_ops), "render": group("render", render_ops)},
+            {
+                "mesh": group("mesh", mesh_ops),
+                "object": group("object", object_ops),
+                "transform": group("transform", transform_ops),
+                "wm": group("wm", wm_ops),
+                "render": group("render", render_ops),
+            },
             missing=lambda name: group(name, {}),
         )
 
-    def _ignored(self, name: str, *, silent: bool = False) -> Callable[[CallContext, Args, Kwargs], Value]:
+    def _ignored(
+        self, name: str, *, silent: bool = False
+    ) -> Callable[[CallContext, Args, Kwargs], Value]:
         def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             if not silent:
-                ctx.info("blender.ignored_operator", f"{name} does not change the objects read; ignored")
+                ctx.info(
+                    "blender.ignored_operator", f"{name} does not change the objects read; ignored"
+                )
             return ["FINISHED"]
 
         return call
@@ -617,9 +990,16 @@ class BlenderEngine(Engine):
     def _primitive(self, operator: str) -> Callable[[CallContext, Args, Kwargs], Value]:
         def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             if args:
-                ctx.warning("blender.positional_arguments", f"{operator} takes keyword arguments only; positional ones ignored")
+                ctx.warning(
+                    "blender.positional_arguments",
+                    f"{operator} takes keyword arguments only; positional ones ignored",
+                )
             shape = primitive_shape(ctx, operator, kwargs)
-            scale = vectors.fixed(ctx, kwargs.get("scale", UNDEFINED), "scale", 3, [1.0, 1.0, 1.0]) if "scale" in kwargs else [1.0, 1.0, 1.0]
+            scale = (
+                vectors.fixed(ctx, kwargs.get("scale", UNDEFINED), "scale", 3, [1.0, 1.0, 1.0])
+                if "scale" in kwargs
+                else [1.0, 1.0, 1.0]
+            )
             scaled(shape, scale or [1.0, 1.0, 1.0])
             align = kwargs.get("align", "WORLD")
             if align not in ("WORLD", UNDEFINED):
@@ -638,10 +1018,18 @@ class BlenderEngine(Engine):
 
         return add
 
-    def _op_non_mesh(self, object_type: str, name: str) -> Callable[[CallContext, Args, Kwargs], Value]:
+    def _op_non_mesh(
+        self, object_type: str, name: str
+    ) -> Callable[[CallContext, Args, Kwargs], Value]:
         def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             record = self.new_object(ctx, name, Record("Inert", {"name": name}), object_type)
-            location = vectors.fixed(ctx, kwargs.get("location", UNDEFINED), "location", 3, [0.0, 0.0, 0.0]) if "location" in kwargs else None
+            location = (
+                vectors.fixed(
+                    ctx, kwargs.get("location", UNDEFINED), "location", 3, [0.0, 0.0, 0.0]
+                )
+                if "location" in kwargs
+                else None
+            )
             if location is not None:
                 record.fields["location"].native[:] = location
             self._add_to_scene(record)
@@ -658,7 +1046,9 @@ class BlenderEngine(Engine):
         if action == "TOGGLE":
             action = "DESELECT" if any(o.native.selected for o in objects) else "SELECT"
         for obj in objects:
-            obj.native.selected = action == "SELECT" or (action == "INVERT" and not obj.native.selected)
+            obj.native.selected = action == "SELECT" or (
+                action == "INVERT" and not obj.native.selected
+            )
         return ["FINISHED"]
 
     def _op_select_by_type(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -701,7 +1091,10 @@ class BlenderEngine(Engine):
         return ["FINISHED"]
 
     def _op_transform_apply(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        flags = {name: ctx.truthy(kwargs.get(name, True)) is not False for name in ("location", "rotation", "scale")}
+        flags = {
+            name: ctx.truthy(kwargs.get(name, True)) is not False
+            for name in ("location", "rotation", "scale")
+        }
         for obj in self.selected():
             shape = self.mesh_shape(obj)
             basis = self.basis_matrix(obj)
@@ -745,22 +1138,32 @@ class BlenderEngine(Engine):
     def _op_modifier_add(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         kind = kwargs.get("type")
         if kind in SHAPE_MODIFIERS:
-            ctx.warning("blender.shape_modifier", f"a {kind} modifier changes the object's shape; its bounds are read without it")
+            ctx.warning(
+                "blender.shape_modifier",
+                f"a {kind} modifier changes the object's shape; its bounds are read without it",
+            )
         return ["FINISHED"]
 
     def _op_origin_set(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        ctx.warning("blender.origin_set", "origin_set moves the object's origin relative to its mesh; not modelled, the object is read as if its origin were unchanged")
+        ctx.warning(
+            "blender.origin_set",
+            "origin_set moves the object's origin relative to its mesh; not modelled, the object is read as if its origin were unchanged",
+        )
         return ["FINISHED"]
 
     def _op_join(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        ctx.warning("blender.join", "join merges meshes into one object; the objects are read separately")
+        ctx.warning(
+            "blender.join", "join merges meshes into one object; the objects are read separately"
+        )
         return ["FINISHED"]
 
     def _transform_targets(self) -> list[Record]:
         return self.selected()
 
     def _op_translate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        offset = vectors.fixed(ctx, kwargs.get("value", UNDEFINED), "translate value", 3, [0.0, 0.0, 0.0])
+        offset = vectors.fixed(
+            ctx, kwargs.get("value", UNDEFINED), "translate value", 3, [0.0, 0.0, 0.0]
+        )
         if offset is not None:
             for obj in self._transform_targets():
                 location = obj.fields["location"].native
@@ -768,7 +1171,9 @@ class BlenderEngine(Engine):
         return ["FINISHED"]
 
     def _op_resize(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        factors = vectors.fixed(ctx, kwargs.get("value", UNDEFINED), "resize value", 3, [1.0, 1.0, 1.0])
+        factors = vectors.fixed(
+            ctx, kwargs.get("value", UNDEFINED), "resize value", 3, [1.0, 1.0, 1.0]
+        )
         targets = self._transform_targets()
         if factors is None or not targets:
             return ["FINISHED"]
@@ -777,11 +1182,16 @@ class BlenderEngine(Engine):
             scale = obj.fields["scale"].native
             scale[:] = [a * b for a, b in zip(scale, factors, strict=True)]
             location = obj.fields["location"].native
-            location[:] = [float(p + (c - p) * f) for c, p, f in zip(location, pivot, factors, strict=True)]
+            location[:] = [
+                float(p + (c - p) * f) for c, p, f in zip(location, pivot, factors, strict=True)
+            ]
         return ["FINISHED"]
 
     def _op_rotate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        ctx.warning("blender.transform_rotate", "bpy.ops.transform.rotate depends on the view's orientation settings; not modelled, the rotation is ignored")
+        ctx.warning(
+            "blender.transform_rotate",
+            "bpy.ops.transform.rotate depends on the view's orientation settings; not modelled, the rotation is ignored",
+        )
         return ["FINISHED"]
 
     def _op_read_factory(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -819,7 +1229,13 @@ class BlenderEngine(Engine):
                 continue
             line = obj.native.line
             if shape.class_name == "ground":
-                ctx.interp.reporter.add("info", "blender.ground_plane", f"{name}: {shape.operator} is the ground, not an object; left out", line, None)
+                ctx.interp.reporter.add(
+                    "info",
+                    "blender.ground_plane",
+                    f"{name}: {shape.operator} is the ground, not an object; left out",
+                    line,
+                    None,
+                )
                 continue
             class_name = shape.class_name
             unit_to_local = shape.unit_to_local
@@ -827,10 +1243,14 @@ class BlenderEngine(Engine):
             if class_name is None:
                 class_name, unit_to_local, reason = self._custom_class(name, data, shape)
             if obj.fields.get("hide_render") is True:
-                ctx.interp.reporter.add("info", "blender.hidden", f"{name}: hidden from renders; left out", line, None)
+                ctx.interp.reporter.add(
+                    "info", "blender.hidden", f"{name}: hidden from renders; left out", line, None
+                )
                 continue
             items = self._object_materials(obj) or []
-            material = next((m for m in items if isinstance(m, Record)), None)
+            material = next(
+                (m for m in items if isinstance(m, Record) and m.kind == "Material"), None
+            )
             colour = materials.material_colour(material, obj.fields["color"].native)
             rgb = None
             if colour is not None:
@@ -839,11 +1259,19 @@ class BlenderEngine(Engine):
             affine = self.world_matrix(obj) @ unit_to_local
             found.append(NativeObject(class_name, affine, rgb, name, line, class_reason=reason))
             if len(found) == MAX_OBJECTS:
-                ctx.interp.reporter.add("warning", "blender.too_many_objects", f"more than {MAX_OBJECTS} objects; the rest are left out", line, None)
+                ctx.interp.reporter.add(
+                    "warning",
+                    "blender.too_many_objects",
+                    f"more than {MAX_OBJECTS} objects; the rest are left out",
+                    line,
+                    None,
+                )
                 break
         return found
 
-    def _custom_class(self, name: str, data: Value, shape: MeshShape) -> tuple[str, np.ndarray[Any, Any], str | None]:
+    def _custom_class(
+        self, name: str, data: Value, shape: MeshShape
+    ) -> tuple[str, np.ndarray[Any, Any], str | None]:
         if shape.vertices:
             recognised = primitive_from_vertices(shape.vertices, up="z")
             if recognised is not None:
@@ -854,7 +1282,11 @@ class BlenderEngine(Engine):
         guess = class_from_words(words)
         box = bounding_affine(shape.vertices, up="z") if shape.vertices else None
         if guess is not None:
-            return guess[0], box if box is not None else np.eye(4), f"from the name {guess[1]!r} of a mesh built from vertices"
+            return (
+                guess[0],
+                box if box is not None else np.eye(4),
+                f"from the name {guess[1]!r} of a mesh built from vertices",
+            )
         return "unknown", box if box is not None else np.eye(4), None
 
 
@@ -862,7 +1294,13 @@ def collection_length(record: Record) -> int | None:
     items = materials.collection_items(record)
     if items is None:
         return None
-    return len([i for i in items if not (isinstance(i, Record) and i.kind == "Object" and i.native.removed)])
+    return len(
+        [
+            i
+            for i in items
+            if not (isinstance(i, Record) and i.kind == "Object" and i.native.removed)
+        ]
+    )
 
 
 def is_collection(record: Record) -> bool:

@@ -17,10 +17,20 @@ from spatialbabel import Scene
 LANGUAGE = "blender"
 
 
-def evaluate_blender(code: str, *, limits: Limits | None = None, started: float | None = None) -> tuple[Evaluation, BlenderEngine]:
+def evaluate_blender(
+    code: str, *, limits: Limits | None = None, started: float | None = None
+) -> tuple[Evaluation, BlenderEngine]:
     """Run Blender Python ``code`` statically; the engine holds the objects it built."""
     engine = BlenderEngine()
-    evaluation = evaluate(code, grammar="python", front_end=lower_python, dialect=BlenderPython(engine), engine=engine, limits=limits, started=started)
+    evaluation = evaluate(
+        code,
+        grammar="python",
+        front_end=lower_python,
+        dialect=BlenderPython(),
+        engine=engine,
+        limits=limits,
+        started=started,
+    )
     return evaluation, engine
 
 
@@ -31,11 +41,25 @@ def parse_blender(text: str, *, limits: Limits | None = None) -> ParseResult:
     diagnostics.line_map = extraction.reply_line
     code, left_out = keep_beginning(extraction.code)
     if left_out:
-        diagnostics.warning("blender.too_long", f"the code is too long to read whole; its last {left_out} lines are left out", code.count("\n") + 1)
+        diagnostics.warning(
+            "blender.too_long",
+            f"the code is too long to read whole; its last {left_out} lines are left out",
+            code.count("\n") + 1,
+        )
     evaluation, engine = evaluate_blender(code, limits=limits, started=started)
-    natives = engine.native_objects(CallContext(evaluation.interpreter, 0, 0)) if evaluation.parsed else []
+    natives = (
+        engine.native_objects(CallContext(evaluation.interpreter, 0, 0))
+        if evaluation.parsed
+        else []
+    )
     evaluation.reporter.flush(diagnostics)
-    if evaluation.parsed and not natives and not any(d.severity == "error" for d in diagnostics.items):
-        diagnostics.error("blender.no_objects", "the code adds no mesh object of a known shape to the scene")
+    if (
+        evaluation.parsed
+        and not natives
+        and not any(d.severity == "error" for d in diagnostics.items)
+    ):
+        diagnostics.error(
+            "blender.no_objects", "the code adds no mesh object of a known shape to the scene"
+        )
     objects = build_objects(LANGUAGE, natives, diagnostics)
     return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))

@@ -23,7 +23,9 @@ from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS
 from spatialbabel.frames import Matrix
 
 #: Canonical +Y (the unit primitives' axis) onto Blender's local +Z.
-Y_TO_Z = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+Y_TO_Z = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
 
 #: operator -> (class, object/mesh base name). "ground" marks flat shapes a model uses as floor.
 OPERATORS: dict[str, tuple[str, str]] = {
@@ -41,7 +43,10 @@ OPERATORS: dict[str, tuple[str, str]] = {
 
 #: Half extents of the default ico sphere's mesh per subdivision level (radius 1): its
 #: vertices lie on the sphere but miss the axes at low levels.
-_ICO_HALF_EXTENTS = {1: (2 / math.sqrt(5), 2 / math.sqrt(5) * math.sin(math.radians(72)), 1.0), 2: (math.sin(math.radians(72)), 1.0, 1.0)}
+_ICO_HALF_EXTENTS = {
+    1: (2 / math.sqrt(5), 2 / math.sqrt(5) * math.sin(math.radians(72)), 1.0),
+    2: (math.sin(math.radians(72)), 1.0, 1.0),
+}
 #: Suzanne's half extents at size 2 (a shape of its own: class unknown).
 _MONKEY_HALF_EXTENTS = (1.3671875, 0.8515625, 0.984375)
 
@@ -59,17 +64,36 @@ class MeshShape:
     operator: str | None = None
 
     def copy(self) -> MeshShape:
-        return MeshShape(self.class_name, self.unit_to_local.copy(), self.box_min.copy(), self.box_max.copy(), None if self.vertices is None else [list(v) for v in self.vertices], self.operator)
+        return MeshShape(
+            self.class_name,
+            self.unit_to_local.copy(),
+            self.box_min.copy(),
+            self.box_max.copy(),
+            None if self.vertices is None else [list(v) for v in self.vertices],
+            self.operator,
+        )
 
     def transform(self, matrix: Matrix) -> None:
         """Apply a local affine to the mesh's vertices (``mesh.transform``, ``transform_apply``)."""
         m = np.asarray(matrix, dtype=float)
         self.unit_to_local = m @ self.unit_to_local
-        corners = np.array([[x, y, z, 1.0] for x in (self.box_min[0], self.box_max[0]) for y in (self.box_min[1], self.box_max[1]) for z in (self.box_min[2], self.box_max[2])])
+        corners = np.array(
+            [
+                [x, y, z, 1.0]
+                for x in (self.box_min[0], self.box_max[0])
+                for y in (self.box_min[1], self.box_max[1])
+                for z in (self.box_min[2], self.box_max[2])
+            ]
+        )
         moved = corners @ m.T
         self.box_min, self.box_max = moved[:, :3].min(axis=0), moved[:, :3].max(axis=0)
         if self.vertices is not None:
-            v = np.hstack([np.asarray(self.vertices, dtype=float), np.ones((len(self.vertices), 1))]) @ m.T
+            v = (
+                np.hstack(
+                    [np.asarray(self.vertices, dtype=float), np.ones((len(self.vertices), 1))]
+                )
+                @ m.T
+            )
             self.vertices = v[:, :3].tolist()
 
     @property
@@ -111,7 +135,9 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
     if operator == "primitive_cube_add":
         size = _number(ctx, kwargs, "size", 2.0)
         half = np.full(3, size / 2)
-        return MeshShape("cube", _affine(np.diag([size, size, size])) @ Y_TO_Z, -half, half, operator=operator)
+        return MeshShape(
+            "cube", _affine(np.diag([size, size, size])) @ Y_TO_Z, -half, half, operator=operator
+        )
     if operator in ("primitive_uv_sphere_add", "primitive_ico_sphere_add"):
         radius = _number(ctx, kwargs, "radius", 1.0)
         if operator == "primitive_ico_sphere_add":
@@ -121,7 +147,9 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
             segments = _count(ctx, kwargs, "segments", 32)
             rings = _count(ctx, kwargs, "ring_count", 16)
             lo_c, hi_c, lo_s, hi_s = _ring_extent(segments, math.pi / 2, -2 * math.pi / segments)
-            widest = max(math.sin(math.pi * j / rings) for j in range(1, rings)) if rings > 1 else 0.0
+            widest = (
+                max(math.sin(math.pi * j / rings) for j in range(1, rings)) if rings > 1 else 0.0
+            )
             half_x = widest * max(-lo_c, hi_c)
             half_y = widest * max(-lo_s, hi_s)
             half = np.array([half_x, half_y, 1.0]) * radius
@@ -134,7 +162,13 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
             radius = _number(ctx, kwargs, "radius", 1.0)
             box_min = np.array([lo_c * radius, lo_s * radius, -depth / 2])
             box_max = np.array([hi_c * radius, hi_s * radius, depth / 2])
-            return MeshShape("cylinder", _affine(np.diag([2 * radius, 2 * radius, depth])) @ Y_TO_Z, box_min, box_max, operator=operator)
+            return MeshShape(
+                "cylinder",
+                _affine(np.diag([2 * radius, 2 * radius, depth])) @ Y_TO_Z,
+                box_min,
+                box_max,
+                operator=operator,
+            )
         bottom = _number(ctx, kwargs, "radius1", 1.0)
         top = _number(ctx, kwargs, "radius2", 0.0)
         radius = max(bottom, top)
@@ -145,8 +179,16 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
         if vertices == 4:
             side = radius * math.sqrt(2.0)
             linear = _rz(math.pi / 4) @ flip @ np.diag([side, side, depth])
-            return MeshShape("pyramid", _affine(linear) @ Y_TO_Z, box_min, box_max, operator=operator)
-        return MeshShape("cone", _affine(flip @ np.diag([2 * radius, 2 * radius, depth])) @ Y_TO_Z, box_min, box_max, operator=operator)
+            return MeshShape(
+                "pyramid", _affine(linear) @ Y_TO_Z, box_min, box_max, operator=operator
+            )
+        return MeshShape(
+            "cone",
+            _affine(flip @ np.diag([2 * radius, 2 * radius, depth])) @ Y_TO_Z,
+            box_min,
+            box_max,
+            operator=operator,
+        )
     if operator == "primitive_torus_add":
         major = _number(ctx, kwargs, "major_radius", 1.0)
         minor = _number(ctx, kwargs, "minor_radius", 0.25)
@@ -161,14 +203,28 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
         thickness = 2 * minor / (2 * TORUS_MINOR_RADIUS)
         box_min = np.array([lo_c * outer_radius, lo_s * outer_radius, -minor])
         box_max = np.array([hi_c * outer_radius, hi_s * outer_radius, minor])
-        return MeshShape("torus", _affine(np.diag([scale, scale, thickness])) @ Y_TO_Z, box_min, box_max, operator=operator)
+        return MeshShape(
+            "torus",
+            _affine(np.diag([scale, scale, thickness])) @ Y_TO_Z,
+            box_min,
+            box_max,
+            operator=operator,
+        )
     if operator == "primitive_monkey_add":
         size = _number(ctx, kwargs, "size", 2.0)
         half = np.asarray(_MONKEY_HALF_EXTENTS) * size / 2
-        return MeshShape("unknown", _affine(np.diag(2 * half)) @ Y_TO_Z, -half, half, operator=operator)
-    size = _number(ctx, kwargs, "radius", 1.0) * 2 if operator == "primitive_circle_add" else _number(ctx, kwargs, "size", 2.0)
+        return MeshShape(
+            "unknown", _affine(np.diag(2 * half)) @ Y_TO_Z, -half, half, operator=operator
+        )
+    size = (
+        _number(ctx, kwargs, "radius", 1.0) * 2
+        if operator == "primitive_circle_add"
+        else _number(ctx, kwargs, "size", 2.0)
+    )
     half = np.array([size / 2, size / 2, 0.0])
-    return MeshShape(class_name, _affine(np.diag([size, size, 0.0])) @ Y_TO_Z, -half, half, operator=operator)
+    return MeshShape(
+        class_name, _affine(np.diag([size, size, 0.0])) @ Y_TO_Z, -half, half, operator=operator
+    )
 
 
 def scaled(shape: MeshShape, scale: list[float]) -> MeshShape:

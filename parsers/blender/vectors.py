@@ -16,8 +16,20 @@ from typing import Any
 import numpy as np
 
 from parsers.blender import rotations
+from parsers.evaluator import (
+    UNDEFINED,
+    Builtin,
+    CallContext,
+    Engine,
+    EngineClass,
+    Kind,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+)
 from spatialbabel.frames import axis_angle_to_matrix, axis_rotation
-from parsers.evaluator import UNDEFINED, Builtin, CallContext, Engine, EngineClass, Kind, Namespace, Record, Unknown, Value, is_number
 
 Args = list[Value]
 Kwargs = dict[str, Value]
@@ -56,7 +68,9 @@ def new_matrix(values: Any) -> Record:
     return Record("Matrix", native=np.array(values, dtype=float))
 
 
-def numbers(ctx: CallContext, value: Value, what: str, *, default: float = 0.0) -> list[float] | None:
+def numbers(
+    ctx: CallContext, value: Value, what: str, *, default: float = 0.0
+) -> list[float] | None:
     """Components of a vector-like value (a mathutils record, a list or tuple of numbers),
     each unknown one reported and replaced by ``default``; None when it is not vector-like."""
     if isinstance(value, Record):
@@ -71,11 +85,16 @@ def numbers(ctx: CallContext, value: Value, what: str, *, default: float = 0.0) 
     if isinstance(value, list | tuple):
         return [ctx.number(v, f"{what}[{i}]", default) for i, v in enumerate(value)]
     if isinstance(value, Unknown):
-        ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({value.reason}); left unchanged")
+        ctx.warning(
+            "eval.unknown_value",
+            f"{what} cannot be known statically ({value.reason}); left unchanged",
+        )
     return None
 
 
-def fixed(ctx: CallContext, value: Value, what: str, size: int, fallback: list[float]) -> list[float] | None:
+def fixed(
+    ctx: CallContext, value: Value, what: str, size: int, fallback: list[float]
+) -> list[float] | None:
     """``size`` components of a vector-like value (shorter values keep ``fallback``'s tail)."""
     found = numbers(ctx, value, what)
     if found is None:
@@ -141,7 +160,9 @@ def _norm(values: list[float]) -> list[float]:
     return [v / length for v in values] if length > 0 else list(values)
 
 
-def _vector_method(fn: Callable[[CallContext, list[float], Args, Kwargs], Value]) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
+def _vector_method(
+    fn: Callable[[CallContext, list[float], Args, Kwargs], Value],
+) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
     def method(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         return fn(ctx, record.native, args, kwargs)
 
@@ -155,7 +176,11 @@ def _other(ctx: CallContext, value: Value, size: int) -> list[float] | None:
 
 def _dot(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
     other = _other(ctx, _arg(args, 0), len(own))
-    return Unknown("dot with an unknown vector") if other is None else sum(a * b for a, b in zip(own, other, strict=True))
+    return (
+        Unknown("dot with an unknown vector")
+        if other is None
+        else sum(a * b for a, b in zip(own, other, strict=True))
+    )
 
 
 def _cross(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
@@ -187,13 +212,19 @@ def _resized(size: int | None) -> Callable[[CallContext, list[float], Args, Kwar
 def _rotate_in_place(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
     rotation = matrix_of(_arg(args, 0))
     if rotation is None:
-        ctx.warning("blender.unknown_rotation", "rotate() by a value that is not a known rotation; ignored")
+        ctx.warning(
+            "blender.unknown_rotation", "rotate() by a value that is not a known rotation; ignored"
+        )
         return None
     if record.kind == "Vector" and len(record.native) == 3:
         record.native[:] = [float(c) for c in rotation[:3, :3] @ np.asarray(record.native)]
     elif record.kind == "Euler":
-        combined = rotation[:3, :3] @ rotations.euler_matrix(record.native, str(record.fields.get("order", "XYZ")))
-        record.native[:] = list(rotations.matrix_to_blender_euler(combined, str(record.fields.get("order", "XYZ"))))
+        combined = rotation[:3, :3] @ rotations.euler_matrix(
+            record.native, str(record.fields.get("order", "XYZ"))
+        )
+        record.native[:] = list(
+            rotations.matrix_to_blender_euler(combined, str(record.fields.get("order", "XYZ")))
+        )
     elif record.kind == "Quaternion":
         combined = rotation[:3, :3] @ rotations.quaternion_matrix(record.native)
         record.native[:] = list(rotations.matrix_to_quaternion_wxyz(combined))
@@ -280,7 +311,11 @@ def _matrix_decompose(ctx: CallContext, record: Record, args: Args, kwargs: Kwar
     if m.shape != (4, 4):
         return Unknown("decompose of a matrix that is not 4x4")
     location, rotation, scale = rotations.decompose_trs(m)
-    return (vector(location), new_sequence("Quaternion", list(rotations.matrix_to_quaternion_wxyz(rotation))), vector(scale))
+    return (
+        vector(location),
+        new_sequence("Quaternion", list(rotations.matrix_to_quaternion_wxyz(rotation))),
+        vector(scale),
+    )
 
 
 def _matrix_to_scale(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
@@ -326,9 +361,15 @@ def register(engine: Engine) -> None:
             methods={
                 **sequence_methods,
                 "normalized": _vector_method(lambda ctx, v, a, k: vector(_norm(v))),
-                "normalize": lambda ctx, r, a, k: r.native.__setitem__(slice(None), _norm(r.native)),
-                "negate": lambda ctx, r, a, k: r.native.__setitem__(slice(None), [-v for v in r.native]),
-                "zero": lambda ctx, r, a, k: r.native.__setitem__(slice(None), [0.0] * len(r.native)),
+                "normalize": lambda ctx, r, a, k: r.native.__setitem__(
+                    slice(None), _norm(r.native)
+                ),
+                "negate": lambda ctx, r, a, k: r.native.__setitem__(
+                    slice(None), [-v for v in r.native]
+                ),
+                "zero": lambda ctx, r, a, k: r.native.__setitem__(
+                    slice(None), [0.0] * len(r.native)
+                ),
                 "dot": _vector_method(_dot),
                 "cross": _vector_method(_cross),
                 "lerp": _vector_method(_lerp),
@@ -337,7 +378,9 @@ def register(engine: Engine) -> None:
                 "to_4d": _vector_method(_resized(4)),
                 "resized": _vector_method(_resized(None)),
                 "rotate": _rotate_in_place,
-                "to_track_quat": lambda ctx, r, a, k: Unknown("to_track_quat (a camera aim) is not modelled"),
+                "to_track_quat": lambda ctx, r, a, k: Unknown(
+                    "to_track_quat (a camera aim) is not modelled"
+                ),
             },
             getters=vector_getters,
             on_set=_sequence_set,
@@ -367,20 +410,35 @@ def register(engine: Engine) -> None:
                 "to_matrix": _to_matrix,
                 "to_euler": _to_euler,
                 "inverted": _quaternion_inverted,
-                "conjugated": lambda ctx, r, a, k: new_sequence("Quaternion", [r.native[0], -r.native[1], -r.native[2], -r.native[3]]),
-                "normalized": lambda ctx, r, a, k: new_sequence("Quaternion", _norm(list(r.native))),
-                "normalize": lambda ctx, r, a, k: r.native.__setitem__(slice(None), _norm(list(r.native))),
+                "conjugated": lambda ctx, r, a, k: new_sequence(
+                    "Quaternion", [r.native[0], -r.native[1], -r.native[2], -r.native[3]]
+                ),
+                "normalized": lambda ctx, r, a, k: new_sequence(
+                    "Quaternion", _norm(list(r.native))
+                ),
+                "normalize": lambda ctx, r, a, k: r.native.__setitem__(
+                    slice(None), _norm(list(r.native))
+                ),
                 "to_axis_angle": _quaternion_axis_angle,
                 "rotate": _rotate_in_place,
             },
             getters={
                 **{letter: _component_getter(i) for i, letter in enumerate("wxyz")},
-                "angle": lambda ctx, r: 2 * math.acos(max(-1.0, min(1.0, _norm(list(r.native))[0]))),
+                "angle": lambda ctx, r: (
+                    2 * math.acos(max(-1.0, min(1.0, _norm(list(r.native))[0])))
+                ),
             },
             on_set=_sequence_set,
         )
     )
-    engine.add_kind(Kind("Color", methods=dict(sequence_methods), getters={c: _component_getter(i) for i, c in enumerate("rgb")}, on_set=_sequence_set))
+    engine.add_kind(
+        Kind(
+            "Color",
+            methods=dict(sequence_methods),
+            getters={c: _component_getter(i) for i, c in enumerate("rgb")},
+            on_set=_sequence_set,
+        )
+    )
     engine.add_kind(Kind("Array", methods=dict(sequence_methods), on_set=_sequence_set))
     engine.add_kind(
         Kind(
@@ -399,7 +457,10 @@ def register(engine: Engine) -> None:
                 "decompose": _matrix_decompose,
                 "freeze": lambda ctx, r, a, k: r,
             },
-            getters={"translation": _matrix_translation, "is_identity": lambda ctx, r: bool(np.allclose(r.native, np.eye(len(r.native))))},
+            getters={
+                "translation": _matrix_translation,
+                "is_identity": lambda ctx, r: bool(np.allclose(r.native, np.eye(len(r.native)))),
+            },
             on_set=_matrix_set,
         )
     )
@@ -419,8 +480,14 @@ def _vector_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 def _euler_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     angles = _arg(args, 0, kwargs, "angles")
     order = _arg(args, 1, kwargs, "order")
-    values = fixed(ctx, angles, "Euler angles", 3, [0.0, 0.0, 0.0]) if angles is not UNDEFINED else [0.0, 0.0, 0.0]
-    return new_sequence("Euler", values or [0.0, 0.0, 0.0], order if isinstance(order, str) else "XYZ")
+    values = (
+        fixed(ctx, angles, "Euler angles", 3, [0.0, 0.0, 0.0])
+        if angles is not UNDEFINED
+        else [0.0, 0.0, 0.0]
+    )
+    return new_sequence(
+        "Euler", values or [0.0, 0.0, 0.0], order if isinstance(order, str) else "XYZ"
+    )
 
 
 def _quaternion_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
@@ -433,7 +500,9 @@ def _quaternion_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         theta = ctx.number(angle, "Quaternion angle", 0.0)
         unit = _norm(axis)
         s = math.sin(theta / 2)
-        return new_sequence("Quaternion", [math.cos(theta / 2), unit[0] * s, unit[1] * s, unit[2] * s])
+        return new_sequence(
+            "Quaternion", [math.cos(theta / 2), unit[0] * s, unit[1] * s, unit[2] * s]
+        )
     values = fixed(ctx, first, "Quaternion", 4, [1.0, 0.0, 0.0, 0.0])
     return new_sequence("Quaternion", values or [1.0, 0.0, 0.0, 0.0])
 
@@ -455,7 +524,9 @@ def _matrix_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
             return new_matrix(np.eye(4))
         parsed.append(values)
     if not parsed or any(len(r) != len(parsed) for r in parsed):
-        ctx.warning("blender.bad_value", "Matrix rows are not a square of numbers; the identity used")
+        ctx.warning(
+            "blender.bad_value", "Matrix rows are not a square of numbers; the identity used"
+        )
         return new_matrix(np.eye(4))
     return new_matrix(parsed)
 
@@ -479,7 +550,9 @@ def _matrix_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _matrix_translation_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = fixed(ctx, _arg(args, 0, kwargs, "vector"), "Matrix.Translation", 3, [0.0, 0.0, 0.0]) or [0.0, 0.0, 0.0]
+    values = fixed(
+        ctx, _arg(args, 0, kwargs, "vector"), "Matrix.Translation", 3, [0.0, 0.0, 0.0]
+    ) or [0.0, 0.0, 0.0]
     result = np.eye(4)
     result[:3, 3] = values
     return new_matrix(result)
@@ -505,15 +578,32 @@ def _matrix_diagonal(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _matrix_loc_rot_scale(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    location = fixed(ctx, _arg(args, 0), "location", 3, [0.0, 0.0, 0.0]) if _arg(args, 0) is not None else None
+    location = (
+        fixed(ctx, _arg(args, 0), "location", 3, [0.0, 0.0, 0.0])
+        if _arg(args, 0) is not None
+        else None
+    )
     rotation = matrix_of(_arg(args, 1))
-    scale = fixed(ctx, _arg(args, 2), "scale", 3, [1.0, 1.0, 1.0]) if _arg(args, 2) is not None else None
-    return new_matrix(rotations.trs(location or [0.0, 0.0, 0.0], rotation[:3, :3] if rotation is not None else np.eye(3), scale or [1.0, 1.0, 1.0]))
+    scale = (
+        fixed(ctx, _arg(args, 2), "scale", 3, [1.0, 1.0, 1.0])
+        if _arg(args, 2) is not None
+        else None
+    )
+    return new_matrix(
+        rotations.trs(
+            location or [0.0, 0.0, 0.0],
+            rotation[:3, :3] if rotation is not None else np.eye(3),
+            scale or [1.0, 1.0, 1.0],
+        )
+    )
 
 
 def mathutils_module() -> Namespace:
     matrix_statics: dict[str, Value] = {
-        "Identity": Builtin("Matrix.Identity", lambda ctx, a, k: new_matrix(np.eye(int(ctx.number(_arg(a, 0), "size", 4))))),
+        "Identity": Builtin(
+            "Matrix.Identity",
+            lambda ctx, a, k: new_matrix(np.eye(int(ctx.number(_arg(a, 0), "size", 4)))),
+        ),
         "Rotation": Builtin("Matrix.Rotation", _matrix_rotation),
         "Translation": Builtin("Matrix.Translation", _matrix_translation_new),
         "Scale": Builtin("Matrix.Scale", _matrix_scale),
@@ -555,10 +645,17 @@ def vector_binary(op: str, left: Value, right: Value) -> Value:
         return _matrix_binary(op, left, right)
     if left_kind == "Quaternion" and op == "@":
         if right_kind == "Quaternion":
-            product = rotations.quaternion_matrix(left.native) @ rotations.quaternion_matrix(right.native)
+            product = rotations.quaternion_matrix(left.native) @ rotations.quaternion_matrix(
+                right.native
+            )
             return new_sequence("Quaternion", list(rotations.matrix_to_quaternion_wxyz(product)))
         if right_kind == "Vector" and len(right.native) == 3:
-            return vector([float(c) for c in rotations.quaternion_matrix(left.native) @ np.asarray(right.native)])
+            return vector(
+                [
+                    float(c)
+                    for c in rotations.quaternion_matrix(left.native) @ np.asarray(right.native)
+                ]
+            )
     sequence_left = left_kind in SEQUENCE_KINDS
     sequence_right = right_kind in SEQUENCE_KINDS
     if not sequence_left and not sequence_right:
@@ -576,7 +673,13 @@ def vector_binary(op: str, left: Value, right: Value) -> Value:
         return sum(x * y for x, y in zip(a, b, strict=True))
     if isinstance(a, list) and isinstance(b, list) and all(is_number(v) for v in a + b):
         result = _elementwise(op, [float(v) for v in a], [float(v) for v in b])
-        return Unknown(f"{op} of vectors of different sizes") if result is None else new_sequence(str(kind), result, left.fields.get("order") if sequence_left else None)
+        return (
+            Unknown(f"{op} of vectors of different sizes")
+            if result is None
+            else new_sequence(
+                str(kind), result, left.fields.get("order") if sequence_left else None
+            )
+        )
     if isinstance(a, list) and is_number(b) and op in ("*", "/"):
         if op == "/" and b == 0:
             return Unknown("division by zero")
@@ -622,7 +725,9 @@ def _grow(m: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
 def vector_unary(op: str, operand: Value) -> Value:
     if isinstance(operand, Record) and operand.kind in SEQUENCE_KINDS:
         if op == "-":
-            return new_sequence(operand.kind, [-v for v in operand.native], operand.fields.get("order"))
+            return new_sequence(
+                operand.kind, [-v for v in operand.native], operand.fields.get("order")
+            )
         if op == "+":
             return new_sequence(operand.kind, list(operand.native), operand.fields.get("order"))
     return NotImplemented

@@ -19,8 +19,14 @@ _OPERATORS = {
     "cylinder": ("bpy.ops.mesh.primitive_cylinder_add(radius=0.5, depth=1, {place})", None),
     "cone": ("bpy.ops.mesh.primitive_cone_add(radius1=0.5, radius2=0, depth=1, {place})", None),
     # A 4-vertex cone has its corners on the axes: turn its mesh an eighth so edges lie on them.
-    "pyramid": ("bpy.ops.mesh.primitive_cone_add(vertices=4, radius1=math.sqrt(0.5), radius2=0, depth=1, {place})", "obj.data.transform(Matrix.Rotation(math.radians(-45), 4, 'Z'))"),
-    "torus": ("bpy.ops.mesh.primitive_torus_add(major_radius=0.375, minor_radius=0.125, {place})", None),
+    "pyramid": (
+        "bpy.ops.mesh.primitive_cone_add(vertices=4, radius1=math.sqrt(0.5), radius2=0, depth=1, {place})",
+        "obj.data.transform(Matrix.Rotation(math.radians(-45), 4, 'Z'))",
+    ),
+    "torus": (
+        "bpy.ops.mesh.primitive_torus_add(major_radius=0.375, minor_radius=0.125, {place})",
+        None,
+    ),
     "unknown": ("bpy.ops.mesh.primitive_cube_add(size=1, {place})", None),
 }
 
@@ -41,7 +47,9 @@ def _vector(values: object) -> str:
 def object_lines(obj: SceneObject) -> list[str]:
     frame = language_frame("blender")
     # The unit primitive lies with its axis on Blender's local Z (Y_TO_Z) in every operator above.
-    native = np.linalg.inv(np.block([[frame.to_canonical, np.zeros((3, 1))], [np.zeros((1, 3)), np.ones((1, 1))]])) @ object_affine(obj)
+    native = np.linalg.inv(
+        np.block([[frame.to_canonical, np.zeros((3, 1))], [np.zeros((1, 3)), np.ones((1, 1))]])
+    ) @ object_affine(obj)
     # The UV sphere's mesh has no axis: its unit primitive is the mesh itself.
     basis = native if obj.class_name == "sphere" else native @ np.linalg.inv(Y_TO_Z)
     location, rotation, scale = decompose_trs(basis)
@@ -50,11 +58,18 @@ def object_lines(obj: SceneObject) -> list[str]:
     place = f"location={_vector(location)}, rotation={_vector(angles)}"
     rgb = obj.rgb if obj.rgb is not None else PALETTE.get(obj.color or "white", (1.0, 1.0, 1.0))
     linear = srgb_to_linear(rgb)
-    lines = [f"# {obj.id}: {obj.class_name}" + (f", {obj.color}" if obj.color else ""), call.format(place=place), "obj = bpy.context.active_object", f"obj.name = {obj.id!r}"]
+    lines = [
+        f"# {obj.id}: {obj.class_name}" + (f", {obj.color}" if obj.color else ""),
+        call.format(place=place),
+        "obj = bpy.context.active_object",
+        f"obj.name = {obj.id!r}",
+    ]
     if fix:
         lines.append(fix)
     lines.append(f"obj.scale = {_vector(scale)}")
-    lines.append(f"obj.data.materials.append(make_material({obj.id + '_material'!r}, {_vector(linear)}))")
+    lines.append(
+        f"obj.data.materials.append(make_material({obj.id + '_material'!r}, {_vector(linear)}))"
+    )
     return lines
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
@@ -513,7 +514,7 @@ class CSharpFrontEnd:
             values = [
                 c
                 for c in self._named(child)
-                if c is not name_node and c.type not in ("tuple_pattern", "bracketed_argument_list")
+                if c != name_node and c.type not in ("tuple_pattern", "bracketed_argument_list")
             ]
             value = self.expression(values[-1]) if values else None
             if value is None and type_node is not None and type_node.type != "implicit_type":
@@ -670,6 +671,8 @@ class CSharpFrontEnd:
     def _params(self, node: Node | None) -> tuple[ir.Param, ...]:
         if node is None:
             return ()
+        if node.type in ("implicit_parameter", "identifier"):
+            return (ir.Param(*self._pos(node), ir.Name(*self._pos(node), self.text(node))),)
         params: list[ir.Param] = []
         rest_next = False
         for child in node.children:
@@ -692,18 +695,18 @@ class CSharpFrontEnd:
             values = [
                 c
                 for c in child.named_children
-                if c is not name
+                if c != name
                 and c.type not in ("modifier", "attribute_list")
                 and c != child.child_by_field_name("type")
             ]
             if values:
                 default = self.expression(values[-1])
-            kind = "rest" if rest_next else "positional"
+            kind: Literal["rest", "positional"] = "rest" if rest_next else "positional"
             params.append(
                 ir.Param(
                     *self._pos(child), ir.Name(*self._pos(name), self.text(name)), default, kind
                 )
-            )  # type: ignore[arg-type]
+            )
         return tuple(params)
 
     def _method_function(self, node: Node) -> ir.FunctionExpr:
@@ -713,7 +716,9 @@ class CSharpFrontEnd:
         body_node = self._field(node, "body")
         line, col = self._pos(node)
         body: ir.Block | ir.Expr
-        if body_node is None:
+        if body_node is not None and body_node.type == "arrow_expression_clause":
+            body = self.expression(self._named(body_node)[0])
+        elif body_node is None:
             arrow = next(
                 (c for c in node.named_children if c.type == "arrow_expression_clause"), None
             )
@@ -811,11 +816,12 @@ class CSharpFrontEnd:
                     which = self.text(accessor.child_by_field_name("name") or accessor).split()[0]
                     if body is None and accessor_arrow is None:
                         continue
-                    lowered: ir.Block | ir.Expr = (
-                        self._block(body)
-                        if body is not None
-                        else self.expression(self._named(accessor_arrow)[0])
-                    )  # type: ignore[index]
+                    lowered: ir.Block | ir.Expr
+                    if body is not None:
+                        lowered = self._block(body)
+                    else:
+                        assert accessor_arrow is not None
+                        lowered = self.expression(self._named(accessor_arrow)[0])
                     if which == "set":
                         param = (ir.Param(line, col, ir.Name(line, col, "value")),)
                         bodies.append(
@@ -999,7 +1005,7 @@ class CSharpFrontEnd:
                 continue
             line, col = self._pos(child)
             name_node = child.child_by_field_name("name")
-            inner = [c for c in self._named(child) if c is not name_node]
+            inner = [c for c in self._named(child) if c != name_node]
             if not inner:
                 raise _Incomplete(child)
             modifier = next(
@@ -1336,7 +1342,7 @@ class CSharpFrontEnd:
     def _conditional_access(self, node: Node) -> ir.Expr:
         condition = self._required(node, "condition")
         base = self.expression(condition)
-        binding = [c for c in self._named(node) if c is not condition]
+        binding = [c for c in self._named(node) if c != condition]
         if not binding:
             raise _Incomplete(node)
         target = binding[-1]

@@ -15,14 +15,26 @@ from typing import Any
 
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.values import UNDEFINED, BoundMethod, Builtin, Namespace, Record, Unknown, Value, is_number, type_name
+from parsers.evaluator.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
 
 Args = list[Value]
 Kwargs = dict[str, Value]
 Operators = Callable[[str, Value, Value], Value]
 
 _MAX_TEXT = 1_000_000
-_INTEGER_TYPES = frozenset({"int", "long", "short", "byte", "uint", "ulong", "ushort", "sbyte", "char", "Int32", "Int64"})
+_INTEGER_TYPES = frozenset(
+    {"int", "long", "short", "byte", "uint", "ulong", "ushort", "sbyte", "char", "Int32", "Int64"}
+)
 _FLOAT_TYPES = frozenset({"float", "double", "decimal", "Single", "Double"})
 
 
@@ -100,7 +112,9 @@ class CSharp(Dialect):
         if op == "+" and (isinstance(left, str) or isinstance(right, str)):
             text = self.to_string(left) + self.to_string(right)
             return text if len(text) <= _MAX_TEXT else Unknown("a string too long to build")
-        if not (is_number(left) or isinstance(left, bool)) or not (is_number(right) or isinstance(right, bool)):
+        if not (is_number(left) or isinstance(left, bool)) or not (
+            is_number(right) or isinstance(right, bool)
+        ):
             return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)}")
         both_int = isinstance(left, int) and isinstance(right, int)
         try:
@@ -122,11 +136,22 @@ class CSharp(Dialect):
                     return Unknown("division by zero")
                 return math.fmod(left, right) if not both_int else int(math.fmod(left, right))
             if op in ("<", "<=", ">", ">="):
-                return {"<": left < right, "<=": left <= right, ">": left > right, ">=": left >= right}[op]
+                return {
+                    "<": left < right,
+                    "<=": left <= right,
+                    ">": left > right,
+                    ">=": left >= right,
+                }[op]
             if both_int and op in ("&", "|", "^", "<<", ">>"):
                 if op == "<<" and right > 64:
                     return Unknown("a shift too large")
-                return {"&": left & right, "|": left | right, "^": left ^ right, "<<": left << right, ">>": left >> right}[op]
+                return {
+                    "&": left & right,
+                    "|": left | right,
+                    "^": left ^ right,
+                    "<<": left << right,
+                    ">>": left >> right,
+                }[op]
         except (OverflowError, ValueError):
             return Unknown(f"{op} overflows")
         return Unknown(f"operator {op} is not supported")
@@ -158,7 +183,12 @@ class CSharp(Dialect):
             left = None
         if right is UNDEFINED:
             right = None
-        if isinstance(left, Record) and isinstance(right, Record) and left.value_type and right.value_type:
+        if (
+            isinstance(left, Record)
+            and isinstance(right, Record)
+            and left.value_type
+            and right.value_type
+        ):
             return left.kind == right.kind and left.fields == right.fields
         if isinstance(left, Record) or isinstance(right, Record):
             return left is right
@@ -200,7 +230,12 @@ class CSharp(Dialect):
 
         def to_string(ctx: CallContext, value: Value, args: Args) -> Value:
             fmt = _arg(args, 0)
-            if is_number(value) and isinstance(fmt, str) and fmt[:1] in "FfNn" and fmt[1:].isdigit():
+            if (
+                is_number(value)
+                and isinstance(fmt, str)
+                and fmt[:1] in "FfNn"
+                and fmt[1:].isdigit()
+            ):
                 return f"{float(value):.{int(fmt[1:])}f}"
             return self.to_string(value)
 
@@ -212,12 +247,18 @@ class CSharp(Dialect):
             "Insert": insert,
             "Clear": lambda ctx, items, args: items.clear(),
             "Contains": lambda ctx, items, args: any(self.equals(i, _arg(args, 0)) for i in items),
-            "IndexOf": lambda ctx, items, args: next((i for i, v in enumerate(items) if self.equals(v, _arg(args, 0))), -1),
+            "IndexOf": lambda ctx, items, args: next(
+                (i for i, v in enumerate(items) if self.equals(v, _arg(args, 0))), -1
+            ),
             "ToArray": lambda ctx, items, args: list(items),
             "ToList": lambda ctx, items, args: list(items),
             "Reverse": lambda ctx, items, args: items.reverse(),
-            "First": lambda ctx, items, args: items[0] if items else Unknown("First of an empty list"),
-            "Last": lambda ctx, items, args: items[-1] if items else Unknown("Last of an empty list"),
+            "First": lambda ctx, items, args: (
+                items[0] if items else Unknown("First of an empty list")
+            ),
+            "Last": lambda ctx, items, args: (
+                items[-1] if items else Unknown("Last of an empty list")
+            ),
             "ToString": to_string,
         }
         dict_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
@@ -232,14 +273,38 @@ class CSharp(Dialect):
             "ToLower": lambda ctx, s, args: s.lower(),
             "Trim": lambda ctx, s, args: s.strip(),
             "Contains": lambda ctx, s, args: isinstance(_arg(args, 0), str) and _arg(args, 0) in s,
-            "StartsWith": lambda ctx, s, args: isinstance(_arg(args, 0), str) and s.startswith(_arg(args, 0)),
-            "EndsWith": lambda ctx, s, args: isinstance(_arg(args, 0), str) and s.endswith(_arg(args, 0)),
-            "Replace": lambda ctx, s, args: s.replace(_arg(args, 0), _arg(args, 1)) if isinstance(_arg(args, 0), str) and isinstance(_arg(args, 1), str) else Unknown("Replace of unknown text"),
-            "Substring": lambda ctx, s, args: s[_arg(args, 0) : (_arg(args, 0) + _arg(args, 1)) if isinstance(_arg(args, 1), int) else None] if isinstance(_arg(args, 0), int) else Unknown("Substring of unknown bounds"),
+            "StartsWith": lambda ctx, s, args: (
+                isinstance(_arg(args, 0), str) and s.startswith(_arg(args, 0))
+            ),
+            "EndsWith": lambda ctx, s, args: (
+                isinstance(_arg(args, 0), str) and s.endswith(_arg(args, 0))
+            ),
+            "Replace": lambda ctx, s, args: (
+                s.replace(_arg(args, 0), _arg(args, 1))
+                if isinstance(_arg(args, 0), str) and isinstance(_arg(args, 1), str)
+                else Unknown("Replace of unknown text")
+            ),
+            "Substring": lambda ctx, s, args: (
+                s[
+                    _arg(args, 0) : (_arg(args, 0) + _arg(args, 1))
+                    if isinstance(_arg(args, 1), int)
+                    else None
+                ]
+                if isinstance(_arg(args, 0), int)
+                else Unknown("Substring of unknown bounds")
+            ),
             "ToString": to_string,
         }
-        number_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {"ToString": to_string}
-        return {list: list_members, dict: dict_members, str: string_members, int: number_members, float: number_members}
+        number_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
+            "ToString": to_string
+        }
+        return {
+            list: list_members,
+            dict: dict_members,
+            str: string_members,
+            int: number_members,
+            float: number_members,
+        }
 
     def _try_get_value(self, ctx: CallContext, d: dict[Any, Value], args: Args) -> Value:
         key = _arg(args, 0)
@@ -263,7 +328,10 @@ class CSharp(Dialect):
             if isinstance(obj, kind) and not isinstance(obj, bool):
                 method = table.get(name)
                 if method is not None:
-                    return BoundMethod(obj, Builtin(f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)))
+                    return BoundMethod(
+                        obj,
+                        Builtin(f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)),
+                    )
                 break
         return Unknown(f"{type_name(obj)}.{name} is not known")
 
@@ -275,7 +343,11 @@ class CSharp(Dialect):
             return obj[index] if index in obj else Unknown(f"key {index!r} is missing")
         if isinstance(index, float) and index.is_integer():
             index = int(index)
-        if isinstance(obj, list | tuple | str) and isinstance(index, int) and not isinstance(index, bool):
+        if (
+            isinstance(obj, list | tuple | str)
+            and isinstance(index, int)
+            and not isinstance(index, bool)
+        ):
             if 0 <= index < len(obj):
                 return obj[index]
             return Unknown(f"index {index} is out of range")
@@ -287,9 +359,9 @@ class CSharp(Dialect):
         return Unknown(f"index {index!r} of a {type_name(obj)} is not known")
 
     def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
-        if isinstance(obj, dict) and not isinstance(index, Unknown):
-            obj[index] = value
-        elif isinstance(obj, list) and isinstance(index, int) and 0 <= index < len(obj):
+        if (isinstance(obj, dict) and not isinstance(index, Unknown)) or (
+            isinstance(obj, list) and isinstance(index, int) and 0 <= index < len(obj)
+        ):
             obj[index] = value
         elif isinstance(obj, list) and isinstance(index, tuple) and index:
             inner = self.get_index(ctx, obj, index[:-1]) if len(index) > 1 else obj
@@ -319,7 +391,11 @@ class CSharp(Dialect):
                 return created
             if isinstance(created, dict):
                 for pair in keyed:
-                    if isinstance(pair, tuple) and len(pair) == 2 and not isinstance(pair[0], Unknown):
+                    if (
+                        isinstance(pair, tuple)
+                        and len(pair) == 2
+                        and not isinstance(pair[0], Unknown)
+                    ):
                         created[pair[0]] = pair[1]
                 return created
             for name, value in members.items():
@@ -331,7 +407,11 @@ class CSharp(Dialect):
 
         def array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             sizes, default = _arg(args, 0), _arg(args, 1)
-            if not isinstance(sizes, tuple) or not sizes or not all(isinstance(s, int) and 0 <= s <= 100_000 for s in sizes):
+            if (
+                not isinstance(sizes, tuple)
+                or not sizes
+                or not all(isinstance(s, int) and 0 <= s <= 100_000 for s in sizes)
+            ):
                 return Unknown("an array of a size that cannot be known statically")
             if len(sizes) == 1:
                 return [ctx.call(default, []) for _ in range(sizes[0])]
@@ -367,7 +447,21 @@ class CSharp(Dialect):
         math_members: dict[str, Value] = {
             "PI": math.pi,
             "E": math.e,
-            **{name: math_fn(getattr(math, name.lower())) for name in ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")},
+            **{
+                name: math_fn(getattr(math, name.lower()))
+                for name in (
+                    "Sin",
+                    "Cos",
+                    "Tan",
+                    "Asin",
+                    "Acos",
+                    "Atan",
+                    "Sqrt",
+                    "Exp",
+                    "Floor",
+                    "Log10",
+                )
+            },
             "Ceiling": math_fn(math.ceil),
             "Abs": math_fn(abs),
             "Round": math_fn(round),
@@ -394,15 +488,37 @@ class CSharp(Dialect):
             "String",
             {
                 "Format": Builtin("String.Format", string_format),
-                "IsNullOrEmpty": Builtin("String.IsNullOrEmpty", lambda ctx, a, k: _arg(a, 0) in (None, "", UNDEFINED)),
-                "Concat": Builtin("String.Concat", lambda ctx, a, k: "".join(self.to_string(v) for v in a)),
-                "Join": Builtin("String.Join", lambda ctx, a, k: self.to_string(_arg(a, 0)).join(self.to_string(v) for v in (self.iterate(_arg(a, 1), "of") or []))),
+                "IsNullOrEmpty": Builtin(
+                    "String.IsNullOrEmpty", lambda ctx, a, k: _arg(a, 0) in (None, "", UNDEFINED)
+                ),
+                "Concat": Builtin(
+                    "String.Concat", lambda ctx, a, k: "".join(self.to_string(v) for v in a)
+                ),
+                "Join": Builtin(
+                    "String.Join",
+                    lambda ctx, a, k: self.to_string(_arg(a, 0)).join(
+                        self.to_string(v) for v in (self.iterate(_arg(a, 1), "of") or [])
+                    ),
+                ),
                 "Empty": "",
             },
         )
-        inert = Namespace("Console", missing=lambda name: Builtin(f"Console.{name}", lambda ctx, a, k: None))
-        system = Namespace("System", {"Math": math_namespace, "MathF": math_namespace, "String": string_namespace, "Console": inert}, missing=lambda name: Namespace(f"System.{name}"))
-        parse = Namespace("Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(_arg(a, 0)))})
+        inert = Namespace(
+            "Console", missing=lambda name: Builtin(f"Console.{name}", lambda ctx, a, k: None)
+        )
+        system = Namespace(
+            "System",
+            {
+                "Math": math_namespace,
+                "MathF": math_namespace,
+                "String": string_namespace,
+                "Console": inert,
+            },
+            missing=lambda name: Namespace(f"System.{name}"),
+        )
+        parse = Namespace(
+            "Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(_arg(a, 0)))}
+        )
         return {
             "%init": Builtin("%init", init),
             "%array": Builtin("%array", array),

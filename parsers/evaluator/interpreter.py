@@ -624,7 +624,9 @@ class Interpreter:
             accessor = cls.find_accessor(name, setter=False)
             if accessor is not None:
                 fn, home = accessor
-                return self._invoke(Closure(fn, home.env, home), [], {}, record, line, col)
+                # Python's @property takes the instance as its first parameter.
+                args = [record] if home.explicit_self else []
+                return self._invoke(Closure(fn, home.env, home), args, {}, record, line, col)
             method = cls.find_method(name)
             if method is not None:
                 fn, home = method
@@ -648,7 +650,8 @@ class Interpreter:
                 accessor = cls.find_accessor(name, setter=True)
                 if accessor is not None:
                     fn, home = accessor
-                    self._invoke(Closure(fn, home.env, home), [value], {}, obj, line, col)
+                    args = [obj, value] if home.explicit_self else [value]
+                    self._invoke(Closure(fn, home.env, home), args, {}, obj, line, col)
                     return
             if obj.kind:
                 hook = self.engine.set_hook(obj.kind)

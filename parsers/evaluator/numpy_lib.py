@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -44,7 +44,7 @@ def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = No
     return UNDEFINED
 
 
-def is_array(value: Value) -> bool:
+def is_array(value: Value) -> TypeGuard[Record]:
     return isinstance(value, Record) and value.kind == KIND
 
 

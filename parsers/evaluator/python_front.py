@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
@@ -77,6 +78,8 @@ def _unescape(text: str) -> str:
 
 def python_number(text: str) -> int | float:
     """The value of a Python numeric literal (``0x1F``, ``1_000``, ``2.5e-1``, ``1.``)."""
+    if text.isdigit():
+        return int(text)
     clean = text.replace("_", "").rstrip("lL")
     lower = clean.lower()
     if lower.startswith("0x"):
@@ -509,11 +512,13 @@ class PythonFrontEnd:
                 continue
             if kind == "positional_separator":
                 continue
-            positional = "keyword" if keyword_only else "positional"
+            positional: Literal["keyword", "positional"] = (
+                "keyword" if keyword_only else "positional"
+            )
             if kind == "identifier":
                 params.append(
                     ir.Param(line, col, ir.Name(line, col, self.text(child)), None, positional)
-                )  # type: ignore[arg-type]
+                )
             elif kind == "typed_parameter":
                 inner = self._named(child)[0]
                 if inner.type == "list_splat_pattern":
@@ -526,11 +531,11 @@ class PythonFrontEnd:
                         ir.Param(line, col, self.pattern(self._named(inner)[0]), None, "kwrest")
                     )
                 else:
-                    params.append(ir.Param(line, col, self.pattern(inner), None, positional))  # type: ignore[arg-type]
+                    params.append(ir.Param(line, col, self.pattern(inner), None, positional))
             elif kind in ("default_parameter", "typed_default_parameter"):
                 target = self.pattern(self._required(child, "name"))
                 default = self.expression(self._required(child, "value"))
-                params.append(ir.Param(line, col, target, default, positional))  # type: ignore[arg-type]
+                params.append(ir.Param(line, col, target, default, positional))
             elif kind == "list_splat_pattern":
                 params.append(
                     ir.Param(line, col, self.pattern(self._named(child)[0]), None, "rest")
@@ -599,10 +604,10 @@ class PythonFrontEnd:
             d.split(".")[-1] in ("dataclass", "dataclasses.dataclass") for d in decorators
         )
         named_tuple = (
-            base is not None
+            superclasses is not None
             and isinstance(base, ir.Name | ir.Member)
             and self.text(superclasses).strip("()").split(".")[-1] == "NamedTuple"
-        )  # type: ignore[arg-type]
+        )
         if (record_like or named_tuple) and not any(m.kind == "constructor" for m in members):
             members.append(self._generated_init(node, fields))
             base = None if named_tuple else base
@@ -682,18 +687,21 @@ class PythonFrontEnd:
 
     # --- expressions ------------------------------------------------------------------------------
     def expression(self, node: Node) -> ir.Expr:
-        if node.type == "ERROR" or node.is_missing:
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
             raise _Incomplete(node)
+        if kind == "identifier":
+            row, column = node.start_point
+            return ir.Name(row + 1, column + 1, self.source.text(node))
         self.depth += 1
         if self.depth > self.limits.max_nesting:
             self.depth -= 1
             raise _TooDeep(node)
         self._tick()
         try:
-            handler = self._expressions.get(node.type)
+            handler = self._expressions.get(kind)
             if handler is None:
-                what = node.type.replace("_", " ")
-                return ir.Opaque(*self._pos(node), f"{what} has no static value")
+                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
             return handler(node)
         finally:
             self.depth -= 1

@@ -10,8 +10,9 @@ import itertools
 import math
 import operator
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
+from parsers.evaluator import numpy_lib as npl
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.values import (
@@ -76,8 +77,16 @@ class Python(Dialect):
     name = "python"
     assignment_declares_local = True
 
+    #: Method tables and globals, built once per dialect class: building them is a good part
+    #: of a short reply's parse. They hold no state of a run (see ``globals``).
+    _shared: ClassVar[dict[type, tuple[dict[type, dict[str, Builtin]], dict[str, Value]]]] = {}
+
     def __init__(self) -> None:
-        self._methods = _methods(self)
+        shared = Python._shared.get(type(self))
+        if shared is None:
+            shared = (_methods(self), _python_globals(self))
+            Python._shared[type(self)] = shared
+        self._methods, self._globals = shared
 
     def to_string(self, value: Value) -> str:
         if value is None or value is UNDEFINED:
@@ -100,6 +109,9 @@ class Python(Dialect):
             return left
         if isinstance(right, Unknown):
             return right
+        array_result = npl.array_binary(op, left, right)
+        if array_result is not NotImplemented:
+            return array_result
         if op in ("==", "!="):
             same = self._equal(left, right)
             if same is None:
@@ -144,6 +156,13 @@ class Python(Dialect):
                 size = right
             if size > _MAX_TEXT:
                 return Unknown("a value too large to build")
+        if (
+            op == "+"
+            and isinstance(left, str | list | tuple)
+            and isinstance(right, str | list | tuple)
+            and len(left) + len(right) > _MAX_TEXT
+        ):
+            return Unknown("a value too large to build")
         function = _BINARY.get(op)
         if function is None:
             return Unknown(f"operator {op} is not supported")
@@ -159,7 +178,7 @@ class Python(Dialect):
         if op == "+" and isinstance(current, list) and not isinstance(value, Unknown):
             items = self.iterate(value, "of")
             if items is not None:
-                current.extend(itertools.islice(items, _MAX_TEXT))
+                current.extend(itertools.islice(items, max(0, _MAX_TEXT - len(current))))
                 return current
         return self.binary(op, current, value)
 
@@ -179,6 +198,9 @@ class Python(Dialect):
     def unary(self, op: str, operand: Value) -> Value:
         if isinstance(operand, Unknown):
             return operand
+        array_result = npl.array_unary(op, operand)
+        if array_result is not NotImplemented:
+            return array_result
         if op == "not":
             truth = self.truthy(operand)
             return Unknown("negation of an unknown value") if truth is None else not truth
@@ -208,7 +230,15 @@ class Python(Dialect):
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         ctx.info("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
 
+    def truthy(self, value: Value) -> bool | None:
+        if npl.is_array(value):
+            # numpy refuses the truth of an array of many values.
+            return bool(value.native.ravel()[0]) if value.native.size == 1 else None
+        return super().truthy(value)
+
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
+        if npl.is_array(obj):
+            return npl.array_get(obj, index)
         try:
             if isinstance(obj, dict):
                 return obj[index] if index in obj else Unknown(f"key {index!r} is missing")
@@ -225,6 +255,9 @@ class Python(Dialect):
         return Unknown(f"index {index!r} of a {type_name(obj)} is not known")
 
     def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
+        if npl.is_array(obj):
+            npl.array_set(ctx, obj, index, value)
+            return
         try:
             if (isinstance(obj, list) and isinstance(index, int)) or isinstance(obj, dict):
                 obj[index] = value
@@ -233,6 +266,10 @@ class Python(Dialect):
 
     def slice(self, ctx: CallContext, obj: Value, lower: Value, upper: Value, step: Value) -> Value:
         parts = [None if v is UNDEFINED or v is None else v for v in (lower, upper, step)]
+        if npl.is_array(obj):
+            if all(p is None or isinstance(p, int) for p in parts):
+                return npl.array_get(obj, slice(*parts))
+            return Unknown("a slice that cannot be known statically")
         if not all(p is None or isinstance(p, int) for p in parts) or not isinstance(
             obj, list | tuple | str | range
         ):
@@ -243,6 +280,8 @@ class Python(Dialect):
         return list(result) if isinstance(result, range) else result
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        if npl.is_array(value):
+            return npl.array_items(value)
         if isinstance(value, list | tuple | str | range):
             return iter(value)
         if isinstance(value, dict):
@@ -252,7 +291,17 @@ class Python(Dialect):
         return None
 
     def globals(self) -> dict[str, Value]:
-        return _python_globals(self)
+        # Modules are namespaces a script may assign into: each run gets its own copies.
+        table = dict(self._globals)
+        modules = table.get("%modules")
+        if isinstance(modules, dict):
+            table["%modules"] = {
+                name: Namespace(m.name, dict(m.members), m.missing)
+                if isinstance(m, Namespace)
+                else m
+                for name, m in modules.items()
+            }
+        return table
 
 
 def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
@@ -445,6 +494,8 @@ def _python_globals(py: Python) -> dict[str, Value]:
         value = _arg(args, 0)
         if isinstance(value, list | tuple | str | dict | range):
             return len(value)
+        if npl.is_array(value) and value.native.ndim:
+            return int(value.native.shape[0])
         return Unknown(
             value.reason if isinstance(value, Unknown) else f"len of a {type_name(value)}"
         )
@@ -483,6 +534,12 @@ def _python_globals(py: Python) -> dict[str, Value]:
                 return fn(0) if name != "str" else ""
             if isinstance(value, Unknown):
                 return value
+            if npl.is_array(value):
+                if name == "abs":
+                    return npl.wrap(abs(value.native))
+                if value.native.size != 1:
+                    return Unknown(f"{name}() of an array of many values")
+                value = value.native.ravel()[0].item()
             try:
                 return fn(value)
             except (TypeError, ValueError, OverflowError):
@@ -534,6 +591,10 @@ def _python_globals(py: Python) -> dict[str, Value]:
             return 0
         if isinstance(value, Unknown) or isinstance(base, Unknown):
             return value if isinstance(value, Unknown) else base
+        if npl.is_array(value):
+            if value.native.size != 1:
+                return Unknown("int() of an array of many values")
+            value = value.native.ravel()[0].item()
         try:
             if base is not UNDEFINED and isinstance(value, str) and isinstance(base, int):
                 return int(value, base)

@@ -94,4 +94,5 @@ def keep_beginning(code: str, limit: int = MAX_CODE_CHARS) -> tuple[str, int]:
         return code, 0
     end = code.rfind("\n", 0, limit)
     kept = code[: end if end > 0 else limit]
-    return kept, code.count("\n", len(kept)) + 1
+    rest = code[len(kept) :].strip("\n")
+    return kept, len(rest.split("\n")) if rest else 0

@@ -10,4 +10,4 @@ from parsers.open3d_lang.writer import write_open3d
 PARSERS.add(LANGUAGE, parse_open3d)
 WRITERS.add(LANGUAGE, write_open3d)
 
-__all__ = ["LANGUAGE", "write_open3d", "evaluate_open3d", "parse_open3d"]
+__all__ = ["LANGUAGE", "evaluate_open3d", "parse_open3d", "write_open3d"]

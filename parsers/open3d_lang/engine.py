@@ -16,13 +16,25 @@ import copy as copy_module
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from parsers.build import MAX_OBJECTS, NativeObject
 from parsers.custom_mesh import bounding_affine, primitive_from_vertices
-from parsers.evaluator import UNDEFINED, Builtin, CallContext, Engine, EngineClass, Kind, Namespace, Record, Unknown, Value, is_number, type_name
+from parsers.evaluator import (
+    UNDEFINED,
+    Builtin,
+    CallContext,
+    Engine,
+    EngineClass,
+    Kind,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
 from parsers.evaluator import numpy_lib as npl
 from parsers.evaluator.python_lib import python_module
 from parsers.open3d_lang import shapes
@@ -33,8 +45,23 @@ Args = list[Value]
 Kwargs = dict[str, Value]
 
 ROTATION_ORDERS = ("xyz", "xzy", "yxz", "yzx", "zxy", "zyx")
-_SHOW_FUNCTIONS = ("draw_geometries", "draw", "draw_plotly", "draw_geometries_with_editing", "draw_geometries_with_animation_callback", "draw_geometries_with_key_callbacks", "draw_geometries_with_custom_animation", "draw_geometries_with_vertex_selection")
-_VISUALIZERS = ("Visualizer", "VisualizerWithKeyCallback", "VisualizerWithEditing", "VisualizerWithVertexSelection", "O3DVisualizer")
+_SHOW_FUNCTIONS = (
+    "draw_geometries",
+    "draw",
+    "draw_plotly",
+    "draw_geometries_with_editing",
+    "draw_geometries_with_animation_callback",
+    "draw_geometries_with_key_callbacks",
+    "draw_geometries_with_custom_animation",
+    "draw_geometries_with_vertex_selection",
+)
+_VISUALIZERS = (
+    "Visualizer",
+    "VisualizerWithKeyCallback",
+    "VisualizerWithEditing",
+    "VisualizerWithVertexSelection",
+    "O3DVisualizer",
+)
 
 
 def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
@@ -60,7 +87,14 @@ class Part:
         return self.vertices @ self.affine[:3, :3].T + self.affine[:3, 3]
 
     def copy(self) -> Part:
-        return Part(self.class_name, self.vertices, self.unit_to_local, self.factory, self.affine.copy(), self.colour)
+        return Part(
+            self.class_name,
+            self.vertices,
+            self.unit_to_local,
+            self.factory,
+            self.affine.copy(),
+            self.colour,
+        )
 
 
 @dataclass
@@ -100,11 +134,20 @@ class Open3DEngine(Engine):
         self._register_kinds()
         self.numpy = npl.numpy_module()
         self.open3d = self._open3d_module()
-        self.copy_module = Namespace("copy", {"deepcopy": Builtin("copy.deepcopy", self._copy_value), "copy": Builtin("copy.copy", self._copy_value)})
+        self.copy_module = Namespace(
+            "copy",
+            {
+                "deepcopy": Builtin("copy.deepcopy", self._copy_value),
+                "copy": Builtin("copy.copy", self._copy_value),
+            },
+        )
 
     # --- kinds --------------------------------------------------------------------------------
     def _register_kinds(self) -> None:
-        rotation_methods = {f"get_rotation_matrix_from_{order}": self._as_method(self._rotation_builder(order)) for order in ROTATION_ORDERS}
+        rotation_methods = {
+            f"get_rotation_matrix_from_{order}": self._as_method(self._rotation_builder(order))
+            for order in ROTATION_ORDERS
+        }
         rotation_methods["get_rotation_matrix_from_axis_angle"] = self._as_method(self._axis_angle)
         rotation_methods["get_rotation_matrix_from_quaternion"] = self._as_method(self._quaternion)
         same = self._returns_self
@@ -123,23 +166,83 @@ class Open3DEngine(Engine):
                     "get_axis_aligned_bounding_box": self._aabb,
                     "has_vertices": lambda ctx, r, a, k: bool(r.native.parts),
                     "has_triangles": lambda ctx, r, a, k: bool(r.native.parts),
-                    "has_vertex_colors": lambda ctx, r, a, k: any(p.colour is not None for p in r.native.parts),
+                    "has_vertex_colors": lambda ctx, r, a, k: any(
+                        p.colour is not None for p in r.native.parts
+                    ),
                     "is_empty": lambda ctx, r, a, k: not r.native.parts,
                     "clear": self._clear,
-                    **{name: same for name in ("compute_vertex_normals", "compute_triangle_normals", "normalize_normals", "remove_duplicated_vertices", "remove_duplicated_triangles", "remove_degenerate_triangles", "remove_unreferenced_vertices", "orient_triangles", "compute_adjacency_list")},
-                    **{name: self._approximate(name) for name in ("subdivide_midpoint", "subdivide_loop", "simplify_quadric_decimation", "simplify_vertex_clustering", "filter_smooth_simple", "filter_smooth_laplacian", "filter_smooth_taubin")},
+                    **{
+                        name: same
+                        for name in (
+                            "compute_vertex_normals",
+                            "compute_triangle_normals",
+                            "normalize_normals",
+                            "remove_duplicated_vertices",
+                            "remove_duplicated_triangles",
+                            "remove_degenerate_triangles",
+                            "remove_unreferenced_vertices",
+                            "orient_triangles",
+                            "compute_adjacency_list",
+                        )
+                    },
+                    **{
+                        name: self._approximate(name)
+                        for name in (
+                            "subdivide_midpoint",
+                            "subdivide_loop",
+                            "simplify_quadric_decimation",
+                            "simplify_vertex_clustering",
+                            "filter_smooth_simple",
+                            "filter_smooth_laplacian",
+                            "filter_smooth_taubin",
+                        )
+                    },
                     **rotation_methods,
                 },
-                getters={"vertices": lambda ctx, r: npl.wrap(r.native.vertices()), "vertex_colors": self._vertex_colours},
+                getters={
+                    "vertices": lambda ctx, r: npl.wrap(r.native.vertices()),
+                    "vertex_colors": self._vertex_colours,
+                },
                 on_set=self._mesh_set,
                 inert=True,
             )
         )
-        self.add_kind(Kind("AxisAlignedBoundingBox", methods={"get_center": lambda ctx, r, a, k: npl.wrap((r.native[0] + r.native[1]) / 2), "get_extent": lambda ctx, r, a, k: npl.wrap(r.native[1] - r.native[0]), "get_half_extent": lambda ctx, r, a, k: npl.wrap((r.native[1] - r.native[0]) / 2), "get_min_bound": lambda ctx, r, a, k: npl.wrap(r.native[0]), "get_max_bound": lambda ctx, r, a, k: npl.wrap(r.native[1])}, getters={"min_bound": lambda ctx, r: npl.wrap(r.native[0]), "max_bound": lambda ctx, r: npl.wrap(r.native[1])}, inert=True))
-        self.add_kind(Kind("Visualizer", methods={"add_geometry": self._vis_add, "remove_geometry": self._vis_remove, "create_window": lambda ctx, r, a, k: True, "poll_events": lambda ctx, r, a, k: False}, inert=True))
+        self.add_kind(
+            Kind(
+                "AxisAlignedBoundingBox",
+                methods={
+                    "get_center": lambda ctx, r, a, k: npl.wrap((r.native[0] + r.native[1]) / 2),
+                    "get_extent": lambda ctx, r, a, k: npl.wrap(r.native[1] - r.native[0]),
+                    "get_half_extent": lambda ctx, r, a, k: npl.wrap(
+                        (r.native[1] - r.native[0]) / 2
+                    ),
+                    "get_min_bound": lambda ctx, r, a, k: npl.wrap(r.native[0]),
+                    "get_max_bound": lambda ctx, r, a, k: npl.wrap(r.native[1]),
+                },
+                getters={
+                    "min_bound": lambda ctx, r: npl.wrap(r.native[0]),
+                    "max_bound": lambda ctx, r: npl.wrap(r.native[1]),
+                },
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "Visualizer",
+                methods={
+                    "add_geometry": self._vis_add,
+                    "remove_geometry": self._vis_remove,
+                    "create_window": lambda ctx, r, a, k: True,
+                    "poll_events": lambda ctx, r, a, k: False,
+                },
+                inert=True,
+            )
+        )
         self.add_kind(Kind("Inert", inert=True))
 
-    def _as_method(self, fn: Callable[[CallContext, Args, Kwargs], Value]) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
+    def _as_method(
+        self, fn: Callable[[CallContext, Args, Kwargs], Value]
+    ) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
         return lambda ctx, record, args, kwargs: fn(ctx, args, kwargs)
 
     @staticmethod
@@ -148,18 +251,30 @@ class Open3DEngine(Engine):
 
     def _approximate(self, name: str) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
         def call(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-            ctx.info("open3d.approximate", f"{name} changes the mesh's tessellation; read as the same shape")
+            ctx.info(
+                "open3d.approximate",
+                f"{name} changes the mesh's tessellation; read as the same shape",
+            )
             return self._copy_mesh(ctx, record)
 
         return call
 
     # --- modules ------------------------------------------------------------------------------------
     def _open3d_module(self) -> Namespace:
-        statics: dict[str, Value] = {name: Builtin(f"TriangleMesh.{name}", self._factory(name)) for name in (*shapes.CREATORS, *shapes.HELPERS)}
+        statics: dict[str, Value] = {
+            name: Builtin(f"TriangleMesh.{name}", self._factory(name))
+            for name in (*shapes.CREATORS, *shapes.HELPERS)
+        }
         for order in ROTATION_ORDERS:
-            statics[f"get_rotation_matrix_from_{order}"] = Builtin(f"get_rotation_matrix_from_{order}", self._rotation_builder(order))
-        statics["get_rotation_matrix_from_axis_angle"] = Builtin("get_rotation_matrix_from_axis_angle", self._axis_angle)
-        statics["get_rotation_matrix_from_quaternion"] = Builtin("get_rotation_matrix_from_quaternion", self._quaternion)
+            statics[f"get_rotation_matrix_from_{order}"] = Builtin(
+                f"get_rotation_matrix_from_{order}", self._rotation_builder(order)
+            )
+        statics["get_rotation_matrix_from_axis_angle"] = Builtin(
+            "get_rotation_matrix_from_axis_angle", self._axis_angle
+        )
+        statics["get_rotation_matrix_from_quaternion"] = Builtin(
+            "get_rotation_matrix_from_quaternion", self._quaternion
+        )
         triangle_mesh = EngineClass("TriangleMesh", self._new_mesh, statics)
         inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
         geometry_members: dict[str, Value] = {
@@ -168,23 +283,63 @@ class Open3DEngine(Engine):
             "LineSet": inert_class,
             "AxisAlignedBoundingBox": inert_class,
             "OrientedBoundingBox": inert_class,
-            **{name: value for name, value in statics.items() if name.startswith("get_rotation_matrix")},
+            **{
+                name: value
+                for name, value in statics.items()
+                if name.startswith("get_rotation_matrix")
+            },
         }
-        show = {name: Builtin(f"open3d.visualization.{name}", self._show_first) for name in _SHOW_FUNCTIONS}
-        visualizers = {name: EngineClass(name, lambda ctx, a, k: Record("Visualizer")) for name in _VISUALIZERS}
-        inert = Namespace("inert", missing=lambda name: EngineClass(name, lambda ctx, a, k: Record("Inert")))
-        visualization = Namespace("open3d.visualization", {**show, **visualizers, "gui": inert, "rendering": inert}, missing=lambda name: Builtin(name, lambda c, a, k: None))
+        show = {
+            name: Builtin(f"open3d.visualization.{name}", self._show_first)
+            for name in _SHOW_FUNCTIONS
+        }
+        visualizers = {
+            name: EngineClass(name, lambda ctx, a, k: Record("Visualizer")) for name in _VISUALIZERS
+        }
+        inert = Namespace(
+            "inert", missing=lambda name: EngineClass(name, lambda ctx, a, k: Record("Inert"))
+        )
+        visualization = Namespace(
+            "open3d.visualization",
+            {**show, **visualizers, "gui": inert, "rendering": inert},
+            missing=lambda name: Builtin(name, lambda c, a, k: None),
+        )
         io = Namespace(
             "open3d.io",
-            {"write_triangle_mesh": Builtin("open3d.io.write_triangle_mesh", self._write), "read_triangle_mesh": Builtin("open3d.io.read_triangle_mesh", self._read_file)},
+            {
+                "write_triangle_mesh": Builtin("open3d.io.write_triangle_mesh", self._write),
+                "read_triangle_mesh": Builtin("open3d.io.read_triangle_mesh", self._read_file),
+            },
             missing=lambda name: Builtin(f"open3d.io.{name}", lambda ctx, a, k: True),
         )
-        vector = Builtin("open3d.utility.Vector3dVector", lambda ctx, a, k: npl.wrap(npl.to_numpy(_arg(a, 0))) if not isinstance(npl.to_numpy(_arg(a, 0)), Unknown) else npl.to_numpy(_arg(a, 0)))
-        utility = Namespace("open3d.utility", {"Vector3dVector": vector, "Vector3iVector": vector, "Vector2dVector": vector}, missing=lambda name: Builtin(name, lambda c, a, k: None))
+        vector = Builtin(
+            "open3d.utility.Vector3dVector",
+            lambda ctx, a, k: (
+                npl.wrap(npl.to_numpy(_arg(a, 0)))
+                if not isinstance(npl.to_numpy(_arg(a, 0)), Unknown)
+                else npl.to_numpy(_arg(a, 0))
+            ),
+        )
+        utility = Namespace(
+            "open3d.utility",
+            {"Vector3dVector": vector, "Vector3iVector": vector, "Vector2dVector": vector},
+            missing=lambda name: Builtin(name, lambda c, a, k: None),
+        )
         return Namespace(
             "open3d",
-            {"geometry": Namespace("open3d.geometry", geometry_members, missing=lambda name: inert_class), "visualization": visualization, "io": io, "utility": utility, "__version__": "0.20.0"},
-            missing=lambda name: Namespace(f"open3d.{name}", missing=lambda inner: Builtin(inner, lambda c, a, k: Record("Inert"))),
+            {
+                "geometry": Namespace(
+                    "open3d.geometry", geometry_members, missing=lambda name: inert_class
+                ),
+                "visualization": visualization,
+                "io": io,
+                "utility": utility,
+                "__version__": "0.20.0",
+            },
+            missing=lambda name: Namespace(
+                f"open3d.{name}",
+                missing=lambda inner: Builtin(inner, lambda c, a, k: Record("Inert")),
+            ),
         )
 
     def globals(self) -> dict[str, Value]:
@@ -205,14 +360,19 @@ class Open3DEngine(Engine):
         else:
             standard = python_module(ctx, module)
             if standard is None:
-                ctx.info("open3d.unknown_module", f"module {module!r} is not modelled; what it gives is unknown")
+                ctx.info(
+                    "open3d.unknown_module",
+                    f"module {module!r} is not modelled; what it gives is unknown",
+                )
                 return Unknown(f"module {module!r} is not known")
             found = standard
         return found if name is None else ctx.member(found, name)
 
     def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
         if name in ("o3d", "open3d"):
-            ctx.warning("open3d.missing_import", f"{name} is used without being imported; read as open3d")
+            ctx.warning(
+                "open3d.missing_import", f"{name} is used without being imported; read as open3d"
+            )
             return self.open3d
         if name == "np":
             ctx.warning("open3d.missing_import", "np is used without being imported; read as numpy")
@@ -232,7 +392,10 @@ class Open3DEngine(Engine):
                 return self._mesh(ctx, [], factory)
             primitive = shapes.create(factory, parameters)
             if primitive.class_name == "unknown":
-                ctx.warning("open3d.unknown_shape", f"{factory} makes none of the six primitives; kept as class 'unknown'")
+                ctx.warning(
+                    "open3d.unknown_shape",
+                    f"{factory} makes none of the six primitives; kept as class 'unknown'",
+                )
             part = Part(primitive.class_name, primitive.vertices, primitive.unit_to_local, factory)
             return self._mesh(ctx, [part], factory)
 
@@ -243,7 +406,10 @@ class Open3DEngine(Engine):
         if isinstance(source, Record) and source.kind == "TriangleMesh":
             return self._copy_mesh(ctx, source)
         if source is not UNDEFINED:
-            ctx.info("open3d.custom_mesh", "TriangleMesh(vertices, triangles): the shape is read from the vertices")
+            ctx.info(
+                "open3d.custom_mesh",
+                "TriangleMesh(vertices, triangles): the shape is read from the vertices",
+            )
             record = self._mesh(ctx, [])
             self._mesh_set(ctx, record, "vertices", source)
             return record
@@ -278,15 +444,23 @@ class Open3DEngine(Engine):
         if in_place:
             left.native.parts.extend(parts)
             return left
-        record = Record("TriangleMesh", native=MeshState(left.native.line, [p.copy() for p in left.native.parts] + parts))
+        record = Record(
+            "TriangleMesh",
+            native=MeshState(left.native.line, [p.copy() for p in left.native.parts] + parts),
+        )
         self.meshes.append(record)
         return record
 
-    def _vector(self, ctx: CallContext, value: Value, what: str, default: list[float] | None = None) -> list[float] | None:
+    def _vector(
+        self, ctx: CallContext, value: Value, what: str, default: list[float] | None = None
+    ) -> list[float] | None:
         array = npl.to_numpy(value)
         if isinstance(array, Unknown):
             if value is not UNDEFINED:
-                ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({array.reason}); ignored")
+                ctx.warning(
+                    "eval.unknown_value",
+                    f"{what} cannot be known statically ({array.reason}); ignored",
+                )
             return default
         flat = array.ravel()
         if flat.size != 3:
@@ -297,7 +471,9 @@ class Open3DEngine(Engine):
     def _matrix(self, ctx: CallContext, value: Value, size: int, what: str) -> Matrix | None:
         array = npl.to_numpy(value)
         if isinstance(array, Unknown):
-            ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({array.reason}); ignored")
+            ctx.warning(
+                "eval.unknown_value", f"{what} cannot be known statically ({array.reason}); ignored"
+            )
             return None
         if array.shape != (size, size) or not np.all(np.isfinite(array)):
             ctx.warning("open3d.bad_value", f"{what} is not a finite {size}x{size} matrix; ignored")
@@ -351,7 +527,10 @@ class Open3DEngine(Engine):
         factor = ctx.number(_arg(args, 0, kwargs, "scale"), "scale factor", 1.0)
         centre_value = _arg(args, 1, kwargs, "center")
         if centre_value is UNDEFINED:
-            ctx.warning("open3d.scale_without_center", "open3d 0.20's scale() requires a centre (it raises TypeError without one); scaled about the mesh centre, as older open3d did")
+            ctx.warning(
+                "open3d.scale_without_center",
+                "open3d 0.20's scale() requires a centre (it raises TypeError without one); scaled about the mesh centre, as older open3d did",
+            )
             centre = self._center(record)
         else:
             found = self._vector(ctx, centre_value, "scale centre")
@@ -369,8 +548,14 @@ class Open3DEngine(Engine):
         colour = self._vector(ctx, _arg(args, 0, kwargs, "color"), "paint_uniform_color colour")
         if colour is not None:
             if max(colour) > 1.0 or min(colour) < 0.0:
-                ctx.warning("open3d.colour_range", f"colour {colour} lies outside [0, 1]; open3d clamps it")
-            clamped = (min(max(colour[0], 0.0), 1.0), min(max(colour[1], 0.0), 1.0), min(max(colour[2], 0.0), 1.0))
+                ctx.warning(
+                    "open3d.colour_range", f"colour {colour} lies outside [0, 1]; open3d clamps it"
+                )
+            clamped = (
+                min(max(colour[0], 0.0), 1.0),
+                min(max(colour[1], 0.0), 1.0),
+                min(max(colour[2], 0.0), 1.0),
+            )
             for part in record.native.parts:
                 part.colour = clamped
         return record
@@ -391,18 +576,36 @@ class Open3DEngine(Engine):
     def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "vertices":
             array = npl.to_numpy(value)
-            if isinstance(array, Unknown) or array.ndim != 2 or array.shape[1] != 3 or not len(array):
-                ctx.warning("open3d.unknown_mesh", "mesh vertices that cannot be known statically; the mesh is left empty")
+            if (
+                isinstance(array, Unknown)
+                or array.ndim != 2
+                or array.shape[1] != 3
+                or not len(array)
+            ):
+                ctx.warning(
+                    "open3d.unknown_mesh",
+                    "mesh vertices that cannot be known statically; the mesh is left empty",
+                )
                 record.native.parts = []
                 return True
-            record.native.parts = [Part(None, np.asarray(array, dtype=float), np.eye(4), "vertices")]
+            record.native.parts = [
+                Part(None, np.asarray(array, dtype=float), np.eye(4), "vertices")
+            ]
             return True
         if name == "vertex_colors":
             array = npl.to_numpy(value)
-            if not isinstance(array, Unknown) and array.ndim == 2 and array.shape[1] == 3 and len(array):
+            if (
+                not isinstance(array, Unknown)
+                and array.ndim == 2
+                and array.shape[1] == 3
+                and len(array)
+            ):
                 mean = array.mean(axis=0)
                 if float(np.abs(array - mean).max()) > 1e-6:
-                    ctx.info("open3d.vertex_colours", "vertex colours are not uniform; their mean is read")
+                    ctx.info(
+                        "open3d.vertex_colours",
+                        "vertex colours are not uniform; their mean is read",
+                    )
                 for part in record.native.parts:
                     part.colour = (float(mean[0]), float(mean[1]), float(mean[2]))
             return True
@@ -411,7 +614,9 @@ class Open3DEngine(Engine):
     # --- rotations ------------------------------------------------------------------------------------
     def _rotation_builder(self, order: str) -> Callable[[CallContext, Args, Kwargs], Value]:
         def build(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            angles = self._vector(ctx, _arg(args, 0, kwargs, "rotation"), f"get_rotation_matrix_from_{order} angles")
+            angles = self._vector(
+                ctx, _arg(args, 0, kwargs, "rotation"), f"get_rotation_matrix_from_{order} angles"
+            )
             if angles is None:
                 return Unknown(f"get_rotation_matrix_from_{order} of unknown angles")
             return npl.wrap(rotation_matrix(order, angles))
@@ -447,7 +652,10 @@ class Open3DEngine(Engine):
             if all(value is not shown for shown in self.shown):
                 self.shown.append(value)
         elif isinstance(value, Unknown):
-            ctx.warning("open3d.unknown_shown", f"a geometry shown cannot be known statically ({value.reason})")
+            ctx.warning(
+                "open3d.unknown_shown",
+                f"a geometry shown cannot be known statically ({value.reason})",
+            )
 
     def _show_first(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         if args:
@@ -473,7 +681,9 @@ class Open3DEngine(Engine):
         return True
 
     def _read_file(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        ctx.warning("open3d.read_file", "a mesh read from a file has no static shape; it is left empty")
+        ctx.warning(
+            "open3d.read_file", "a mesh read from a file has no static shape; it is left empty"
+        )
         return self._mesh(ctx, [])
 
     # --- reading the scene ----------------------------------------------------------------------------
@@ -484,12 +694,29 @@ class Open3DEngine(Engine):
         if self.shown:
             meshes = self.shown
             for mesh in self.meshes:
-                if mesh.native.factory in shapes.CREATORS and all(mesh is not m for m in self.shown) and mesh.native.parts and not self._is_inside_shown(mesh):
-                    reporter.add("info", "open3d.not_shown", f"a {mesh.native.factory} mesh is created but never shown; left out", mesh.native.line, None)
+                if (
+                    mesh.native.factory in shapes.CREATORS
+                    and all(mesh is not m for m in self.shown)
+                    and mesh.native.parts
+                    and not self._is_inside_shown(mesh)
+                ):
+                    reporter.add(
+                        "info",
+                        "open3d.not_shown",
+                        f"a {mesh.native.factory} mesh is created but never shown; left out",
+                        mesh.native.line,
+                        None,
+                    )
         else:
             meshes = [m for m in self.meshes if m.native.factory in shapes.CREATORS]
             if meshes:
-                reporter.add("info", "open3d.nothing_shown", "the code shows nothing (no draw call or file write); every created mesh is read", None, None)
+                reporter.add(
+                    "info",
+                    "open3d.nothing_shown",
+                    "the code shows nothing (no draw call or file write); every created mesh is read",
+                    None,
+                    None,
+                )
         found: list[NativeObject] = []
         for mesh in meshes:
             state: MeshState = mesh.native
@@ -500,7 +727,13 @@ class Open3DEngine(Engine):
                 if native is not None:
                     found.append(native)
                 if len(found) >= MAX_OBJECTS:
-                    reporter.add("warning", "open3d.too_many_objects", f"more than {MAX_OBJECTS} objects; the rest are left out", state.line, None)
+                    reporter.add(
+                        "warning",
+                        "open3d.too_many_objects",
+                        f"more than {MAX_OBJECTS} objects; the rest are left out",
+                        state.line,
+                        None,
+                    )
                     return found
         return found
 
@@ -515,11 +748,20 @@ class Open3DEngine(Engine):
         if class_name is None:
             recognised = primitive_from_vertices(part.vertices, up="y")
             if recognised is None:
-                ctx.interp.reporter.add("warning", "open3d.unknown_shape", "a mesh given by its vertices is none of the six primitives; kept as class 'unknown'", line, None)
-                class_name, unit_to_local = "unknown", bounding_affine(part.vertices) if len(part.vertices) else np.eye(4)
+                ctx.interp.reporter.add(
+                    "warning",
+                    "open3d.unknown_shape",
+                    "a mesh given by its vertices is none of the six primitives; kept as class 'unknown'",
+                    line,
+                    None,
+                )
+                box = bounding_affine(part.vertices) if len(part.vertices) else None
+                class_name, unit_to_local = "unknown", box if box is not None else np.eye(4)
             else:
                 class_name, unit_to_local = recognised
-        name = shapes.CREATORS.get(part.factory, "mesh") if part.factory in shapes.CREATORS else "mesh"
+        name = (
+            shapes.CREATORS.get(part.factory, "mesh") if part.factory in shapes.CREATORS else "mesh"
+        )
         return NativeObject(class_name, part.affine @ unit_to_local, part.colour, name, line)
 
 

@@ -17,10 +17,20 @@ from spatialbabel import Scene
 LANGUAGE = "open3d"
 
 
-def evaluate_open3d(code: str, *, limits: Limits | None = None, started: float | None = None) -> tuple[Evaluation, Open3DEngine]:
+def evaluate_open3d(
+    code: str, *, limits: Limits | None = None, started: float | None = None
+) -> tuple[Evaluation, Open3DEngine]:
     """Run Open3D ``code`` statically; the engine holds the meshes it built and showed."""
     engine = Open3DEngine()
-    evaluation = evaluate(code, grammar="python", front_end=lower_python, dialect=Open3DPython(engine), engine=engine, limits=limits, started=started)
+    evaluation = evaluate(
+        code,
+        grammar="python",
+        front_end=lower_python,
+        dialect=Open3DPython(engine),
+        engine=engine,
+        limits=limits,
+        started=started,
+    )
     return evaluation, engine
 
 
@@ -31,11 +41,23 @@ def parse_open3d(text: str, *, limits: Limits | None = None) -> ParseResult:
     diagnostics.line_map = extraction.reply_line
     code, left_out = keep_beginning(extraction.code)
     if left_out:
-        diagnostics.warning("open3d.too_long", f"the code is too long to read whole; its last {left_out} lines are left out", code.count("\n") + 1)
+        diagnostics.warning(
+            "open3d.too_long",
+            f"the code is too long to read whole; its last {left_out} lines are left out",
+            code.count("\n") + 1,
+        )
     evaluation, engine = evaluate_open3d(code, limits=limits, started=started)
-    natives = engine.native_objects(CallContext(evaluation.interpreter, 0, 0)) if evaluation.parsed else []
+    natives = (
+        engine.native_objects(CallContext(evaluation.interpreter, 0, 0))
+        if evaluation.parsed
+        else []
+    )
     evaluation.reporter.flush(diagnostics)
-    if evaluation.parsed and not natives and not any(d.severity == "error" for d in diagnostics.items):
+    if (
+        evaluation.parsed
+        and not natives
+        and not any(d.severity == "error" for d in diagnostics.items)
+    ):
         diagnostics.error("open3d.no_objects", "the code creates no triangle mesh of a known shape")
     objects = build_objects(LANGUAGE, natives, diagnostics)
     return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))

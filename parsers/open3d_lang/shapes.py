@@ -25,7 +25,9 @@ from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS
 from spatialbabel.frames import Matrix
 
 #: Canonical +Y (the unit primitives' axis) onto open3d's +Z, along which cylinders and cones lie.
-Y_TO_Z = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+Y_TO_Z = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
 
 #: Largest tessellation generated (vertices); finer meshes are measured at this resolution.
 _MAX_RESOLUTION = 400
@@ -49,18 +51,51 @@ HELPERS = frozenset({"create_coordinate_frame", "create_arrow"})
 PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
     "create_box": (("width", 1.0), ("height", 1.0), ("depth", 1.0)),
     "create_sphere": (("radius", 1.0), ("resolution", 20)),
-    "create_ellipsoid": (("radius_x", 1.0), ("radius_y", 1.0), ("radius_z", 1.0), ("resolution", 20)),
+    "create_ellipsoid": (
+        ("radius_x", 1.0),
+        ("radius_y", 1.0),
+        ("radius_z", 1.0),
+        ("resolution", 20),
+    ),
     "create_cylinder": (("radius", 1.0), ("height", 2.0), ("resolution", 20), ("split", 4)),
     "create_cone": (("radius", 1.0), ("height", 2.0), ("resolution", 20), ("split", 1)),
-    "create_torus": (("torus_radius", 1.0), ("tube_radius", 0.5), ("radial_resolution", 30), ("tubular_resolution", 20)),
+    "create_torus": (
+        ("torus_radius", 1.0),
+        ("tube_radius", 0.5),
+        ("radial_resolution", 30),
+        ("tubular_resolution", 20),
+    ),
     "create_tetrahedron": (("radius", 1.0),),
     "create_octahedron": (("radius", 1.0),),
     "create_icosahedron": (("radius", 1.0),),
-    "create_mobius": (("length_split", 70), ("width_split", 15), ("twists", 1), ("radius", 1.0), ("flatness", 1.0), ("width", 1.0), ("scale", 1.0)),
+    "create_mobius": (
+        ("length_split", 70),
+        ("width_split", 15),
+        ("twists", 1),
+        ("radius", 1.0),
+        ("flatness", 1.0),
+        ("width", 1.0),
+        ("scale", 1.0),
+    ),
     "create_coordinate_frame": (("size", 1.0),),
-    "create_arrow": (("cylinder_radius", 1.0), ("cone_radius", 1.5), ("cylinder_height", 5.0), ("cone_height", 4.0)),
+    "create_arrow": (
+        ("cylinder_radius", 1.0),
+        ("cone_radius", 1.5),
+        ("cylinder_height", 5.0),
+        ("cone_height", 4.0),
+    ),
 }
-_INTEGER_PARAMETERS = frozenset({"resolution", "split", "radial_resolution", "tubular_resolution", "length_split", "width_split", "twists"})
+_INTEGER_PARAMETERS = frozenset(
+    {
+        "resolution",
+        "split",
+        "radial_resolution",
+        "tubular_resolution",
+        "length_split",
+        "width_split",
+        "twists",
+    }
+)
 
 
 @dataclass
@@ -73,7 +108,9 @@ class Primitive:
     unit_to_local: Matrix
 
 
-def read_parameters(ctx: CallContext, factory: str, args: list[Value], kwargs: dict[str, Value]) -> dict[str, float]:
+def read_parameters(
+    ctx: CallContext, factory: str, args: list[Value], kwargs: dict[str, Value]
+) -> dict[str, float]:
     values: dict[str, float] = {}
     for i, (name, default) in enumerate(PARAMETERS.get(factory, ())):
         value = args[i] if i < len(args) else kwargs.get(name, default)
@@ -81,7 +118,10 @@ def read_parameters(ctx: CallContext, factory: str, args: list[Value], kwargs: d
         if name in _INTEGER_PARAMETERS:
             number = float(min(max(int(number), 1), _MAX_RESOLUTION))
         elif number <= 0:
-            ctx.warning("open3d.bad_value", f"{factory} {name} must be positive (open3d refuses {number:g}); {default:g} used")
+            ctx.warning(
+                "open3d.bad_value",
+                f"{factory} {name} must be positive (open3d refuses {number:g}); {default:g} used",
+            )
             number = float(default)
         values[name] = number
     return values
@@ -94,7 +134,10 @@ def _ring(radius: float, z: float, resolution: int) -> Matrix:
 
 def _box(p: dict[str, float]) -> Matrix:
     w, h, d = p["width"], p["height"], p["depth"]
-    return np.array([[0, 0, 0], [w, 0, 0], [0, 0, d], [w, 0, d], [0, h, 0], [w, h, 0], [0, h, d], [w, h, d]], dtype=float)
+    return np.array(
+        [[0, 0, 0], [w, 0, 0], [0, 0, d], [w, 0, d], [0, h, 0], [w, h, 0], [0, h, d], [w, h, d]],
+        dtype=float,
+    )
 
 
 def _ellipsoid_vertices(rx: float, ry: float, rz: float, resolution: int) -> Matrix:
@@ -103,7 +146,13 @@ def _ellipsoid_vertices(rx: float, ry: float, rz: float, resolution: int) -> Mat
     theta = np.arange(2 * resolution) * step
     for i in range(1, resolution):
         alpha = step * i
-        ring = np.column_stack([math.sin(alpha) * np.cos(theta) * rx, math.sin(alpha) * np.sin(theta) * ry, np.full(2 * resolution, math.cos(alpha) * rz)])
+        ring = np.column_stack(
+            [
+                math.sin(alpha) * np.cos(theta) * rx,
+                math.sin(alpha) * np.sin(theta) * ry,
+                np.full(2 * resolution, math.cos(alpha) * rz),
+            ]
+        )
         rows.extend(ring.tolist())
     return np.asarray(rows, dtype=float)
 
@@ -142,17 +191,39 @@ def _torus(p: dict[str, float]) -> Matrix:
 
 def _tetrahedron(p: dict[str, float]) -> Matrix:
     r = p["radius"]
-    return r * np.array([[math.sqrt(8 / 9), 0, -1 / 3], [-math.sqrt(2 / 9), math.sqrt(2 / 3), -1 / 3], [-math.sqrt(2 / 9), -math.sqrt(2 / 3), -1 / 3], [0, 0, 1]])
+    return r * np.array(
+        [
+            [math.sqrt(8 / 9), 0, -1 / 3],
+            [-math.sqrt(2 / 9), math.sqrt(2 / 3), -1 / 3],
+            [-math.sqrt(2 / 9), -math.sqrt(2 / 3), -1 / 3],
+            [0, 0, 1],
+        ]
+    )
 
 
 def _octahedron(p: dict[str, float]) -> Matrix:
     r = p["radius"]
-    return r * np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]], dtype=float)
+    return r * np.array(
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1], [-1, 0, 0], [0, -1, 0], [0, 0, -1]], dtype=float
+    )
 
 
 def _icosahedron(p: dict[str, float]) -> Matrix:
     r, g = p["radius"], (1 + math.sqrt(5)) / 2
-    points = [[-1, 0, g], [1, 0, g], [1, 0, -g], [-1, 0, -g], [0, -g, 1], [0, g, 1], [0, g, -1], [0, -g, -1], [-g, -1, 0], [g, -1, 0], [g, 1, 0], [-g, 1, 0]]
+    points = [
+        [-1, 0, g],
+        [1, 0, g],
+        [1, 0, -g],
+        [-1, 0, -g],
+        [0, -g, 1],
+        [0, g, 1],
+        [0, g, -1],
+        [0, -g, -1],
+        [-g, -1, 0],
+        [g, -1, 0],
+        [g, 1, 0],
+        [-g, 1, 0],
+    ]
     return r * np.asarray(points, dtype=float)
 
 
@@ -199,7 +270,9 @@ def create(factory: str, p: dict[str, float]) -> Primitive:
     vertices = _GENERATORS[factory](p) if factory in _GENERATORS else np.zeros((1, 3))
     class_name = CREATORS.get(factory, "unknown")
     if factory == "create_box":
-        affine = _translate(p["width"] / 2, p["height"] / 2, p["depth"] / 2) @ _scale(p["width"], p["height"], p["depth"])
+        affine = _translate(p["width"] / 2, p["height"] / 2, p["depth"] / 2) @ _scale(
+            p["width"], p["height"], p["depth"]
+        )
     elif factory == "create_sphere":
         affine = _scale(2 * p["radius"], 2 * p["radius"], 2 * p["radius"])
     elif factory == "create_ellipsoid":

@@ -10,15 +10,35 @@ from spatialbabel.palette import PALETTE
 
 #: class -> lines making the canonical unit primitive as ``mesh``.
 _UNIT_PRIMITIVES = {
-    "cube": ["mesh = o3d.geometry.TriangleMesh.create_box(1.0, 1.0, 1.0)", "mesh.translate((-0.5, -0.5, -0.5))"],
+    "cube": [
+        "mesh = o3d.geometry.TriangleMesh.create_box(1.0, 1.0, 1.0)",
+        "mesh.translate((-0.5, -0.5, -0.5))",
+    ],
     "sphere": ["mesh = o3d.geometry.TriangleMesh.create_sphere(radius=0.5)"],
-    "cylinder": ["mesh = o3d.geometry.TriangleMesh.create_cylinder(radius=0.5, height=1.0)", "mesh.rotate(UPRIGHT, center=(0, 0, 0))"],
-    "cone": ["mesh = o3d.geometry.TriangleMesh.create_cone(radius=0.5, height=1.0)", "mesh.rotate(UPRIGHT, center=(0, 0, 0))", "mesh.translate((0, -0.5, 0))"],
+    "cylinder": [
+        "mesh = o3d.geometry.TriangleMesh.create_cylinder(radius=0.5, height=1.0)",
+        "mesh.rotate(UPRIGHT, center=(0, 0, 0))",
+    ],
+    "cone": [
+        "mesh = o3d.geometry.TriangleMesh.create_cone(radius=0.5, height=1.0)",
+        "mesh.rotate(UPRIGHT, center=(0, 0, 0))",
+        "mesh.translate((0, -0.5, 0))",
+    ],
     # Four segments make a square pyramid with corners on the axes; an eighth of a turn about Y
     # brings its edges onto them.
-    "pyramid": ["mesh = o3d.geometry.TriangleMesh.create_cone(radius=np.sqrt(0.5), height=1.0, resolution=4)", "mesh.rotate(EIGHTH_TURN @ UPRIGHT, center=(0, 0, 0))", "mesh.translate((0, -0.5, 0))"],
-    "torus": ["mesh = o3d.geometry.TriangleMesh.create_torus(torus_radius=0.375, tube_radius=0.125)", "mesh.rotate(UPRIGHT, center=(0, 0, 0))"],
-    "unknown": ["mesh = o3d.geometry.TriangleMesh.create_box(1.0, 1.0, 1.0)", "mesh.translate((-0.5, -0.5, -0.5))"],
+    "pyramid": [
+        "mesh = o3d.geometry.TriangleMesh.create_cone(radius=np.sqrt(0.5), height=1.0, resolution=4)",
+        "mesh.rotate(EIGHTH_TURN @ UPRIGHT, center=(0, 0, 0))",
+        "mesh.translate((0, -0.5, 0))",
+    ],
+    "torus": [
+        "mesh = o3d.geometry.TriangleMesh.create_torus(torus_radius=0.375, tube_radius=0.125)",
+        "mesh.rotate(UPRIGHT, center=(0, 0, 0))",
+    ],
+    "unknown": [
+        "mesh = o3d.geometry.TriangleMesh.create_box(1.0, 1.0, 1.0)",
+        "mesh.translate((-0.5, -0.5, -0.5))",
+    ],
 }
 
 
@@ -49,7 +69,7 @@ def write_open3d(scene: Scene) -> str:
         "",
         "# open3d builds cylinders, cones and tori along Z; this quarter turn stands them on Y.",
         "UPRIGHT = o3d.geometry.get_rotation_matrix_from_xyz((-np.pi / 2, 0.0, 0.0))",
-        "EIGHTH_TURN = o3d.geometry.get_rotation_matrix_from_xyz((0.0, np.pi / 4, 0.0))",
+        "EIGHTH_TURN = o3d.geometry.get_rotation_matrix_from_xyz((0.0, -np.pi / 4, 0.0))",
         "meshes = []",
     ]
     for obj in scene.objects:

@@ -10,4 +10,4 @@ from parsers.unity.writer import write_unity
 PARSERS.add(LANGUAGE, parse_unity)
 WRITERS.add(LANGUAGE, write_unity)
 
-__all__ = ["LANGUAGE", "write_unity", "evaluate_unity", "parse_unity"]
+__all__ = ["LANGUAGE", "evaluate_unity", "parse_unity", "write_unity"]

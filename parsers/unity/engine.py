@@ -16,6 +16,7 @@ mesh; the class of an object with no matching primitive comes from what the mode
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,20 @@ import numpy as np
 
 from parsers.build import MAX_OBJECTS, NativeObject
 from parsers.custom_mesh import bounding_affine, primitive_from_vertices
-from parsers.evaluator import UNDEFINED, Builtin, CallContext, Engine, EngineClass, Kind, Namespace, Record, Unknown, Value, is_number, type_name
+from parsers.evaluator import (
+    UNDEFINED,
+    Builtin,
+    CallContext,
+    Engine,
+    EngineClass,
+    Kind,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
 from parsers.unity import structs
 from parsers.unity.naming import ClassDecision, decide_class
 from spatialbabel.frames import Matrix, axis_angle_to_matrix
@@ -41,7 +55,18 @@ PRIMITIVES: dict[str, tuple[str | None, tuple[float, float, float]]] = {
     "Quad": (None, (1.0, 1.0, 0.0)),
 }
 #: Shader colour properties that are the object's colour (``SetColor`` names).
-COLOUR_PROPERTIES = frozenset({"_Color", "_BaseColor", "_MainColor", "_TintColor", "_Albedo", "_BaseColorMap", "Color", "_UnlitColor"})
+COLOUR_PROPERTIES = frozenset(
+    {
+        "_Color",
+        "_BaseColor",
+        "_MainColor",
+        "_TintColor",
+        "_Albedo",
+        "_BaseColorMap",
+        "Color",
+        "_UnlitColor",
+    }
+)
 #: Unity's left-handed axes in the canonical frame's terms, for ``unit_to_native``.
 _FLIP_Z = np.diag([1.0, 1.0, -1.0, 1.0])
 
@@ -117,7 +142,11 @@ class UnityEngine(Engine):
                     "SetActive": self._set_active,
                     "CompareTag": lambda ctx, r, a, k: False,
                 },
-                getters={"transform": lambda ctx, r: r.native.transform, "gameObject": lambda ctx, r: r, "activeSelf": lambda ctx, r: r.native.active},
+                getters={
+                    "transform": lambda ctx, r: r.native.transform,
+                    "gameObject": lambda ctx, r: r,
+                    "activeSelf": lambda ctx, r: r.native.active,
+                },
                 inert=True,
             )
         )
@@ -129,7 +158,9 @@ class UnityEngine(Engine):
             "eulerAngles": lambda ctx, r: structs.vec(structs.euler_angles(self.world_rotation(r))),
             "localEulerAngles": lambda ctx, r: structs.vec(structs.euler_angles(r.native.rotation)),
             "localScale": lambda ctx, r: structs.vec(r.native.scale),
-            "lossyScale": lambda ctx, r: structs.vec(np.linalg.norm(self.world_matrix(r)[:3, :3], axis=0)),
+            "lossyScale": lambda ctx, r: structs.vec(
+                np.linalg.norm(self.world_matrix(r)[:3, :3], axis=0)
+            ),
             "parent": lambda ctx, r: r.native.parent,
             "gameObject": lambda ctx, r: r.native.game_object,
             "right": lambda ctx, r: structs.vec(self.world_rotation(r)[:, 0]),
@@ -149,9 +180,17 @@ class UnityEngine(Engine):
                     "RotateAround": self._rotate_around,
                     "LookAt": self._look_at,
                     "SetPositionAndRotation": self._set_position_and_rotation,
-                    "GetChild": lambda ctx, r, a, k: self._children(r)[int(a[0])] if a and isinstance(a[0], int) and 0 <= a[0] < len(self._children(r)) else Unknown("GetChild out of range"),
-                    "GetComponent": lambda ctx, r, a, k: self._get_component(ctx, r.native.game_object, a, k),
-                    "AddComponent": lambda ctx, r, a, k: self._add_component(ctx, r.native.game_object, a, k),
+                    "GetChild": lambda ctx, r, a, k: (
+                        self._children(r)[int(a[0])]
+                        if a and isinstance(a[0], int) and 0 <= a[0] < len(self._children(r))
+                        else Unknown("GetChild out of range")
+                    ),
+                    "GetComponent": lambda ctx, r, a, k: self._get_component(
+                        ctx, r.native.game_object, a, k
+                    ),
+                    "AddComponent": lambda ctx, r, a, k: self._add_component(
+                        ctx, r.native.game_object, a, k
+                    ),
                     "TransformPoint": self._transform_point,
                 },
                 getters=transform_getters,
@@ -159,16 +198,82 @@ class UnityEngine(Engine):
                 inert=True,
             )
         )
-        self.add_kind(Kind("Renderer", getters={"material": self._instance_material, "sharedMaterial": lambda ctx, r: r.native["shared"], "materials": lambda ctx, r: [self._instance_material(ctx, r)], "sharedMaterials": lambda ctx, r: [r.native["shared"]], "gameObject": lambda ctx, r: r.native["owner"]}, on_set=self._renderer_set, inert=True))
-        self.add_kind(Kind("Material", methods={"SetColor": self._set_color, "GetColor": lambda ctx, r, a, k: r.fields.get("color")}, on_set=self._material_set, inert=True))
-        self.add_kind(Kind("MeshFilter", getters={"gameObject": lambda ctx, r: r.native["owner"]}, on_set=self._filter_set, inert=True))
-        self.add_kind(Kind("Mesh", methods={"SetVertices": lambda ctx, r, a, k: self._mesh_set(ctx, r, "vertices", _arg(a, 0)), "RecalculateNormals": lambda ctx, r, a, k: None, "RecalculateBounds": lambda ctx, r, a, k: None}, on_set=self._mesh_set, inert=True))
-        self.add_kind(Kind("MonoBehaviour", methods={"GetComponent": lambda ctx, r, a, k: self._get_component(ctx, self.host, a, k), "StartCoroutine": lambda ctx, r, a, k: None}, getters={"transform": lambda ctx, r: self.host.native.transform, "gameObject": lambda ctx, r: self.host}, inert=True))
+        self.add_kind(
+            Kind(
+                "Renderer",
+                getters={
+                    "material": self._instance_material,
+                    "sharedMaterial": lambda ctx, r: r.native["shared"],
+                    "materials": lambda ctx, r: [self._instance_material(ctx, r)],
+                    "sharedMaterials": lambda ctx, r: [r.native["shared"]],
+                    "gameObject": lambda ctx, r: r.native["owner"],
+                },
+                on_set=self._renderer_set,
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "Material",
+                methods={
+                    "SetColor": self._set_color,
+                    "GetColor": lambda ctx, r, a, k: r.fields.get("color"),
+                },
+                on_set=self._material_set,
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "MeshFilter",
+                getters={"gameObject": lambda ctx, r: r.native["owner"]},
+                on_set=self._filter_set,
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "Mesh",
+                methods={
+                    "SetVertices": lambda ctx, r, a, k: self._mesh_set(
+                        ctx, r, "vertices", _arg(a, 0)
+                    ),
+                    "RecalculateNormals": lambda ctx, r, a, k: None,
+                    "RecalculateBounds": lambda ctx, r, a, k: None,
+                },
+                on_set=self._mesh_set,
+                inert=True,
+            )
+        )
+        self.add_kind(
+            Kind(
+                "MonoBehaviour",
+                methods={
+                    "GetComponent": lambda ctx, r, a, k: self._get_component(ctx, self.host, a, k),
+                    "StartCoroutine": lambda ctx, r, a, k: None,
+                },
+                getters={
+                    "transform": lambda ctx, r: self.host.native.transform,
+                    "gameObject": lambda ctx, r: self.host,
+                },
+                inert=True,
+            )
+        )
         self.add_kind(Kind("Inert", inert=True))
 
     # --- globals ---------------------------------------------------------------------------------
     def globals(self) -> dict[str, Value]:
-        mathf = Namespace("Mathf", {"PI": float(np.pi), "Deg2Rad": float(np.pi / 180), "Rad2Deg": float(180 / np.pi), "Infinity": float("inf"), "Epsilon": 1.401298e-45, **self._mathf()})
+        mathf = Namespace(
+            "Mathf",
+            {
+                "PI": float(np.pi),
+                "Deg2Rad": float(np.pi / 180),
+                "Rad2Deg": float(180 / np.pi),
+                "Infinity": float("inf"),
+                "Epsilon": 1.401298e-45,
+                **self._mathf(),
+            },
+        )
         primitive_type = Namespace("PrimitiveType", {name: name for name in PRIMITIVES})
         game_object_statics: dict[str, Value] = {
             "CreatePrimitive": Builtin("GameObject.CreatePrimitive", self._create_primitive),
@@ -177,32 +282,81 @@ class UnityEngine(Engine):
             "Destroy": Builtin("Destroy", self._destroy),
             "DestroyImmediate": Builtin("DestroyImmediate", self._destroy),
         }
-        object_statics = {name: game_object_statics[name] for name in ("Instantiate", "Destroy", "DestroyImmediate")}
+        object_statics = {
+            name: game_object_statics[name]
+            for name in ("Instantiate", "Destroy", "DestroyImmediate")
+        }
         inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
         members: dict[str, Value] = {
             **self.struct_globals,
-            "GameObject": EngineClass("GameObject", self._new_game_object_call, game_object_statics),
+            "GameObject": EngineClass(
+                "GameObject", self._new_game_object_call, game_object_statics
+            ),
             "PrimitiveType": primitive_type,
             "Mathf": mathf,
             "Material": EngineClass("Material", self._new_material),
-            "Shader": Namespace("Shader", {"Find": Builtin("Shader.Find", lambda ctx, a, k: Record("Inert", {"name": _arg(a, 0)}))}),
-            "Mesh": EngineClass("Mesh", lambda ctx, a, k: Record("Mesh", {"name": ""}, native=MeshState(line=ctx.line))),
-            "Resources": Namespace("Resources", {"GetBuiltinResource": Builtin("Resources.GetBuiltinResource", self._builtin_resource)}, missing=lambda name: Builtin(f"Resources.{name}", lambda ctx, a, k: Unknown("an asset loaded at run time"))),
-            "MonoBehaviour": EngineClass("MonoBehaviour", lambda ctx, a, k: Record("MonoBehaviour")),
-            "ScriptableObject": EngineClass("MonoBehaviour", lambda ctx, a, k: Record("MonoBehaviour")),
+            "Shader": Namespace(
+                "Shader",
+                {
+                    "Find": Builtin(
+                        "Shader.Find", lambda ctx, a, k: Record("Inert", {"name": _arg(a, 0)})
+                    )
+                },
+            ),
+            "Mesh": EngineClass(
+                "Mesh",
+                lambda ctx, a, k: Record("Mesh", {"name": ""}, native=MeshState(line=ctx.line)),
+            ),
+            "Resources": Namespace(
+                "Resources",
+                {
+                    "GetBuiltinResource": Builtin(
+                        "Resources.GetBuiltinResource", self._builtin_resource
+                    )
+                },
+                missing=lambda name: Builtin(
+                    f"Resources.{name}", lambda ctx, a, k: Unknown("an asset loaded at run time")
+                ),
+            ),
+            "MonoBehaviour": EngineClass(
+                "MonoBehaviour", lambda ctx, a, k: Record("MonoBehaviour")
+            ),
+            "ScriptableObject": EngineClass(
+                "MonoBehaviour", lambda ctx, a, k: Record("MonoBehaviour")
+            ),
             "Editor": inert_class,
             "EditorWindow": inert_class,
             "Object": EngineClass("Object", lambda ctx, a, k: Record("Inert"), object_statics),
             "Space": Namespace("Space", {"Self": "Self", "World": "World"}),
-            "Debug": Namespace("Debug", missing=lambda name: Builtin(f"Debug.{name}", lambda ctx, a, k: None)),
-            "Random": Namespace("Random", missing=lambda name: Builtin(f"Random.{name}", lambda ctx, a, k: Unknown("a random number has no static value", ctx.line))),
+            "Debug": Namespace(
+                "Debug", missing=lambda name: Builtin(f"Debug.{name}", lambda ctx, a, k: None)
+            ),
+            "Random": Namespace(
+                "Random",
+                missing=lambda name: Builtin(
+                    f"Random.{name}",
+                    lambda ctx, a, k: Unknown("a random number has no static value", ctx.line),
+                ),
+            ),
             "Time": Namespace("Time", missing=lambda name: Unknown("time has no static value")),
-            "Input": Namespace("Input", missing=lambda name: Builtin(f"Input.{name}", lambda ctx, a, k: Unknown("input has no static value"))),
-            "Undo": Namespace("Undo", missing=lambda name: Builtin(f"Undo.{name}", lambda ctx, a, k: None)),
-            "EditorUtility": Namespace("EditorUtility", missing=lambda name: Builtin(f"EditorUtility.{name}", lambda ctx, a, k: None)),
+            "Input": Namespace(
+                "Input",
+                missing=lambda name: Builtin(
+                    f"Input.{name}", lambda ctx, a, k: Unknown("input has no static value")
+                ),
+            ),
+            "Undo": Namespace(
+                "Undo", missing=lambda name: Builtin(f"Undo.{name}", lambda ctx, a, k: None)
+            ),
+            "EditorUtility": Namespace(
+                "EditorUtility",
+                missing=lambda name: Builtin(f"EditorUtility.{name}", lambda ctx, a, k: None),
+            ),
             "Selection": Namespace("Selection", missing=lambda name: None),
             "RenderSettings": Namespace("RenderSettings", missing=lambda name: Record("Inert")),
-            "Camera": EngineClass("Inert", lambda ctx, a, k: Record("Inert"), {"main": Record("Inert")}),
+            "Camera": EngineClass(
+                "Inert", lambda ctx, a, k: Record("Inert"), {"main": Record("Inert")}
+            ),
             "Light": inert_class,
         }
         for name in ("Instantiate", "Destroy", "DestroyImmediate"):
@@ -211,8 +365,6 @@ class UnityEngine(Engine):
         return members
 
     def _mathf(self) -> dict[str, Value]:
-        import math
-
         def fn(name: str, impl: Any, arity: int = 1) -> Builtin:
             def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
                 values = [ctx.number(a, f"Mathf.{name} argument", 0.0) for a in args[:arity]]
@@ -224,7 +376,21 @@ class UnityEngine(Engine):
             return Builtin(f"Mathf.{name}", call)
 
         return {
-            **{n: fn(n, getattr(math, n.lower())) for n in ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")},
+            **{
+                n: fn(n, getattr(math, n.lower()))
+                for n in (
+                    "Sin",
+                    "Cos",
+                    "Tan",
+                    "Asin",
+                    "Acos",
+                    "Atan",
+                    "Sqrt",
+                    "Exp",
+                    "Floor",
+                    "Log10",
+                )
+            },
             "Ceil": fn("Ceil", math.ceil),
             "Abs": fn("Abs", abs),
             "Round": fn("Round", round),
@@ -253,21 +419,38 @@ class UnityEngine(Engine):
 
     # --- game objects -----------------------------------------------------------------------------
     def _new_game_object(self, line: int, name: str, primitive: str | None = None) -> Record:
-        record = Record("GameObject", {"name": name, "tag": "Untagged", "layer": 0}, native=GameObjectState(line, primitive))
+        record = Record(
+            "GameObject",
+            {"name": name, "tag": "Untagged", "layer": 0},
+            native=GameObjectState(line, primitive),
+        )
         transform = Record("Transform", native=TransformState(record))
         record.native.transform = transform
         if primitive is not None:
-            record.native.mesh_filter = Record("MeshFilter", native={"owner": record, "mesh": Record("Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line))})
+            record.native.mesh_filter = Record(
+                "MeshFilter",
+                native={
+                    "owner": record,
+                    "mesh": Record(
+                        "Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line)
+                    ),
+                },
+            )
             record.native.renderer = self._new_renderer(record)
         self.objects.append(record)
         return record
 
     def _new_renderer(self, owner: Record) -> Record:
-        return Record("Renderer", native={"owner": owner, "shared": self._material_record(None), "instance": None})
+        return Record(
+            "Renderer",
+            native={"owner": owner, "shared": self._material_record(None), "instance": None},
+        )
 
     def _new_game_object_call(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         name = _arg(args, 0)
-        record = self._new_game_object(ctx.line, name if isinstance(name, str) else "New Game Object")
+        record = self._new_game_object(
+            ctx.line, name if isinstance(name, str) else "New Game Object"
+        )
         for component in args[1:]:
             if isinstance(component, EngineClass):
                 self._add_component(ctx, record, [], {"%types": (component.name,)})
@@ -276,7 +459,10 @@ class UnityEngine(Engine):
     def _create_primitive(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         kind = _arg(args, 0)
         if not isinstance(kind, str) or kind not in PRIMITIVES:
-            ctx.warning("unity.unknown_primitive", f"CreatePrimitive of {kind if isinstance(kind, str) else type_name(kind)}, which cannot be known statically; read as a cube")
+            ctx.warning(
+                "unity.unknown_primitive",
+                f"CreatePrimitive of {kind if isinstance(kind, str) else type_name(kind)}, which cannot be known statically; read as a cube",
+            )
             kind = "Cube"
         return self._new_game_object(ctx.line, kind, kind)
 
@@ -292,18 +478,29 @@ class UnityEngine(Engine):
         if isinstance(original, Record) and original.kind == "Transform":
             original = original.native.game_object
         if not (isinstance(original, Record) and original.kind == "GameObject"):
-            ctx.warning("unity.unknown_prefab", "Instantiate of a prefab or asset that cannot be known statically; nothing is made")
+            ctx.warning(
+                "unity.unknown_prefab",
+                "Instantiate of a prefab or asset that cannot be known statically; nothing is made",
+            )
             return Unknown("an instance of an unknown prefab", ctx.line)
         state: GameObjectState = original.native
-        copy = self._new_game_object(ctx.line, f"{original.fields.get('name')}(Clone)", state.primitive)
+        copy = self._new_game_object(
+            ctx.line, f"{original.fields.get('name')}(Clone)", state.primitive
+        )
         if state.primitive is None and state.mesh_filter is not None:
-            copy.native.mesh_filter = Record("MeshFilter", native={"owner": copy, "mesh": state.mesh_filter.native["mesh"]})
+            copy.native.mesh_filter = Record(
+                "MeshFilter", native={"owner": copy, "mesh": state.mesh_filter.native["mesh"]}
+            )
         if state.renderer is not None:
             copy.native.renderer = self._new_renderer(copy)
             copy.native.renderer.native["shared"] = self._current_material(state.renderer)
         source: TransformState = state.transform.native  # type: ignore[union-attr]
         target: TransformState = copy.native.transform.native
-        target.position, target.rotation, target.scale = source.position.copy(), source.rotation.copy(), source.scale.copy()
+        target.position, target.rotation, target.scale = (
+            source.position.copy(),
+            source.rotation.copy(),
+            source.scale.copy(),
+        )
         position = _arg(args, 1)
         if position is not UNDEFINED:
             if isinstance(position, Record) and position.kind == "Transform":
@@ -361,7 +558,14 @@ class UnityEngine(Engine):
 
     # --- materials ---------------------------------------------------------------------------------
     def _material_record(self, colour: Value) -> Record:
-        return Record("Material", {"color": colour if colour is not None else structs.color(1.0, 1.0, 1.0), "name": "Default-Material"}, native={"set": colour is not None})
+        return Record(
+            "Material",
+            {
+                "color": colour if colour is not None else structs.color(1.0, 1.0, 1.0),
+                "name": "Default-Material",
+            },
+            native={"set": colour is not None},
+        )
 
     def _new_material(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         source = _arg(args, 0)
@@ -391,7 +595,11 @@ class UnityEngine(Engine):
         # Reading renderer.material clones the shared material into the object's own instance.
         if record.native["instance"] is None:
             shared = record.native["shared"]
-            record.native["instance"] = self._new_material(ctx, [shared], {}) if isinstance(shared, Record) else self._material_record(None)
+            record.native["instance"] = (
+                self._new_material(ctx, [shared], {})
+                if isinstance(shared, Record)
+                else self._material_record(None)
+            )
         return record.native["instance"]
 
     def _current_material(self, renderer: Record) -> Record | None:
@@ -403,7 +611,10 @@ class UnityEngine(Engine):
             if isinstance(value, list | tuple):
                 value = value[0] if value else None
             if not (value is None or (isinstance(value, Record) and value.kind == "Material")):
-                ctx.warning("unity.bad_value", f"{name} set to a {type_name(value)}, not a material; ignored")
+                ctx.warning(
+                    "unity.bad_value",
+                    f"{name} set to a {type_name(value)}, not a material; ignored",
+                )
                 return True
             if name.startswith("shared"):
                 record.native["shared"] = value
@@ -421,13 +632,17 @@ class UnityEngine(Engine):
         name = next((a for a in args if isinstance(a, str)), None)
         base = name.split(".")[0] if isinstance(name, str) else None
         if base not in PRIMITIVES:
-            ctx.warning("unity.unknown_resource", f"built-in resource {name!r} is not a primitive mesh")
+            ctx.warning(
+                "unity.unknown_resource", f"built-in resource {name!r} is not a primitive mesh"
+            )
             return Record("Mesh", {"name": str(name)}, native=MeshState(line=ctx.line))
         return Record("Mesh", {"name": base}, native=MeshState(builtin=base, line=ctx.line))
 
     def _filter_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name in ("mesh", "sharedMesh"):
-            record.native["mesh"] = value if isinstance(value, Record) and value.kind == "Mesh" else None
+            record.native["mesh"] = (
+                value if isinstance(value, Record) and value.kind == "Mesh" else None
+            )
             if record.native["mesh"] is None and not isinstance(value, Unknown):
                 ctx.warning("unity.bad_value", f"{name} set to a {type_name(value)}, not a mesh")
             return True
@@ -471,7 +686,11 @@ class UnityEngine(Engine):
         return np.asarray(transform.native.rotation)
 
     def _children(self, transform: Record) -> list[Record]:
-        return [o.native.transform for o in self.objects if o.native.transform.native.parent is transform and not o.native.destroyed]
+        return [
+            o.native.transform
+            for o in self.objects
+            if o.native.transform.native.parent is transform and not o.native.destroyed
+        ]
 
     def _set_world_position(self, transform: Record, position: Matrix) -> None:
         parent = transform.native.parent
@@ -489,7 +708,13 @@ class UnityEngine(Engine):
     def _transform_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         state: TransformState = record.native
         if name in ("position", "localPosition", "localScale"):
-            current = self.world_matrix(record)[:3, 3] if name == "position" else state.position if name == "localPosition" else state.scale
+            current = (
+                self.world_matrix(record)[:3, 3]
+                if name == "position"
+                else state.position
+                if name == "localPosition"
+                else state.scale
+            )
             found = structs.components(ctx, value, name, tuple(current))
             if found is None:
                 return True
@@ -503,7 +728,10 @@ class UnityEngine(Engine):
         if name in ("rotation", "localRotation"):
             rotation = structs.rotation_of(value)
             if rotation is None:
-                ctx.warning("unity.bad_value", f"{name} set to a value that is not a known Quaternion; left unchanged")
+                ctx.warning(
+                    "unity.bad_value",
+                    f"{name} set to a value that is not a known Quaternion; left unchanged",
+                )
             elif name == "rotation":
                 self._set_world_rotation(record, rotation)
             else:
@@ -519,7 +747,11 @@ class UnityEngine(Engine):
                     state.rotation = rotation
             return True
         if name == "parent":
-            self._reparent(record, value if isinstance(value, Record) and value.kind == "Transform" else None, keep_world=True)
+            self._reparent(
+                record,
+                value if isinstance(value, Record) and value.kind == "Transform" else None,
+                keep_world=True,
+            )
             return True
         if name == "name":
             state.game_object.fields["name"] = value
@@ -538,21 +770,31 @@ class UnityEngine(Engine):
         rotation = linear / safe
         if np.linalg.det(rotation) < 0:
             scale[0], rotation[:, 0] = -scale[0], -rotation[:, 0]
-        transform.native.position, transform.native.rotation, transform.native.scale = local[:3, 3].copy(), rotation, scale
+        transform.native.position, transform.native.rotation, transform.native.scale = (
+            local[:3, 3].copy(),
+            rotation,
+            scale,
+        )
 
     def _set_parent(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         parent = _arg(args, 0, kwargs, "parent")
         if isinstance(parent, Record) and parent.kind == "GameObject":
             parent = parent.native.transform
         stays = ctx.truthy(_arg(args, 1, kwargs, "worldPositionStays"))
-        self._reparent(record, parent if isinstance(parent, Record) and parent.kind == "Transform" else None, keep_world=stays is not False)
+        self._reparent(
+            record,
+            parent if isinstance(parent, Record) and parent.kind == "Transform" else None,
+            keep_world=stays is not False,
+        )
         return None
 
     def _space(self, args: Args, kwargs: Kwargs, index: int) -> str:
         value = _arg(args, index, kwargs, "relativeTo")
         return "World" if value == "World" else "Self"
 
-    def _rotation_argument(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> tuple[Matrix, str] | None:
+    def _rotation_argument(
+        self, ctx: CallContext, args: Args, kwargs: Kwargs
+    ) -> tuple[Matrix, str] | None:
         first = _arg(args, 0)
         if isinstance(first, Record) and first.kind == "Vector3":
             second = _arg(args, 1)
@@ -560,7 +802,9 @@ class UnityEngine(Engine):
                 axis = structs.components(ctx, first, "Rotate axis")
                 if axis is None or not any(axis):
                     return None
-                return axis_angle_to_matrix(axis, np.radians(float(second))), self._space(args, kwargs, 2)
+                return axis_angle_to_matrix(axis, np.radians(float(second))), self._space(
+                    args, kwargs, 2
+                )
             angles = structs.components(ctx, first, "Rotate angles")
             if angles is None:
                 return None
@@ -583,7 +827,9 @@ class UnityEngine(Engine):
             offset = structs.components(ctx, first, "Translate")
             space = self._space(args, kwargs, 1)
         else:
-            offset = tuple(ctx.number(_arg(args, i), f"Translate {n}", 0.0) for i, n in enumerate("xyz"))  # type: ignore[assignment]
+            offset = tuple(
+                ctx.number(_arg(args, i), f"Translate {n}", 0.0) for i, n in enumerate("xyz")
+            )  # type: ignore[assignment]
             space = self._space(args, kwargs, 3)
         if offset is None:
             return None
@@ -611,7 +857,11 @@ class UnityEngine(Engine):
             point: tuple[float, ...] | None = tuple(self.world_matrix(target)[:3, 3])
         else:
             point = structs.components(ctx, target, "LookAt target")
-        up = structs.components(ctx, _arg(args, 1), "LookAt up", (0.0, 1.0, 0.0)) if len(args) > 1 else (0.0, 1.0, 0.0)
+        up = (
+            structs.components(ctx, _arg(args, 1), "LookAt up", (0.0, 1.0, 0.0))
+            if len(args) > 1
+            else (0.0, 1.0, 0.0)
+        )
         if point is None or up is None:
             return None
         forward = np.asarray(point) - self.world_matrix(record)[:3, 3]
@@ -620,12 +870,16 @@ class UnityEngine(Engine):
             self._set_world_rotation(record, rotation)
         return None
 
-    def _set_position_and_rotation(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _set_position_and_rotation(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         self._transform_set(ctx, record, "position", _arg(args, 0))
         self._transform_set(ctx, record, "rotation", _arg(args, 1))
         return None
 
-    def _transform_point(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def _transform_point(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
         point = structs.components(ctx, _arg(args, 0), "TransformPoint")
         if point is None:
             return Unknown("TransformPoint of an unknown point")
@@ -644,43 +898,105 @@ class UnityEngine(Engine):
             mesh = state.mesh_filter.native["mesh"] if state.mesh_filter is not None else None
             if state.renderer is None or not isinstance(mesh, Record):
                 if mesh is not None or state.primitive is not None:
-                    reporter.add("info", "unity.not_rendered", f"{record.fields.get('name')}: has no renderer or no mesh; left out", state.line, None)
+                    reporter.add(
+                        "info",
+                        "unity.not_rendered",
+                        f"{record.fields.get('name')}: has no renderer or no mesh; left out",
+                        state.line,
+                        None,
+                    )
                 continue
             mesh_state: MeshState = mesh.native
             name = record.fields.get("name")
             name_text = name if isinstance(name, str) else None
             builtin = mesh_state.builtin
             if builtin is not None and PRIMITIVES[builtin][0] is None:
-                reporter.add("info", "unity.ground_plane", f"{name_text}: a {builtin} is the ground, not an object; left out", state.line, None)
+                reporter.add(
+                    "info",
+                    "unity.ground_plane",
+                    f"{name_text}: a {builtin} is the ground, not an object; left out",
+                    state.line,
+                    None,
+                )
                 continue
-            decision = self._decide(builtin, mesh_state, name_text, hints.get(state.line), state.line)
+            decision = self._decide(
+                builtin, mesh_state, name_text, hints.get(state.line), state.line
+            )
             if decision is None:
-                reporter.add("warning", "unity.unknown_mesh", f"{name_text}: its mesh has no shape the code states; left out", state.line, None)
+                reporter.add(
+                    "warning",
+                    "unity.unknown_mesh",
+                    f"{name_text}: its mesh has no shape the code states; left out",
+                    state.line,
+                    None,
+                )
                 continue
             material = self._current_material(state.renderer)
-            rgb = structs.rgb_of(material.fields.get("color")) if material is not None and material.native.get("set") else None
+            rgb = (
+                structs.rgb_of(material.fields.get("color"))
+                if material is not None and material.native.get("set")
+                else None
+            )
             if material is not None and material.native.get("set") and rgb is None:
-                reporter.add("warning", "unity.unknown_colour", f"{name_text}: its colour cannot be known statically", state.line, None)
+                reporter.add(
+                    "warning",
+                    "unity.unknown_colour",
+                    f"{name_text}: its colour cannot be known statically",
+                    state.line,
+                    None,
+                )
             affine = self.world_matrix(state.transform) @ decision.unit_to_local @ _FLIP_Z  # type: ignore[arg-type]
-            found.append(NativeObject(decision.class_name, affine, rgb, name_text or decision.class_name, state.line, class_reason=decision.reason))
+            found.append(
+                NativeObject(
+                    decision.class_name,
+                    affine,
+                    rgb,
+                    name_text or decision.class_name,
+                    state.line,
+                    class_reason=decision.reason,
+                )
+            )
             if len(found) == MAX_OBJECTS:
-                reporter.add("warning", "unity.too_many_objects", f"more than {MAX_OBJECTS} objects; the rest are left out", state.line, None)
+                reporter.add(
+                    "warning",
+                    "unity.too_many_objects",
+                    f"more than {MAX_OBJECTS} objects; the rest are left out",
+                    state.line,
+                    None,
+                )
                 break
         return found
 
-    def _decide(self, builtin: str | None, mesh: MeshState, name: str | None, variable: str | None, line: int) -> ClassDecision | None:
+    def _decide(
+        self,
+        builtin: str | None,
+        mesh: MeshState,
+        name: str | None,
+        variable: str | None,
+        line: int,
+    ) -> ClassDecision | None:
         if builtin is not None:
             class_name, box = PRIMITIVES[builtin]
             assert class_name is not None
-            return decide_class(builtin, class_name, np.diag([*box, 1.0]), [name, variable], self._comments_near(line))
+            return decide_class(
+                builtin,
+                class_name,
+                np.diag([*box, 1.0]),
+                [name, variable],
+                self._comments_near(line),
+            )
         if mesh.vertices:
             recognised = primitive_from_vertices(mesh.vertices, up="y")
             if recognised is not None:
-                return ClassDecision(recognised[0], recognised[1], "from the vertices of the mesh the code builds")
+                return ClassDecision(
+                    recognised[0], recognised[1], "from the vertices of the mesh the code builds"
+                )
             box_affine = bounding_affine(mesh.vertices, up="y")
             if box_affine is None:
                 return None
-            return decide_class(None, "unknown", box_affine, [name, variable], self._comments_near(line))
+            return decide_class(
+                None, "unknown", box_affine, [name, variable], self._comments_near(line)
+            )
         return None
 
     def _comments_near(self, line: int) -> list[str]:

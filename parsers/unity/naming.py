@@ -36,20 +36,40 @@ def _filling(box: Matrix, class_name: str) -> Matrix:
     return np.asarray(box, dtype=float) @ np.diag([*(1.0 / unit), 1.0])
 
 
-def decide_class(primitive: str | None, primitive_class: str, box: Matrix, names: list[str | None], comments: list[str]) -> ClassDecision:
+def decide_class(
+    primitive: str | None,
+    primitive_class: str,
+    box: Matrix,
+    names: list[str | None],
+    comments: list[str],
+) -> ClassDecision:
     """The class of an object made from ``primitive`` (None for a mesh of unknown shape) whose
     mesh fills ``box``, given what the code calls it: its name and variable, then comments."""
-    sources = [(word, "name") for word in names[:1] if word] + [(word, "variable") for word in names[1:] if word] + [(text, "comment") for text in comments if text]
+    sources = (
+        [(word, "name") for word in names[:1] if word]
+        + [(word, "variable") for word in names[1:] if word]
+        + [(text, "comment") for text in comments if text]
+    )
     for word, where in sources:
         guess = class_from_words([word])
         if guess is None:
             continue
         class_name = guess[0]
-        if primitive in (None, "Capsule") or (class_name in NOT_BUILDABLE and class_name != primitive_class):
+        if primitive in (None, "Capsule") or (
+            class_name in NOT_BUILDABLE and class_name != primitive_class
+        ):
             what = f"a {primitive}" if primitive else "a mesh built from vertices"
-            return ClassDecision(class_name, _filling(box, class_name), f"from its {where} {word!r} ({what} stands in for it)")
+            return ClassDecision(
+                class_name,
+                _filling(box, class_name),
+                f"from its {where} {word!r} ({what} stands in for it)",
+            )
     if primitive == "Capsule":
-        return ClassDecision("cylinder", _filling(box, "cylinder"), "a Capsule is no class of its own; read as the cylinder of its size")
+        return ClassDecision(
+            "cylinder",
+            _filling(box, "cylinder"),
+            "a Capsule is no class of its own; read as the cylinder of its size",
+        )
     if primitive is None:
         return ClassDecision("unknown", _filling(box, "cube"), None)
     return ClassDecision(primitive_class, _filling(box, primitive_class), None)

@@ -12,7 +12,17 @@ import re
 import time
 
 from parsers.build import build_objects
-from parsers.evaluator import CallContext, Evaluation, Limits, ParseTimeout, Reporter, SourceTree, evaluate, ir, parse_tree
+from parsers.evaluator import (
+    CallContext,
+    Evaluation,
+    Limits,
+    ParseTimeout,
+    Reporter,
+    SourceTree,
+    evaluate,
+    ir,
+    parse_tree,
+)
 from parsers.evaluator.csharp_front import ClassInfo, CSharpFrontEnd
 from parsers.evaluator.csharp_lib import CSharp
 from parsers.evaluator.limits import Budget
@@ -27,10 +37,16 @@ LANGUAGE = "unity"
 
 LIFECYCLE = ("Awake", "OnEnable", "Start")
 #: Attributes that make Unity (or its editor) call a static method.
-ENTRY_ATTRIBUTES = frozenset({"MenuItem", "InitializeOnLoadMethod", "RuntimeInitializeOnLoadMethod", "DidReloadScripts"})
+ENTRY_ATTRIBUTES = frozenset(
+    {"MenuItem", "InitializeOnLoadMethod", "RuntimeInitializeOnLoadMethod", "DidReloadScripts"}
+)
 #: When a reply has no entry point Unity would call, methods named like this are called.
-_BUILDER_NAME = re.compile(r"^(Build|Create|Generate|Setup|SetUp|Spawn|Make|Construct|Init)", re.IGNORECASE)
-_CREATION = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*(?:new\s+GameObject\b|(?:GameObject\s*\.\s*)?CreatePrimitive\b|(?:Object\s*\.\s*)?Instantiate\b)")
+_BUILDER_NAME = re.compile(
+    r"^(Build|Create|Generate|Setup|SetUp|Spawn|Make|Construct|Init)", re.IGNORECASE
+)
+_CREATION = re.compile(
+    r"\b([A-Za-z_]\w*)\s*=\s*(?:new\s+GameObject\b|(?:GameObject\s*\.\s*)?CreatePrimitive\b|(?:Object\s*\.\s*)?Instantiate\b)"
+)
 
 
 def _declared_methods(info: ClassInfo, classes: dict[str, ClassInfo]) -> set[str]:
@@ -44,7 +60,9 @@ def _declared_methods(info: ClassInfo, classes: dict[str, ClassInfo]) -> set[str
     return names
 
 
-def entry_points(classes: list[ClassInfo], functions: list[str], line: int, reporter: Reporter) -> list[ir.Stmt]:
+def entry_points(
+    classes: list[ClassInfo], functions: list[str], line: int, reporter: Reporter
+) -> list[ir.Stmt]:
     """The calls Unity would make into the declared classes, in Unity's order."""
     by_name = {c.name: c for c in classes if not c.nested}
     instances: list[tuple[str, ClassInfo]] = []
@@ -63,14 +81,20 @@ def entry_points(classes: list[ClassInfo], functions: list[str], line: int, repo
         if any(m in methods for m in LIFECYCLE):
             variable = f"%script{len(instances)}"
             instances.append((variable, info))
-            calls.append(ir.Declare(line, 0, name(variable), ir.New(line, 0, name(info.name), ()), "let"))
+            calls.append(
+                ir.Declare(line, 0, name(variable), ir.New(line, 0, name(info.name), ()), "let")
+            )
     for method in LIFECYCLE:
         for variable, info in instances:
             if method in _declared_methods(info, by_name):
                 calls.append(call(name(variable), method))
     for info in classes:
         for method_info in info.methods:
-            if method_info.static and ENTRY_ATTRIBUTES.intersection(method_info.attributes) and not info.nested:
+            if (
+                method_info.static
+                and ENTRY_ATTRIBUTES.intersection(method_info.attributes)
+                and not info.nested
+            ):
                 calls.append(call(name(info.name), method_info.name))
     for function in functions:
         if function in (*LIFECYCLE, "Main"):
@@ -81,13 +105,29 @@ def entry_points(classes: list[ClassInfo], functions: list[str], line: int, repo
         if info.nested:
             continue
         for method_info in info.methods:
-            if method_info.parameters == 0 and (_BUILDER_NAME.match(method_info.name) or method_info.name == "Main"):
-                reporter.add("info", "unity.entry_guess", f"no method Unity would call; {info.name}.{method_info.name}() is called as the scene builder", line, None)
-                target: ir.Expr = name(info.name) if method_info.static else ir.New(line, 0, name(info.name), ())
+            if method_info.parameters == 0 and (
+                _BUILDER_NAME.match(method_info.name) or method_info.name == "Main"
+            ):
+                reporter.add(
+                    "info",
+                    "unity.entry_guess",
+                    f"no method Unity would call; {info.name}.{method_info.name}() is called as the scene builder",
+                    line,
+                    None,
+                )
+                target: ir.Expr = (
+                    name(info.name) if method_info.static else ir.New(line, 0, name(info.name), ())
+                )
                 calls.append(call(target, method_info.name))
     for function in functions:
         if _BUILDER_NAME.match(function):
-            reporter.add("info", "unity.entry_guess", f"no method Unity would call; {function}() is called as the scene builder", line, None)
+            reporter.add(
+                "info",
+                "unity.entry_guess",
+                f"no method Unity would call; {function}() is called as the scene builder",
+                line,
+                None,
+            )
             calls.append(ir.ExprStmt(line, 0, ir.Call(line, 0, name(function), ())))
     return calls
 
@@ -96,7 +136,12 @@ def _front_end(source: SourceTree, reporter: Reporter, limits: Limits, budget: B
     front = CSharpFrontEnd(source, reporter, limits, budget, prefix="cs")
     program = front.program()
     last = source.root.end_point[0] + 1
-    return ir.Block(program.line, program.col, program.body + tuple(entry_points(front.classes, front.functions, last, reporter)), scoped=False)
+    return ir.Block(
+        program.line,
+        program.col,
+        program.body + tuple(entry_points(front.classes, front.functions, last, reporter)),
+        scoped=False,
+    )
 
 
 def creation_hints(code: str) -> dict[int, str]:
@@ -117,10 +162,20 @@ def has_syntax_error(code: str) -> bool:
         return False
 
 
-def evaluate_unity(code: str, *, limits: Limits | None = None, started: float | None = None) -> tuple[Evaluation, UnityEngine]:
+def evaluate_unity(
+    code: str, *, limits: Limits | None = None, started: float | None = None
+) -> tuple[Evaluation, UnityEngine]:
     """Run Unity C# ``code`` statically; the engine holds the GameObjects it built."""
     engine = UnityEngine(code.split("\n"))
-    evaluation = evaluate(code, grammar="c_sharp", front_end=_front_end, dialect=CSharp(struct_operators), engine=engine, limits=limits, started=started)
+    evaluation = evaluate(
+        code,
+        grammar="c_sharp",
+        front_end=_front_end,
+        dialect=CSharp(struct_operators),
+        engine=engine,
+        limits=limits,
+        started=started,
+    )
     return evaluation, engine
 
 
@@ -131,21 +186,34 @@ def parse_unity(text: str, *, limits: Limits | None = None) -> ParseResult:
     diagnostics.line_map = extraction.reply_line
     code, left_out = keep_beginning(extraction.code)
     if left_out:
-        diagnostics.warning("unity.too_long", f"the code is too long to read whole; its last {left_out} lines are left out", code.count("\n") + 1)
+        diagnostics.warning(
+            "unity.too_long",
+            f"the code is too long to read whole; its last {left_out} lines are left out",
+            code.count("\n") + 1,
+        )
     # Only code with an unclosed block is parsed twice (the brace scan is cheap).
     repair = close_cut_off(code)
-    if repair is not None and has_syntax_error(code):
-        if not has_syntax_error(repair.code):
-            code = repair.code
-            diagnostics.warning(
-                "unity.cut_off",
-                f"the code stops inside {repair.closed_blocks} open block(s); read without its last {repair.dropped_lines} unfinished line(s), the blocks closed",
-                code.count("\n") - repair.closed_blocks,
-            )
+    if repair is not None and has_syntax_error(code) and not has_syntax_error(repair.code):
+        code = repair.code
+        diagnostics.warning(
+            "unity.cut_off",
+            f"the code stops inside {repair.closed_blocks} open block(s); read without its last {repair.dropped_lines} unfinished line(s), the blocks closed",
+            code.count("\n") - repair.closed_blocks,
+        )
     evaluation, engine = evaluate_unity(code, limits=limits, started=started)
-    natives = engine.native_objects(CallContext(evaluation.interpreter, 0, 0), creation_hints(code)) if evaluation.parsed else []
+    natives = (
+        engine.native_objects(CallContext(evaluation.interpreter, 0, 0), creation_hints(code))
+        if evaluation.parsed
+        else []
+    )
     evaluation.reporter.flush(diagnostics)
-    if evaluation.parsed and not natives and not any(d.severity == "error" for d in diagnostics.items):
-        diagnostics.error("unity.no_objects", "the code makes no rendered GameObject of a known shape")
+    if (
+        evaluation.parsed
+        and not natives
+        and not any(d.severity == "error" for d in diagnostics.items)
+    ):
+        diagnostics.error(
+            "unity.no_objects", "the code makes no rendered GameObject of a known shape"
+        )
     objects = build_objects(LANGUAGE, natives, diagnostics)
     return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))

@@ -16,10 +16,29 @@ from typing import Any
 
 import numpy as np
 
+from parsers.evaluator import (
+    UNDEFINED,
+    Builtin,
+    CallContext,
+    Engine,
+    EngineClass,
+    Kind,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+)
 from parsers.evaluator.csharp_lib import set_out
-from parsers.evaluator import UNDEFINED, Builtin, CallContext, Engine, EngineClass, Kind, Namespace, Record, Unknown, Value, is_number
 from spatialbabel.colors import ENGINE_COLOR_CONSTANTS, color_from_text
-from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, matrix_to_euler, matrix_to_quaternion, quaternion_to_matrix
+from spatialbabel.frames import (
+    Matrix,
+    axis_angle_to_matrix,
+    axis_rotation,
+    matrix_to_euler,
+    matrix_to_quaternion,
+    quaternion_to_matrix,
+)
 
 Args = list[Value]
 Kwargs = dict[str, Value]
@@ -53,7 +72,9 @@ def vec(values: Any) -> Record:
 
 
 def color(r: float, g: float, b: float, a: float = 1.0) -> Record:
-    return Record("Color", {"r": float(r), "g": float(g), "b": float(b), "a": float(a)}, value_type=True)
+    return Record(
+        "Color", {"r": float(r), "g": float(g), "b": float(b), "a": float(a)}, value_type=True
+    )
 
 
 def quaternion_from_matrix(m: Matrix) -> Record:
@@ -63,7 +84,11 @@ def quaternion_from_matrix(m: Matrix) -> Record:
 
 def euler_matrix(x: float, y: float, z: float) -> Matrix:
     """``Quaternion.Euler(x, y, z)`` (degrees) as a matrix: Z first, then X, then Y."""
-    return axis_rotation("Y", math.radians(y)) @ axis_rotation("X", math.radians(x)) @ axis_rotation("Z", math.radians(z))
+    return (
+        axis_rotation("Y", math.radians(y))
+        @ axis_rotation("X", math.radians(x))
+        @ axis_rotation("Z", math.radians(z))
+    )
 
 
 def euler_angles(m: Matrix) -> tuple[float, float, float]:
@@ -72,13 +97,22 @@ def euler_angles(m: Matrix) -> tuple[float, float, float]:
     return (x % 360.0, y % 360.0, z % 360.0)
 
 
-def components(ctx: CallContext, value: Value, what: str, fallback: tuple[float, ...] | None = None) -> tuple[float, float, float] | None:
+def components(
+    ctx: CallContext, value: Value, what: str, fallback: tuple[float, ...] | None = None
+) -> tuple[float, float, float] | None:
     """x, y, z of a Vector3 (or a Vector2, z 0); None (reported) when unknown."""
     if isinstance(value, Record) and value.kind in ("Vector3", "Vector2", "Vector4"):
         f = value.fields
-        return (ctx.number(f.get("x", 0.0), f"{what}.x", 0.0), ctx.number(f.get("y", 0.0), f"{what}.y", 0.0), ctx.number(f.get("z", 0.0), f"{what}.z", 0.0))
+        return (
+            ctx.number(f.get("x", 0.0), f"{what}.x", 0.0),
+            ctx.number(f.get("y", 0.0), f"{what}.y", 0.0),
+            ctx.number(f.get("z", 0.0), f"{what}.z", 0.0),
+        )
     if isinstance(value, Unknown):
-        ctx.warning("eval.unknown_value", f"{what} cannot be known statically ({value.reason}); left unchanged")
+        ctx.warning(
+            "eval.unknown_value",
+            f"{what} cannot be known statically ({value.reason}); left unchanged",
+        )
         return None if fallback is None else (fallback[0], fallback[1], fallback[2])
     if value is not UNDEFINED:
         ctx.warning("unity.bad_value", f"{what} is not a Vector3; left unchanged")
@@ -114,26 +148,36 @@ def rgb_of(value: Value) -> tuple[float, float, float] | None:
 def _new_vector(kind: str, size: int) -> Callable[[CallContext, Args, Kwargs], Record]:
     def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         names = "xyzw"[:size]
-        fields = {n: ctx.number(_arg(args, i, kwargs, n), f"{kind}.{n}", 0.0) for i, n in enumerate(names)}
+        fields = {
+            n: ctx.number(_arg(args, i, kwargs, n), f"{kind}.{n}", 0.0) for i, n in enumerate(names)
+        }
         return Record(kind, fields, value_type=True)
 
     return construct
 
 
 def _new_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = [ctx.number(_arg(args, i, kwargs, n), f"Color.{n}", 1.0 if n == "a" else 0.0) for i, n in enumerate("rgba")]
+    values = [
+        ctx.number(_arg(args, i, kwargs, n), f"Color.{n}", 1.0 if n == "a" else 0.0)
+        for i, n in enumerate("rgba")
+    ]
     if not args and not kwargs:
         values = [0.0, 0.0, 0.0, 0.0]
     return color(*values)
 
 
 def _new_color32(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = [ctx.number(_arg(args, i, kwargs, n), f"Color32.{n}", 255.0 if n == "a" else 0.0) for i, n in enumerate("rgba")]
+    values = [
+        ctx.number(_arg(args, i, kwargs, n), f"Color32.{n}", 255.0 if n == "a" else 0.0)
+        for i, n in enumerate("rgba")
+    ]
     return Record("Color32", dict(zip("rgba", values, strict=True)), value_type=True)
 
 
 def _new_quaternion(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = [ctx.number(_arg(args, i, kwargs, n), f"Quaternion.{n}", 0.0) for i, n in enumerate("xyzw")]
+    values = [
+        ctx.number(_arg(args, i, kwargs, n), f"Quaternion.{n}", 0.0) for i, n in enumerate("xyzw")
+    ]
     return Record("Quaternion", dict(zip("xyzw", values, strict=True)), value_type=True)
 
 
@@ -141,7 +185,9 @@ def _euler(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     if len(args) == 1:
         angles = components(ctx, args[0], "Quaternion.Euler angles", (0.0, 0.0, 0.0))
     else:
-        angles = tuple(ctx.number(_arg(args, i), f"Quaternion.Euler {n}", 0.0) for i, n in enumerate("xyz"))  # type: ignore[assignment]
+        angles = tuple(
+            ctx.number(_arg(args, i), f"Quaternion.Euler {n}", 0.0) for i, n in enumerate("xyz")
+        )  # type: ignore[assignment]
     assert angles is not None
     return quaternion_from_matrix(euler_matrix(*angles))
 
@@ -155,7 +201,9 @@ def _angle_axis(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     return quaternion_from_matrix(axis_angle_to_matrix(axis, math.radians(angle)))
 
 
-def look_rotation(forward: tuple[float, float, float], up: tuple[float, float, float]) -> Matrix | None:
+def look_rotation(
+    forward: tuple[float, float, float], up: tuple[float, float, float]
+) -> Matrix | None:
     """``Quaternion.LookRotation``: +Z along ``forward``, +Y towards ``up`` (left-handed)."""
     z = np.asarray(forward, dtype=float)
     if np.linalg.norm(z) < 1e-12:
@@ -171,7 +219,11 @@ def look_rotation(forward: tuple[float, float, float], up: tuple[float, float, f
 
 def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     forward = components(ctx, _arg(args, 0), "LookRotation forward")
-    up = components(ctx, _arg(args, 1), "LookRotation up", (0.0, 1.0, 0.0)) if len(args) > 1 else (0.0, 1.0, 0.0)
+    up = (
+        components(ctx, _arg(args, 1), "LookRotation up", (0.0, 1.0, 0.0))
+        if len(args) > 1
+        else (0.0, 1.0, 0.0)
+    )
     if forward is None or up is None:
         return Unknown("LookRotation of an unknown direction")
     m = look_rotation(forward, up)
@@ -180,10 +232,14 @@ def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 def _inverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     m = rotation_of(_arg(args, 0))
-    return quaternion_from_matrix(m.T) if m is not None else Unknown("Inverse of an unknown rotation")
+    return (
+        quaternion_from_matrix(m.T) if m is not None else Unknown("Inverse of an unknown rotation")
+    )
 
 
-def _vector_fn(fn: Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], Any], wrap: bool = True) -> Callable[[CallContext, Args, Kwargs], Value]:
+def _vector_fn(
+    fn: Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], Any], wrap: bool = True
+) -> Callable[[CallContext, Args, Kwargs], Value]:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         a = components(ctx, _arg(args, 0), "vector")
         b = components(ctx, _arg(args, 1), "vector")
@@ -207,9 +263,17 @@ def _lerp_vector(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 def _lerp_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     a, b = _arg(args, 0), _arg(args, 1)
     t = min(max(ctx.number(_arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
-    if not (isinstance(a, Record) and a.kind == "Color" and isinstance(b, Record) and b.kind == "Color"):
+    if not (
+        isinstance(a, Record) and a.kind == "Color" and isinstance(b, Record) and b.kind == "Color"
+    ):
         return Unknown("Lerp of unknown colours")
-    return color(*(ctx.number(a.fields[c], "colour", 0.0) + (ctx.number(b.fields[c], "colour", 0.0) - ctx.number(a.fields[c], "colour", 0.0)) * t for c in "rgba"))
+    return color(
+        *(
+            ctx.number(a.fields[c], "colour", 0.0)
+            + (ctx.number(b.fields[c], "colour", 0.0) - ctx.number(a.fields[c], "colour", 0.0)) * t
+            for c in "rgba"
+        )
+    )
 
 
 def _hsv_to_rgb(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -219,10 +283,17 @@ def _hsv_to_rgb(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 def _try_parse_html(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     text = _arg(args, 0)
-    rgb = color_from_text(text) if isinstance(text, str) and text.strip().startswith("#") or (isinstance(text, str) and text.isalpha()) else None
+    rgb = (
+        color_from_text(text)
+        if (isinstance(text, str) and text.strip().startswith("#"))
+        or (isinstance(text, str) and text.isalpha())
+        else None
+    )
     if rgb is None:
         if not isinstance(text, str):
-            ctx.warning("eval.unknown_value", "TryParseHtmlString of text that cannot be known statically")
+            ctx.warning(
+                "eval.unknown_value", "TryParseHtmlString of text that cannot be known statically"
+            )
         set_out(ctx, [color(0.0, 0.0, 0.0, 0.0)])
         return False
     set_out(ctx, [color(*rgb)])
@@ -232,12 +303,18 @@ def _try_parse_html(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 def register(engine: Engine) -> dict[str, Value]:
     """Add the struct kinds to ``engine``; return the globals they bring (``Vector3``...)."""
 
-    def vector_method(fn: Callable[[CallContext, Record, Args], Value]) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
+    def vector_method(
+        fn: Callable[[CallContext, Record, Args], Value],
+    ) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
         return lambda ctx, record, args, kwargs: fn(ctx, record, args)
 
     def magnitude(ctx: CallContext, record: Record) -> Value:
         values = components(ctx, record, "vector")
-        return math.sqrt(sum(v * v for v in values)) if values else Unknown("magnitude of an unknown vector")
+        return (
+            math.sqrt(sum(v * v for v in values))
+            if values
+            else Unknown("magnitude of an unknown vector")
+        )
 
     def normalized(ctx: CallContext, record: Record) -> Value:
         values = components(ctx, record, "vector")
@@ -260,12 +337,39 @@ def register(engine: Engine) -> dict[str, Value]:
 
     def quaternion_euler(ctx: CallContext, record: Record) -> Value:
         m = rotation_of(record)
-        return vec(euler_angles(m)) if m is not None else Unknown("eulerAngles of an unknown rotation")
+        return (
+            vec(euler_angles(m)) if m is not None else Unknown("eulerAngles of an unknown rotation")
+        )
 
-    engine.add_kind(Kind("Vector3", methods={"Normalize": vector_method(normalize), "Set": vector_method(vector_set), "ToString": vector_method(lambda c, r, a: f"({r.fields.get('x')}, {r.fields.get('y')}, {r.fields.get('z')})")}, getters={"magnitude": magnitude, "normalized": normalized, "sqrMagnitude": lambda c, r: (magnitude(c, r) or 0.0) ** 2}, value_type=True))
+    engine.add_kind(
+        Kind(
+            "Vector3",
+            methods={
+                "Normalize": vector_method(normalize),
+                "Set": vector_method(vector_set),
+                "ToString": vector_method(
+                    lambda c, r, a: (
+                        f"({r.fields.get('x')}, {r.fields.get('y')}, {r.fields.get('z')})"
+                    )
+                ),
+            },
+            getters={
+                "magnitude": magnitude,
+                "normalized": normalized,
+                "sqrMagnitude": lambda c, r: (magnitude(c, r) or 0.0) ** 2,
+            },
+            value_type=True,
+        )
+    )
     engine.add_kind(Kind("Vector2", value_type=True))
     engine.add_kind(Kind("Vector4", value_type=True))
-    engine.add_kind(Kind("Quaternion", getters={"eulerAngles": quaternion_euler, "normalized": lambda c, r: r}, value_type=True))
+    engine.add_kind(
+        Kind(
+            "Quaternion",
+            getters={"eulerAngles": quaternion_euler, "normalized": lambda c, r: r},
+            value_type=True,
+        )
+    )
     engine.add_kind(Kind("Color", value_type=True))
     engine.add_kind(Kind("Color32", value_type=True))
 
@@ -276,12 +380,16 @@ def register(engine: Engine) -> dict[str, Value]:
             "Scale": Builtin("Vector3.Scale", _vector_fn(lambda a, b: a * b)),
             "Cross": Builtin("Vector3.Cross", _vector_fn(np.cross)),
             "Dot": Builtin("Vector3.Dot", _vector_fn(np.dot, wrap=False)),
-            "Distance": Builtin("Vector3.Distance", _vector_fn(lambda a, b: np.linalg.norm(a - b), wrap=False)),
+            "Distance": Builtin(
+                "Vector3.Distance", _vector_fn(lambda a, b: np.linalg.norm(a - b), wrap=False)
+            ),
             "Max": Builtin("Vector3.Max", _vector_fn(np.maximum)),
             "Min": Builtin("Vector3.Min", _vector_fn(np.minimum)),
         }
     )
-    color_statics: dict[str, Value] = {name: color(*rgb) for name, rgb in ENGINE_COLOR_CONSTANTS.items()}
+    color_statics: dict[str, Value] = {
+        name: color(*rgb) for name, rgb in ENGINE_COLOR_CONSTANTS.items()
+    }
     color_statics["clear"] = color(0.0, 0.0, 0.0, 0.0)
     color_statics["Lerp"] = Builtin("Color.Lerp", _lerp_color)
     color_statics["HSVToRGB"] = Builtin("Color.HSVToRGB", _hsv_to_rgb)
@@ -294,12 +402,23 @@ def register(engine: Engine) -> dict[str, Value]:
     }
     return {
         "Vector3": EngineClass("Vector3", _new_vector("Vector3", 3), vector_statics),
-        "Vector2": EngineClass("Vector2", _new_vector("Vector2", 2), {n: Record("Vector2", {"x": v[0], "y": v[1]}, value_type=True) for n, v in VECTOR_CONSTANTS.items() if n not in ("forward", "back")}),
+        "Vector2": EngineClass(
+            "Vector2",
+            _new_vector("Vector2", 2),
+            {
+                n: Record("Vector2", {"x": v[0], "y": v[1]}, value_type=True)
+                for n, v in VECTOR_CONSTANTS.items()
+                if n not in ("forward", "back")
+            },
+        ),
         "Vector4": EngineClass("Vector4", _new_vector("Vector4", 4)),
         "Color": EngineClass("Color", _new_color, color_statics),
         "Color32": EngineClass("Color32", _new_color32),
         "Quaternion": EngineClass("Quaternion", _new_quaternion, quaternion_statics),
-        "ColorUtility": Namespace("ColorUtility", {"TryParseHtmlString": Builtin("ColorUtility.TryParseHtmlString", _try_parse_html)}),
+        "ColorUtility": Namespace(
+            "ColorUtility",
+            {"TryParseHtmlString": Builtin("ColorUtility.TryParseHtmlString", _try_parse_html)},
+        ),
     }
 
 
@@ -320,6 +439,10 @@ def _color_values(value: Value) -> list[float] | None:
     return None
 
 
+def _color_of(values: list[float]) -> Record:
+    return color(*values)
+
+
 def struct_operators(op: str, left: Value, right: Value) -> Value:
     """Unity's operators on its structs; ``NotImplemented`` when neither side is one."""
     if op == "neg":
@@ -328,23 +451,30 @@ def struct_operators(op: str, left: Value, right: Value) -> Value:
             return vec([-v for v in values])
         return NotImplemented
     if isinstance(left, Record) and left.kind == "Quaternion" and op == "*":
-        a = rotation_of(left)
+        turn = rotation_of(left)
         if isinstance(right, Record) and right.kind == "Quaternion":
-            b = rotation_of(right)
-            return quaternion_from_matrix(a @ b) if a is not None and b is not None else Unknown("a product of unknown rotations")
-        values = _vector_values(right)
-        if values is not None and a is not None:
-            return vec(a @ np.asarray(values))
+            other = rotation_of(right)
+            return (
+                quaternion_from_matrix(turn @ other)
+                if turn is not None and other is not None
+                else Unknown("a product of unknown rotations")
+            )
+        rotated = _vector_values(right)
+        if rotated is not None and turn is not None:
+            return vec(turn @ np.asarray(rotated))
         return Unknown("a rotation of an unknown value")
-    for values_of, build in ((_vector_values, vec), (_color_values, lambda v: color(*v))):
+    for values_of, build in ((_vector_values, vec), (_color_values, _color_of)):
         a, b = values_of(left), values_of(right)
         if a is None and b is None:
             continue
         if a is not None and b is not None and op in ("+", "-", "*"):
-            combine = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
             if build is vec and op == "*":
                 return Unknown("Vector3 * Vector3 is not defined (use Vector3.Scale)")
-            return build([combine(x, y) for x, y in zip(a, b, strict=True)])
+            combined = [
+                x + y if op == "+" else x - y if op == "-" else x * y
+                for x, y in zip(a, b, strict=True)
+            ]
+            return build(combined)
         if op in ("==", "===", "!=", "!=="):
             same = a == b
             return same if op in ("==", "===") else not same

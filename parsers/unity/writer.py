@@ -63,7 +63,14 @@ def write_unity(scene: Scene) -> str:
         if body:
             body.append("")
         body.extend(object_lines(obj, index))
-    lines = ["using UnityEngine;", "", "public class SceneBuilder : MonoBehaviour", "{", "    void Start()", "    {"]
+    lines = [
+        "using UnityEngine;",
+        "",
+        "public class SceneBuilder : MonoBehaviour",
+        "{",
+        "    void Start()",
+        "    {",
+    ]
     lines.extend(("        " + line) if line else "" for line in body)
     lines.extend(["    }", "}"])
     return "```csharp\n" + "\n".join(lines) + "\n```\n"

@@ -165,7 +165,9 @@ def _read_scene() -> list[dict[str, Any]]:
                 "scene_index": index,
                 "order": int(mesh.get("sb_order", 0)),
                 "op": mesh.get("sb_op"),
-                "creation_vertices": np.asarray(v0, dtype=float).reshape(-1, 3).tolist() if v0 is not None else None,
+                "creation_vertices": np.asarray(v0, dtype=float).reshape(-1, 3).tolist()
+                if v0 is not None
+                else None,
                 "vertices": _vertices(mesh).tolist(),
                 "matrix_world": [list(row) for row in obj.matrix_world],
                 "colours": _material_colours(obj),
@@ -178,11 +180,13 @@ def _read_scene() -> list[dict[str, Any]]:
 def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
     compiled, dropped = _compilable_prefix(code)
     seconds: list[float] = []
+    reset_seconds: list[float] = []
     error: str | None = None
     records: list[dict[str, Any]] = []
     for _ in range(max(1, repeat)):
         start = time.perf_counter()
         bpy.ops.wm.read_factory_settings(use_empty=True)
+        reset_seconds.append(time.perf_counter() - start)
         creations = _Creations()
         proxy = _BpyProxy(creations)
         namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
@@ -196,7 +200,13 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
             sys.modules["bpy"] = bpy
         seconds.append(time.perf_counter() - start)
         records = _read_scene()
-    return {"objects": records, "error": error, "dropped_lines": dropped, "seconds": seconds}
+    return {
+        "objects": records,
+        "error": error,
+        "dropped_lines": dropped,
+        "seconds": seconds,
+        "reset_seconds": reset_seconds,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -27,6 +27,7 @@ from parsers.build import NativeObject, build_objects
 from parsers.extract import extract_code
 from parsers.result import Diagnostics
 from spatialbabel import Scene
+from spatialbabel.geometry import primitive_aabb
 from spatialbabel.palette import RGB, linear_to_srgb
 from tests.engines.primitive_fit import affine_between, classify_custom_mesh, fit_unit_to_local
 
@@ -34,7 +35,10 @@ Array = NDArray[np.float64]
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 FIXTURES: Final = ROOT / "fixtures"
-RUNNERS: Final[dict[str, str]] = {"blender": "tests.engines.bpy_runner", "open3d": "tests.engines.open3d_runner"}
+RUNNERS: Final[dict[str, str]] = {
+    "blender": "tests.engines.bpy_runner",
+    "open3d": "tests.engines.open3d_runner",
+}
 
 #: Blender operators and the class of the mesh each makes; planes and grids are ground.
 BLENDER_OPS: Final[dict[str, str]] = {
@@ -46,7 +50,9 @@ BLENDER_OPS: Final[dict[str, str]] = {
     "primitive_torus_add": "torus",
     "primitive_monkey_add": "unknown",
 }
-BLENDER_GROUND_OPS: Final = frozenset({"primitive_plane_add", "primitive_grid_add", "primitive_circle_add"})
+BLENDER_GROUND_OPS: Final = frozenset(
+    {"primitive_plane_add", "primitive_grid_add", "primitive_circle_add"}
+)
 
 OPEN3D_CREATORS: Final[dict[str, str]] = {
     "create_box": "cube",
@@ -99,8 +105,14 @@ def _run_subprocess(language: str, cases: list[tuple[str, str]], repeat: int) ->
     with tempfile.TemporaryDirectory(prefix=f"sb_{language}_") as tmp:
         request = Path(tmp) / "cases.json"
         answer = Path(tmp) / "results.json"
-        request.write_text(json.dumps({"cases": [{"name": n, "code": c} for n, c in cases], "repeat": repeat}), encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        request.write_text(
+            json.dumps({"cases": [{"name": n, "code": c} for n, c in cases], "repeat": repeat}),
+            encoding="utf-8",
+        )
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        }
         done = subprocess.run(
             [sys.executable, "-m", RUNNERS[language], str(request), str(answer)],
             cwd=tmp,
@@ -111,7 +123,9 @@ def _run_subprocess(language: str, cases: list[tuple[str, str]], repeat: int) ->
             check=False,
         )
         if done.returncode != 0 or not answer.exists():
-            raise RuntimeError(f"{RUNNERS[language]} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+            raise RuntimeError(
+                f"{RUNNERS[language]} failed ({done.returncode}):\n{done.stderr[-3000:]}"
+            )
         result: dict[str, Any] = json.loads(answer.read_text(encoding="utf-8"))
         return result
 
@@ -133,12 +147,13 @@ def _close(a: tuple[float, ...] | list[float], b: tuple[float, ...]) -> bool:
 
 
 def _touches(class_name: str, unit_to_local: Array, vertices: Array) -> bool:
-    from spatialbabel.geometry import primitive_aabb
-
     lo, hi = primitive_aabb(class_name, unit_to_local)
     v = np.asarray(vertices, dtype=float)
     scale = max(float(np.max(hi - lo)), 1e-12)
-    return bool(np.allclose(v.min(axis=0), lo, atol=1e-6 * scale) and np.allclose(v.max(axis=0), hi, atol=1e-6 * scale))
+    return bool(
+        np.allclose(v.min(axis=0), lo, atol=1e-6 * scale)
+        and np.allclose(v.max(axis=0), hi, atol=1e-6 * scale)
+    )
 
 
 def _base_corner_count(vertices: Array) -> int:
@@ -173,8 +188,15 @@ def _blender_colour(colours: dict[str, Any] | None, object_color: list[float]) -
 
 
 def _blender_run(result: dict[str, Any], engine: str) -> EngineRun:
-    run = EngineRun(result["name"], engine, [], error=result["error"], dropped_lines=result["dropped_lines"], seconds=result["seconds"])
-    records = sorted(result["objects"], key=lambda r: (r["order"] or 10**6 + r["scene_index"]))
+    run = EngineRun(
+        result["name"],
+        engine,
+        [],
+        error=result["error"],
+        dropped_lines=result["dropped_lines"],
+        seconds=result["seconds"],
+    )
+    records = sorted(result["objects"], key=lambda r: r["order"] or 10**6 + r["scene_index"])
     for record in records:
         op = record["op"]
         vertices = np.asarray(record["vertices"], dtype=float).reshape(-1, 3)
@@ -196,7 +218,9 @@ def _blender_run(result: dict[str, Any], engine: str) -> EngineRun:
         if created.shape == vertices.shape:
             edit, residual = affine_between(created, vertices)
             if residual > _AFFINE_TOLERANCE * max(1.0, float(np.abs(vertices).max())):
-                run.left_out.append(f"{record['name']}: mesh edited beyond an affine (residual {residual:.3g})")
+                run.left_out.append(
+                    f"{record['name']}: mesh edited beyond an affine (residual {residual:.3g})"
+                )
                 continue
         else:
             run.left_out.append(f"{record['name']}: vertex count changed after creation")
@@ -226,7 +250,14 @@ def _uniform_colour(colours: list[list[float]] | None, where: str, notes: list[s
     return (float(mean[0]), float(mean[1]), float(mean[2]))
 
 
-def _open3d_object(name: str, op: str, created: Array, vertices: Array, colours: list[list[float]] | None, notes: list[str]) -> EngineObject | None:
+def _open3d_object(
+    name: str,
+    op: str,
+    created: Array,
+    vertices: Array,
+    colours: list[list[float]] | None,
+    notes: list[str],
+) -> EngineObject | None:
     class_name = OPEN3D_CREATORS.get(op, "unknown")
     if class_name == "cone" and _base_corner_count(created) == 4:
         class_name = "pyramid"
@@ -237,10 +268,19 @@ def _open3d_object(name: str, op: str, created: Array, vertices: Array, colours:
     # An ellipsoid's radii differ per axis: its box, not its largest radius, gives them.
     fit_as = "cube" if op == "create_ellipsoid" else class_name
     unit_to_local = fit_unit_to_local(fit_as, created, up="y")
-    return EngineObject(name, class_name, edit @ unit_to_local, _uniform_colour(colours, name, notes), vertices, _touches(class_name, unit_to_local, created))
+    return EngineObject(
+        name,
+        class_name,
+        edit @ unit_to_local,
+        _uniform_colour(colours, name, notes),
+        vertices,
+        _touches(class_name, unit_to_local, created),
+    )
 
 
-def _match_pieces(vertices: Array, creations: list[dict[str, Any]], start: int = 0) -> list[tuple[dict[str, Any], int, int]] | None:
+def _match_pieces(
+    vertices: Array, creations: list[dict[str, Any]], start: int = 0
+) -> list[tuple[dict[str, Any], int, int]] | None:
     """Split a mesh no ``create_*`` returned (a copy, or meshes merged with ``+=``) into the
     creations its vertex ranges are affine images of. Longer creations are tried first: the
     first 22 vertices of a cylinder are an affine image of a cone's 22."""
@@ -261,7 +301,14 @@ def _match_pieces(vertices: Array, creations: list[dict[str, Any]], start: int =
 
 
 def _open3d_run(result: dict[str, Any], engine: str) -> EngineRun:
-    run = EngineRun(result["name"], engine, [], error=result["error"], dropped_lines=result["dropped_lines"], seconds=result["seconds"])
+    run = EngineRun(
+        result["name"],
+        engine,
+        [],
+        error=result["error"],
+        dropped_lines=result["dropped_lines"],
+        seconds=result["seconds"],
+    )
     creations = [c for c in result["created"] if c["op"] not in OPEN3D_HELPERS]
     shown_any = result["anything_shown"]
     names: dict[str, int] = {}
@@ -290,12 +337,23 @@ def _open3d_run(result: dict[str, Any], engine: str) -> EngineRun:
         vertices = np.asarray(other["vertices"], dtype=float).reshape(-1, 3)
         pieces = _match_pieces(vertices, creations) if len(vertices) else None
         if not pieces:
-            run.left_out.append(f"{other['name'] or 'mesh'}: a shown mesh of {len(vertices)} vertices matches no created primitive")
+            run.left_out.append(
+                f"{other['name'] or 'mesh'}: a shown mesh of {len(vertices)} vertices matches no created primitive"
+            )
             continue
         for creation, start, end in pieces:
             colours = other["vertex_colors"][start:end] if other["vertex_colors"] else None
-            name = unique(other["name"] or creation["name"] or OPEN3D_CREATORS.get(creation["op"], "mesh"))
-            obj = _open3d_object(name, creation["op"], np.asarray(creation["creation_vertices"], dtype=float), vertices[start:end], colours, run.left_out)
+            name = unique(
+                other["name"] or creation["name"] or OPEN3D_CREATORS.get(creation["op"], "mesh")
+            )
+            obj = _open3d_object(
+                name,
+                creation["op"],
+                np.asarray(creation["creation_vertices"], dtype=float),
+                vertices[start:end],
+                colours,
+                run.left_out,
+            )
             if obj is not None:
                 run.objects.append(obj)
     return run
@@ -323,7 +381,11 @@ def expected_scene(run: EngineRun, language: str) -> Scene:
 def fixture_cases(language: str, *, folder: Path | None = None) -> list[tuple[str, str]]:
     """``(case, reply text)`` of every ``fixtures/<language>/<case>.txt``, sorted."""
     base = folder or FIXTURES / language
-    return [(p.stem, p.read_text(encoding="utf-8")) for p in sorted(base.glob("*.txt")) if p.stem.count(".") == 0]
+    return [
+        (p.stem, p.read_text(encoding="utf-8"))
+        for p in sorted(base.glob("*.txt"))
+        if p.stem.count(".") == 0
+    ]
 
 
 def angles_are_right(affine: Array) -> bool:

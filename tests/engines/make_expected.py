@@ -15,7 +15,13 @@ import argparse
 import sys
 
 from spatialbabel import Scene
-from tests.engines.engine_scenes import FIXTURES, expected_scene, fixture_cases, reply_code, run_engine
+from tests.engines.engine_scenes import (
+    FIXTURES,
+    expected_scene,
+    fixture_cases,
+    reply_code,
+    run_engine,
+)
 
 
 def write_expected(language: str, only: list[str] | None = None) -> int:
@@ -25,17 +31,24 @@ def write_expected(language: str, only: list[str] | None = None) -> int:
     for run in runs:
         scene = expected_scene(run, language)
         if run.error or not scene.objects:
-            print(f"{language}/{run.name}: engine error {run.error!r}, {len(scene.objects)} objects; not written", file=sys.stderr)
+            print(
+                f"{language}/{run.name}: engine error {run.error!r}, {len(scene.objects)} objects; not written",
+                file=sys.stderr,
+            )
             problems += 1
             continue
         scene.save(FIXTURES / language / f"{run.name}.expected.json")
         notes = scene.meta.get("left_out", [])
-        print(f"{language}/{run.name}: {len(scene.objects)} objects" + (f"; left out: {notes}" if notes else ""))
+        print(
+            f"{language}/{run.name}: {len(scene.objects)} objects"
+            + (f"; left out: {notes}" if notes else "")
+        )
     return problems
 
 
 def write_unity_expected(only: list[str] | None = None) -> int:
-    from tests.engines.three_engine import engine_scene, ensure_three, reply_code as three_code, run_three, vertex_checks
+    from tests.engines.three_engine import engine_scene, ensure_three, run_three, vertex_checks
+    from tests.engines.three_engine import reply_code as three_code
 
     ensure_three()
     problems = 0
@@ -47,10 +60,17 @@ def write_unity_expected(only: list[str] | None = None) -> int:
         scene = engine_scene(result, name)
         checks = vertex_checks(result)
         if result["errors"] or checks or not scene.objects:
-            print(f"unity/{name}: twin errors {result['errors']} {checks}; not written", file=sys.stderr)
+            print(
+                f"unity/{name}: twin errors {result['errors']} {checks}; not written",
+                file=sys.stderr,
+            )
             problems += 1
             continue
-        scene = Scene(name, scene.objects, meta={"expected_from": "three.js twin " + twin.name + " in node + three"})
+        scene = Scene(
+            name,
+            scene.objects,
+            meta={"expected_from": "three.js twin " + twin.name + " in node + three"},
+        )
         scene.save(FIXTURES / "unity" / f"{name}.expected.json")
         print(f"unity/{name}: {len(scene.objects)} objects")
     return problems
@@ -61,7 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("languages", nargs="+", choices=["blender", "open3d", "unity"])
     parser.add_argument("--case", action="append", help="only this case (repeatable)")
     args = parser.parse_args(argv)
-    problems = sum(write_unity_expected(args.case) if language == "unity" else write_expected(language, args.case) for language in args.languages)
+    problems = sum(
+        write_unity_expected(args.case)
+        if language == "unity"
+        else write_expected(language, args.case)
+        for language in args.languages
+    )
     return 1 if problems else 0
 
 

@@ -25,7 +25,9 @@ import numpy as np
 import open3d as o3d
 
 _MESH = o3d.geometry.TriangleMesh
-_CREATORS = [name for name in dir(_MESH) if name.startswith("create_") and not name.startswith("create_from")]
+_CREATORS = [
+    name for name in dir(_MESH) if name.startswith("create_") and not name.startswith("create_from")
+]
 
 
 class _State:
@@ -50,7 +52,15 @@ def _creator(name: str, real: Any) -> Any:
     def create(*args: Any, **kwargs: Any) -> Any:
         mesh = real(*args, **kwargs)
         vertices = np.asarray(mesh.vertices).copy()
-        STATE.created.append((name, mesh, [_plain(a) for a in args], {k: _plain(v) for k, v in kwargs.items()}, vertices))
+        STATE.created.append(
+            (
+                name,
+                mesh,
+                [_plain(a) for a in args],
+                {k: _plain(v) for k, v in kwargs.items()},
+                vertices,
+            )
+        )
         return mesh
 
     return staticmethod(create)
@@ -112,12 +122,26 @@ def _install() -> None:
     for name in _CREATORS:
         setattr(_MESH, name, _creator(name, getattr(_MESH, name)))
     vis = o3d.visualization
-    for name in ("draw_geometries", "draw", "draw_plotly", "draw_geometries_with_editing", "draw_geometries_with_animation_callback", "draw_geometries_with_key_callbacks", "draw_geometries_with_custom_animation"):
+    for name in (
+        "draw_geometries",
+        "draw",
+        "draw_plotly",
+        "draw_geometries_with_editing",
+        "draw_geometries_with_animation_callback",
+        "draw_geometries_with_key_callbacks",
+        "draw_geometries_with_custom_animation",
+    ):
         setattr(vis, name, _show_first)
-    for name in ("Visualizer", "VisualizerWithKeyCallback", "VisualizerWithEditing", "VisualizerWithVertexSelection", "O3DVisualizer"):
+    for name in (
+        "Visualizer",
+        "VisualizerWithKeyCallback",
+        "VisualizerWithEditing",
+        "VisualizerWithVertexSelection",
+        "O3DVisualizer",
+    ):
         setattr(vis, name, _Visualizer)
-    vis.rendering = _Inert()
-    vis.gui = _Inert()
+    setattr(vis, "rendering", _Inert())  # noqa: B010 - replacing a module attribute
+    setattr(vis, "gui", _Inert())  # noqa: B010
     for name in dir(o3d.io):
         if name.startswith("write_"):
             setattr(o3d.io, name, _write)
@@ -172,7 +196,13 @@ def _read(namespace: dict[str, Any]) -> dict[str, Any]:
         if id(mesh) in created_ids or id(mesh) in seen or not isinstance(mesh, _MESH):
             continue
         seen.add(id(mesh))
-        others.append({"name": names.get(id(mesh)), "vertices": np.asarray(mesh.vertices).tolist(), "vertex_colors": _colours(mesh)})
+        others.append(
+            {
+                "name": names.get(id(mesh)),
+                "vertices": np.asarray(mesh.vertices).tolist(),
+                "vertex_colors": _colours(mesh),
+            }
+        )
     return {"created": created, "shown_other": others, "anything_shown": bool(STATE.shown)}
 
 

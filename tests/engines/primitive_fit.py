@@ -22,7 +22,9 @@ from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EX
 Array = NDArray[np.float64]
 
 #: Canonical +Y (the unit primitives' axis) onto local +Z: a quarter turn about X.
-Y_TO_Z: Array = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]])
+Y_TO_Z: Array = np.array(
+    [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, -1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+)
 
 #: Relative tolerance when deciding that a vertex sits on a cap, an apex or the axis.
 _TOL = 1e-5
@@ -81,7 +83,15 @@ def fit_unit_to_local(class_name: str, vertices: Array, *, up: str = "z") -> Arr
             return _affine(centre, flip @ np.diag([2 * radius, 2 * radius, extent[2]])) @ Y_TO_Z
         # Unit pyramid corners sit at 45 degrees from the local axes once Y is turned onto Z.
         base_z = v[:, 2].min() if bottom >= top else v[:, 2].max()
-        corner = v[np.argmax(np.where(np.abs(v[:, 2] - base_z) <= _TOL * max(extent[2], 1e-12), np.hypot(v[:, 0] - centre[0], v[:, 1] - centre[1]), -1.0))]
+        corner = v[
+            np.argmax(
+                np.where(
+                    np.abs(v[:, 2] - base_z) <= _TOL * max(extent[2], 1e-12),
+                    np.hypot(v[:, 0] - centre[0], v[:, 1] - centre[1]),
+                    -1.0,
+                )
+            )
+        ]
         angle = math.atan2(corner[1] - centre[1], corner[0] - centre[0])
         turn = (angle - math.pi / 4) % (math.pi / 2)
         side = radius * math.sqrt(2.0)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
-from spatialbabel import language_frame
+from spatialbabel import euler_to_matrix, language_frame
+from spatialbabel.frames import axis_rotation
 from tests.engines.engine_scenes import EngineRun, run_engine
+from tests.engines.primitive_fit import Y_TO_Z
 
 BLENDER_SNIPPETS = {
     "cube": "bpy.ops.mesh.primitive_cube_add()",
@@ -52,7 +55,7 @@ OPEN3D_SNIPPETS = {
 }
 
 
-def _box(run: EngineRun) -> tuple[np.ndarray, np.ndarray]:
+def _box(run: EngineRun) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     vertices = run.objects[0].world_vertices
     lo, hi = vertices.min(axis=0), vertices.max(axis=0)
     return (lo + hi) / 2, hi - lo
@@ -68,7 +71,10 @@ def blender() -> dict[str, EngineRun]:
 @pytest.fixture(scope="module")
 def open3d() -> dict[str, EngineRun]:
     pytest.importorskip("open3d")
-    runs = run_engine("open3d", [(k, "import math\nimport open3d as o3d\n" + v) for k, v in OPEN3D_SNIPPETS.items()])
+    runs = run_engine(
+        "open3d",
+        [(k, "import math\nimport open3d as o3d\n" + v) for k, v in OPEN3D_SNIPPETS.items()],
+    )
     return {r.name: r for r in runs}
 
 
@@ -79,9 +85,17 @@ F32 = 2e-6
 @pytest.mark.bpy
 @pytest.mark.parametrize(
     ("case", "extent"),
-    [("cube", (2, 2, 2)), ("uv_sphere", (2, 2, 2)), ("cylinder", (2, 2, 2)), ("cone", (2, 2, 2)), ("torus", (2.5, 2.5, 0.5))],
+    [
+        ("cube", (2, 2, 2)),
+        ("uv_sphere", (2, 2, 2)),
+        ("cylinder", (2, 2, 2)),
+        ("cone", (2, 2, 2)),
+        ("torus", (2.5, 2.5, 0.5)),
+    ],
 )
-def test_blender_default_sizes(blender: dict[str, EngineRun], case: str, extent: tuple[float, ...]) -> None:
+def test_blender_default_sizes(
+    blender: dict[str, EngineRun], case: str, extent: tuple[float, ...]
+) -> None:
     run = blender[case]
     assert run.error is None
     centre, size = _box(run)
@@ -102,7 +116,9 @@ def test_blender_axes_along_z(blender: dict[str, EngineRun]) -> None:
 
 @pytest.mark.bpy
 def test_blender_torus_lies_on_the_ground(blender: dict[str, EngineRun]) -> None:
-    canonical = blender["torus"].objects[0].world_vertices @ language_frame("blender").to_canonical.T
+    canonical = (
+        blender["torus"].objects[0].world_vertices @ language_frame("blender").to_canonical.T
+    )
     size = canonical.max(axis=0) - canonical.min(axis=0)
     assert np.allclose(size, (2.5, 0.5, 2.5), atol=F32)
 
@@ -126,7 +142,12 @@ def test_blender_four_vertex_cone_has_corners_on_the_axes(blender: dict[str, Eng
     assert run.objects[0].class_name == "pyramid"
     base = run.objects[0].world_vertices
     base = base[np.isclose(base[:, 2], -1.0, atol=F32)]
-    assert sorted(map(tuple, np.round(base, 5).tolist())) == [(-1.0, 0.0, -1.0), (0.0, -1.0, -1.0), (0.0, 1.0, -1.0), (1.0, 0.0, -1.0)]
+    assert sorted(map(tuple, np.round(base, 5).tolist())) == [
+        (-1.0, 0.0, -1.0),
+        (0.0, -1.0, -1.0),
+        (0.0, 1.0, -1.0),
+        (1.0, 0.0, -1.0),
+    ]
 
 
 @pytest.mark.bpy
@@ -139,13 +160,9 @@ def test_blender_scale_argument_is_baked_into_the_mesh(blender: dict[str, Engine
 
 @pytest.mark.bpy
 def test_blender_rotation_euler_xyz_is_extrinsic(blender: dict[str, EngineRun]) -> None:
-    from spatialbabel.frames import axis_rotation
-
     linear = blender["euler_xyz"].objects[0].unit_to_native[:3, :3]
     expected = axis_rotation("Z", 0.7) @ axis_rotation("Y", 0.5) @ axis_rotation("X", 0.3)
     # The cube's own unit-to-local turn is a quarter turn about X scaled by 2.
-    from tests.engines.primitive_fit import Y_TO_Z
-
     assert np.allclose(linear, expected @ (2 * Y_TO_Z[:3, :3]), atol=1e-6)
 
 
@@ -166,7 +183,9 @@ def test_blender_material_defaults(blender: dict[str, EngineRun]) -> None:
         ("cone", (0, 0, 1), (2, 2, 2)),
     ],
 )
-def test_open3d_default_sizes(open3d: dict[str, EngineRun], case: str, centre: tuple[float, ...], extent: tuple[float, ...]) -> None:
+def test_open3d_default_sizes(
+    open3d: dict[str, EngineRun], case: str, centre: tuple[float, ...], extent: tuple[float, ...]
+) -> None:
     run = open3d[case]
     assert run.error is None
     got_centre, size = _box(run)
@@ -221,8 +240,6 @@ def test_open3d_scale_needs_a_centre(open3d: dict[str, EngineRun]) -> None:
 
 @pytest.mark.open3d
 def test_open3d_rotation_matrix_from_xyz_is_three_xyz(open3d: dict[str, EngineRun]) -> None:
-    from spatialbabel import euler_to_matrix
-
     linear = open3d["euler_xyz"].objects[0].unit_to_native[:3, :3]
     assert np.allclose(linear, euler_to_matrix((0.3, 0.5, 0.7), degrees=False), atol=1e-12)
 

@@ -18,7 +18,15 @@ import pytest
 
 from spatialbabel import Scene, language_frame, world_aabb
 from spatialbabel.geometry import object_affine
-from tests.engines.engine_scenes import FIXTURES, EngineRun, angles_are_right, expected_scene, fixture_cases, reply_code, run_engine
+from tests.engines.engine_scenes import (
+    FIXTURES,
+    EngineRun,
+    angles_are_right,
+    expected_scene,
+    fixture_cases,
+    reply_code,
+    run_engine,
+)
 
 LANGUAGES = {"blender": "bpy", "open3d": "open3d"}
 CASES = [(language, name) for language in LANGUAGES for name, _ in fixture_cases(language)]
@@ -46,7 +54,10 @@ def _marks(language: str) -> Any:
     return getattr(pytest.mark, LANGUAGES[language])
 
 
-PARAMS = [pytest.param(language, name, marks=_marks(language), id=f"{language}/{name}") for language, name in CASES]
+PARAMS = [
+    pytest.param(language, name, marks=_marks(language), id=f"{language}/{name}")
+    for language, name in CASES
+]
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -81,14 +92,30 @@ def test_exact_primitive_matches_engine_vertices(language: str, case: str) -> No
         v_lo, v_hi = vertices.min(axis=0), vertices.max(axis=0)
         e_lo, e_hi = world_aabb(obj)
         tol = _tolerance(float(np.max(np.abs(vertices))))
-        exact = obj.class_name in ("cube", "pyramid") or (angles_are_right(object_affine(obj)) and engine_object.touches_extremes)
+        exact = obj.class_name in ("cube", "pyramid") or (
+            angles_are_right(object_affine(obj)) and engine_object.touches_extremes
+        )
         if obj.class_name == "torus" and not exact:
             # The scene graph's torus has one tube ratio (0.125 / 0.375); a tilted torus of another
             # ratio (Blender's default is 0.25 / 1) has a box a little different from the unit
             # torus scaled to the same extents. Its size along its own axes is still exact.
             size = float(np.max(e_hi - e_lo))
-            assert np.allclose(v_lo, e_lo, atol=0.01 * size) and np.allclose(v_hi, e_hi, atol=0.01 * size)
+            assert np.allclose(v_lo, e_lo, atol=0.01 * size) and np.allclose(
+                v_hi, e_hi, atol=0.01 * size
+            )
         elif exact:
-            assert np.allclose(v_lo, e_lo, atol=tol) and np.allclose(v_hi, e_hi, atol=tol), (obj.id, v_lo, e_lo, v_hi, e_hi)
+            assert np.allclose(v_lo, e_lo, atol=tol) and np.allclose(v_hi, e_hi, atol=tol), (
+                obj.id,
+                v_lo,
+                e_lo,
+                v_hi,
+                e_hi,
+            )
         else:
-            assert np.all(v_lo >= e_lo - tol) and np.all(v_hi <= e_hi + tol), (obj.id, v_lo, e_lo, v_hi, e_hi)
+            assert np.all(v_lo >= e_lo - tol) and np.all(v_hi <= e_hi + tol), (
+                obj.id,
+                v_lo,
+                e_lo,
+                v_hi,
+                e_hi,
+            )

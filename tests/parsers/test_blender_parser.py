@@ -12,7 +12,13 @@ import pytest
 
 from parsers import parse, write
 from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
-from tests.engines.engine_scenes import EngineRun, expected_scene, fixture_cases, reply_code, run_engine
+from tests.engines.engine_scenes import (
+    EngineRun,
+    expected_scene,
+    fixture_cases,
+    reply_code,
+    run_engine,
+)
 from tests.engines.three_engine import compare_scenes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "blender"
@@ -94,7 +100,9 @@ def test_colours_are_linear_and_the_changed_one_wins() -> None:
 
 
 def test_dimensions_use_the_mesh_box() -> None:
-    (cube,) = objects("bpy.ops.mesh.primitive_cube_add()\nbpy.context.object.dimensions = (1, 2, 3)")
+    (cube,) = objects(
+        "bpy.ops.mesh.primitive_cube_add()\nbpy.context.object.dimensions = (1, 2, 3)"
+    )
     assert cube.size == pytest.approx((1, 3, 2))
 
 
@@ -109,7 +117,10 @@ def test_unlinked_and_deleted_objects_are_not_in_the_scene() -> None:
 
 
 def test_unknown_values_keep_the_object_and_are_reported() -> None:
-    result = parse("```python\nimport bpy, random\nbpy.ops.mesh.primitive_cube_add(location=(random.random(), 0, 1))\n```", "blender")
+    result = parse(
+        "```python\nimport bpy, random\nbpy.ops.mesh.primitive_cube_add(location=(random.random(), 0, 1))\n```",
+        "blender",
+    )
     assert len(result.scene.objects) == 1
     assert "eval.unknown_value" in {d.code for d in result.diagnostics}
 
@@ -139,7 +150,12 @@ def test_parser_matches_bpy(case: str, engine_runs: dict[str, EngineRun]) -> Non
 
 @pytest.mark.bpy
 def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
-    matched = sum(not compare_scenes(parse(read(c), "blender").scene, expected_scene(engine_runs[c], "blender")) for c in CASES)
+    matched = sum(
+        not compare_scenes(
+            parse(read(c), "blender").scene, expected_scene(engine_runs[c], "blender")
+        )
+        for c in CASES
+    )
     assert matched == len(CASES), f"{matched}/{len(CASES)} Blender fixtures match bpy"
 
 
@@ -149,7 +165,14 @@ def test_written_script_builds_the_scene_in_bpy() -> None:
     scene = Scene(
         "written",
         tuple(
-            SceneObject(f"o{i}", c, tuple(rng.uniform(-2, 2, 3)), tuple(rng.uniform(-180, 180, 3)), (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)), color=list(PALETTE)[i])
+            SceneObject(
+                f"o{i}",
+                c,
+                tuple(rng.uniform(-2, 2, 3)),
+                tuple(rng.uniform(-180, 180, 3)),
+                (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)),
+                color=list(PALETTE)[i],
+            )
             for i, c in enumerate(CLASSES)
         ),
     )
@@ -157,4 +180,7 @@ def test_written_script_builds_the_scene_in_bpy() -> None:
     (run,) = run_engine("blender", [("written", reply_code(write(scene, "blender"), "blender"))])
     assert run.error is None
     # bpy computes in float32.
-    assert compare_scenes(expected_scene(run, "blender"), scene, tolerance=2e-6, rgb_tolerance=1e-6) == []
+    assert (
+        compare_scenes(expected_scene(run, "blender"), scene, tolerance=2e-6, rgb_tolerance=1e-6)
+        == []
+    )

@@ -14,7 +14,14 @@ from parsers import parse, write
 from parsers.open3d_lang import shapes
 from parsers.open3d_lang.engine import ROTATION_ORDERS, rotation_matrix
 from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
-from tests.engines.engine_scenes import EngineRun, expected_scene, fixture_cases, reply_code, run_engine
+from spatialbabel.frames import axis_rotation
+from tests.engines.engine_scenes import (
+    EngineRun,
+    expected_scene,
+    fixture_cases,
+    reply_code,
+    run_engine,
+)
 from tests.engines.three_engine import compare_scenes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "open3d"
@@ -52,7 +59,9 @@ def parsed(code: str) -> tuple[list[SceneObject], set[str]]:
 
 
 def test_box_corner_and_cone_base() -> None:
-    (box, cone), _ = parsed("b = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\nc = o3d.geometry.TriangleMesh.create_cone()\no3d.visualization.draw_geometries([b, c])")
+    (box, cone), _ = parsed(
+        "b = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\nc = o3d.geometry.TriangleMesh.create_cone()\no3d.visualization.draw_geometries([b, c])"
+    )
     assert box.position == pytest.approx((0.5, 1, 1.5))
     # The cone lies along +Z with its base at z = 0: its box spans z in [0, 2].
     assert cone.position == pytest.approx((0, 0, 1))
@@ -60,7 +69,9 @@ def test_box_corner_and_cone_base() -> None:
 
 
 def test_absolute_translate_moves_the_vertex_mean() -> None:
-    (cone,), _ = parsed("c = o3d.geometry.TriangleMesh.create_cone()\nc.translate((0, 0, 0), relative=False)")
+    (cone,), _ = parsed(
+        "c = o3d.geometry.TriangleMesh.create_cone()\nc.translate((0, 0, 0), relative=False)"
+    )
     # 22 vertices: the apex at z = 2 and 21 at z = 0; their mean is 2/22.
     assert cone.position[2] == pytest.approx(1 - 2 / 22)
 
@@ -81,26 +92,30 @@ def test_scale_without_centre_is_reported() -> None:
 
 
 def test_only_what_is_shown_counts() -> None:
-    objects, codes = parsed("a = o3d.geometry.TriangleMesh.create_box()\nb = o3d.geometry.TriangleMesh.create_sphere()\no3d.visualization.draw_geometries([b])")
+    objects, codes = parsed(
+        "a = o3d.geometry.TriangleMesh.create_box()\nb = o3d.geometry.TriangleMesh.create_sphere()\no3d.visualization.draw_geometries([b])"
+    )
     assert [o.class_name for o in objects] == ["sphere"]
     assert "open3d.not_shown" in codes
 
 
 def test_coordinate_frames_are_not_objects() -> None:
-    objects, _ = parsed("f = o3d.geometry.TriangleMesh.create_coordinate_frame(size=1)\ns = o3d.geometry.TriangleMesh.create_sphere(0.5)\no3d.visualization.draw_geometries([f, s])")
+    objects, _ = parsed(
+        "f = o3d.geometry.TriangleMesh.create_coordinate_frame(size=1)\ns = o3d.geometry.TriangleMesh.create_sphere(0.5)\no3d.visualization.draw_geometries([f, s])"
+    )
     assert [o.class_name for o in objects] == ["sphere"]
 
 
 def test_numpy_transform_with_slices() -> None:
-    (box,), _ = parsed("T = np.eye(4)\nT[:3, :3] = np.diag([2, 1, 1])\nT[0:3, 3] = [1, 2, 3]\nm = o3d.geometry.TriangleMesh.create_box()\nm.transform(T)")
+    (box,), _ = parsed(
+        "T = np.eye(4)\nT[:3, :3] = np.diag([2, 1, 1])\nT[0:3, 3] = [1, 2, 3]\nm = o3d.geometry.TriangleMesh.create_box()\nm.transform(T)"
+    )
     assert box.size == pytest.approx((2, 1, 1))
     assert box.position == pytest.approx((2, 2.5, 3.5))
 
 
 def test_rotation_helpers_follow_open3d() -> None:
     angles = [0.3, -0.5, 0.7]
-    from spatialbabel.frames import axis_rotation
-
     for order in ROTATION_ORDERS:
         expected = np.eye(3)
         for axis, angle in zip(order.upper(), angles, strict=True):
@@ -116,8 +131,15 @@ def test_factory_vertices_are_open3ds(factory: str, variant: int) -> None:
     parameters = {name: float(default) for name, default in shapes.PARAMETERS[factory]}
     if variant:
         for name in parameters:
-            parameters[name] = parameters[name] * 1.5 if "resolution" not in name and name != "split" else parameters[name] + 3
-    arguments = {n: int(v) if n in ("resolution", "split", "radial_resolution", "tubular_resolution") else v for n, v in parameters.items()}
+            parameters[name] = (
+                parameters[name] * 1.5
+                if "resolution" not in name and name != "split"
+                else parameters[name] + 3
+            )
+    arguments = {
+        n: int(v) if n in ("resolution", "split", "radial_resolution", "tubular_resolution") else v
+        for n, v in parameters.items()
+    }
     real = np.asarray(getattr(o3d.geometry.TriangleMesh, factory)(**arguments).vertices)
     assert np.allclose(shapes.create(factory, parameters).vertices, real, atol=1e-12)
 
@@ -141,7 +163,10 @@ def test_parser_matches_open3d(case: str, engine_runs: dict[str, EngineRun]) -> 
 
 @pytest.mark.open3d
 def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
-    matched = sum(not compare_scenes(parse(read(c), "open3d").scene, expected_scene(engine_runs[c], "open3d")) for c in CASES)
+    matched = sum(
+        not compare_scenes(parse(read(c), "open3d").scene, expected_scene(engine_runs[c], "open3d"))
+        for c in CASES
+    )
     assert matched == len(CASES), f"{matched}/{len(CASES)} Open3D fixtures match open3d"
 
 
@@ -151,11 +176,21 @@ def test_written_script_builds_the_scene_in_open3d() -> None:
     scene = Scene(
         "written",
         tuple(
-            SceneObject(f"o{i}", c, tuple(rng.uniform(-2, 2, 3)), tuple(rng.uniform(-180, 180, 3)), (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)), color=list(PALETTE)[i])
+            SceneObject(
+                f"o{i}",
+                c,
+                tuple(rng.uniform(-2, 2, 3)),
+                tuple(rng.uniform(-180, 180, 3)),
+                (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)),
+                color=list(PALETTE)[i],
+            )
             for i, c in enumerate(CLASSES)
         ),
     )
     pytest.importorskip("open3d")
     (run,) = run_engine("open3d", [("written", reply_code(write(scene, "open3d"), "open3d"))])
     assert run.error is None
-    assert compare_scenes(expected_scene(run, "open3d"), scene, tolerance=1e-9, rgb_tolerance=1e-12) == []
+    assert (
+        compare_scenes(expected_scene(run, "open3d"), scene, tolerance=1e-9, rgb_tolerance=1e-12)
+        == []
+    )

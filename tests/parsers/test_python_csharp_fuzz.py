@@ -19,7 +19,14 @@ from spatialbabel import CLASSES, PALETTE, Scene, SceneObject, object_affine
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 LANGUAGES = ("blender", "open3d", "unity")
 TAGS = {"blender": "python", "open3d": "python", "unity": "csharp"}
-REPLIES = {language: [p.read_text(encoding="utf-8") for p in sorted((ROOT / language).glob("*.txt")) if p.name.count(".") == 1] for language in LANGUAGES}
+REPLIES = {
+    language: [
+        p.read_text(encoding="utf-8")
+        for p in sorted((ROOT / language).glob("*.txt"))
+        if p.name.count(".") == 1
+    ]
+    for language in LANGUAGES
+}
 TIME_LIMIT = 1.0
 
 _PY_ALPHABET = "()[]{}:,.=+-*/%<>!&|'\"#\\ \n\t    abcdefxyzbpyopsmeshprimitive_cube_addlocationo3dcreate_box0123456789"
@@ -49,7 +56,11 @@ def fenced(code: str, language: str) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(text=st.text(max_size=2000))
 def test_random_text(language: str, text: str) -> None:
     assert_sound(text, language)
@@ -57,14 +68,24 @@ def test_random_text(language: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_random_code_like_text(language: str, data: st.DataObject) -> None:
-    assert_sound(fenced(data.draw(st.text(alphabet=ALPHABETS[language], max_size=3000)), language), language)
+    assert_sound(
+        fenced(data.draw(st.text(alphabet=ALPHABETS[language], max_size=3000)), language), language
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_mutated_replies(language: str, data: st.DataObject) -> None:
     reply = data.draw(st.sampled_from(REPLIES[language]))
@@ -79,7 +100,11 @@ def test_mutated_replies(language: str, data: st.DataObject) -> None:
         elif action == "duplicate":
             reply = reply[:j] + reply[i:j] + reply[j:]
         elif action == "insert":
-            reply = reply[:i] + data.draw(st.text(alphabet=ALPHABETS[language], max_size=40)) + reply[i:]
+            reply = (
+                reply[:i]
+                + data.draw(st.text(alphabet=ALPHABETS[language], max_size=40))
+                + reply[i:]
+            )
         else:
             reply = reply[:i]
     assert_sound(reply, language)
@@ -94,8 +119,14 @@ def test_one_megabyte_of_garbage(language: str) -> None:
 
 REAL_LINES = {
     "blender": ("import bpy\n", "bpy.ops.mesh.primitive_cube_add(size=1, location=(0, 0, 0.5))\n"),
-    "open3d": ("import open3d as o3d\n", "o3d.geometry.TriangleMesh.create_box(1, 2, 3).translate((1, 0, 0))\n"),
-    "unity": ("using UnityEngine;\n", "GameObject.CreatePrimitive(PrimitiveType.Cube).transform.position = new Vector3(1f, 2f, 3f);\n"),
+    "open3d": (
+        "import open3d as o3d\n",
+        "o3d.geometry.TriangleMesh.create_box(1, 2, 3).translate((1, 0, 0))\n",
+    ),
+    "unity": (
+        "using UnityEngine;\n",
+        "GameObject.CreatePrimitive(PrimitiveType.Cube).transform.position = new Vector3(1f, 2f, 3f);\n",
+    ),
 }
 
 
@@ -105,12 +136,18 @@ def test_one_megabyte_of_real_code(language: str) -> None:
     result = assert_sound(fenced(header + line * (1_000_000 // len(line)), language), language)
     assert result.ok
     # What was not read is said: the code's end, the objects past the cap, or the budget.
-    assert {d.code for d in result.diagnostics} & {"eval.budget", f"{language}.too_long", f"{language}.too_many_objects"}
+    assert {d.code for d in result.diagnostics} & {
+        "eval.budget",
+        f"{language}.too_long",
+        f"{language}.too_many_objects",
+    }
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_one_megabyte_string(language: str) -> None:
-    code = {"unity": 'var s = "' + "x" * 1_000_000 + '"; var t = s + s + s;'}.get(language, 's = "' + "x" * 1_000_000 + '"\nt = s + s + s')
+    code = {"unity": 'var s = "' + "x" * 1_000_000 + '"; var t = s + s + s;'}.get(
+        language, 's = "' + "x" * 1_000_000 + '"\nt = s + s + s'
+    )
     assert_sound(fenced(code, language), language)
 
 
@@ -136,15 +173,23 @@ CS_NESTING = [
 
 
 @pytest.mark.parametrize("language", ["blender", "open3d"])
-@pytest.mark.parametrize("code", PY_NESTING, ids=["parens", "lists", "unary", "calls", "sum", "ternary", "open-parens", "ifs"])
+@pytest.mark.parametrize(
+    "code",
+    PY_NESTING,
+    ids=["parens", "lists", "unary", "calls", "sum", "ternary", "open-parens", "ifs"],
+)
 def test_deep_nesting_python(language: str, code: str) -> None:
     tail = REAL_LINES[language]
     assert_sound(fenced(tail[0] + code + "\n" + tail[1], language), language)
 
 
-@pytest.mark.parametrize("code", CS_NESTING, ids=["parens", "unary", "calls", "blocks", "sum", "ternary", "open-parens"])
+@pytest.mark.parametrize(
+    "code", CS_NESTING, ids=["parens", "unary", "calls", "blocks", "sum", "ternary", "open-parens"]
+)
 def test_deep_nesting_csharp(code: str) -> None:
-    assert_sound(fenced("void Start() {\n" + code + "\n" + REAL_LINES["unity"][1] + "}", "unity"), "unity")
+    assert_sound(
+        fenced("void Start() {\n" + code + "\n" + REAL_LINES["unity"][1] + "}", "unity"), "unity"
+    )
 
 
 PY_ENDLESS = [
@@ -178,7 +223,9 @@ CS_ENDLESS = [
 @pytest.mark.parametrize("code", PY_ENDLESS)
 def test_endless_work_is_cut_python(language: str, code: str) -> None:
     header, add = REAL_LINES[language]
-    result = assert_sound(fenced(header + code.replace("ADD", add.strip()) + "\n" + add, language), language)
+    result = assert_sound(
+        fenced(header + code.replace("ADD", add.strip()) + "\n" + add, language), language
+    )
     # The loops are cut and the program goes on; only the step budget stops it for good.
     assert result.ok or "eval.budget" in {d.code for d in result.diagnostics}
 
@@ -186,7 +233,17 @@ def test_endless_work_is_cut_python(language: str, code: str) -> None:
 @pytest.mark.parametrize("code", CS_ENDLESS)
 def test_endless_work_is_cut_csharp(code: str) -> None:
     add = REAL_LINES["unity"][1].strip()
-    result = assert_sound(fenced("using UnityEngine;\nusing System.Collections.Generic;\npublic class S : MonoBehaviour {\nvoid Start() {\n" + code.replace("ADD", add) + "\n" + add + "\n}\n}", "unity"), "unity")
+    result = assert_sound(
+        fenced(
+            "using UnityEngine;\nusing System.Collections.Generic;\npublic class S : MonoBehaviour {\nvoid Start() {\n"
+            + code.replace("ADD", add)
+            + "\n"
+            + add
+            + "\n}\n}",
+            "unity",
+        ),
+        "unity",
+    )
     assert result.ok or "eval.budget" in {d.code for d in result.diagnostics}
 
 
@@ -204,12 +261,25 @@ def scenes(draw: st.DrawFn) -> Scene:
     for i in range(count):
         class_name = draw(st.sampled_from(CLASSES))
         size = draw(st.tuples(sizes, sizes, sizes))
-        objects.append(SceneObject(f"object{i}", class_name, draw(st.tuples(finite, finite, finite)), draw(st.tuples(angles, angles, angles)), size, color=draw(st.sampled_from(list(PALETTE)))))
+        objects.append(
+            SceneObject(
+                f"object{i}",
+                class_name,
+                draw(st.tuples(finite, finite, finite)),
+                draw(st.tuples(angles, angles, angles)),
+                size,
+                color=draw(st.sampled_from(list(PALETTE))),
+            )
+        )
     return Scene("written", tuple(objects))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(scene=scenes())
 def test_written_scenes_read_back(language: str, scene: Scene) -> None:
     result = parse(write(scene, language), language)

@@ -13,8 +13,17 @@ import pytest
 
 from parsers import parse
 from spatialbabel import Scene, SceneObject
+from spatialbabel.frames import axis_rotation
 from tests.engines.engine_scenes import fixture_cases
-from tests.engines.three_engine import compare_scenes, engine_scene, ensure_three, node_available, reply_code, run_three, vertex_checks
+from tests.engines.three_engine import (
+    compare_scenes,
+    engine_scene,
+    ensure_three,
+    node_available,
+    reply_code,
+    run_three,
+    vertex_checks,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "unity"
 CASES = [name for name, _ in fixture_cases("unity")]
@@ -64,7 +73,14 @@ def test_twin_reads_as_the_same_scene(case: str) -> None:
 
 
 def test_parity_rate_is_total() -> None:
-    matched = sum(not compare_scenes(parse(read(c), "unity").scene, Scene.load(FIXTURES / f"{c}.expected.json"), rgb_tolerance=RGB_TOLERANCE) for c in CASES)
+    matched = sum(
+        not compare_scenes(
+            parse(read(c), "unity").scene,
+            Scene.load(FIXTURES / f"{c}.expected.json"),
+            rgb_tolerance=RGB_TOLERANCE,
+        )
+        for c in CASES
+    )
     assert matched == len(CASES), f"{matched}/{len(CASES)} Unity fixtures read as their twins"
 
 
@@ -77,7 +93,10 @@ def test_expected_scene_is_what_three_builds_from_the_twin(case: str) -> None:
     assert result["errors"] == []
     assert vertex_checks(result) == []
     stored = Scene.load(FIXTURES / f"{case}.expected.json")
-    assert compare_scenes(engine_scene(result, case), stored, tolerance=1e-9, rgb_tolerance=1e-12) == []
+    assert (
+        compare_scenes(engine_scene(result, case), stored, tolerance=1e-9, rgb_tolerance=1e-12)
+        == []
+    )
 
 
 # --- semantics --------------------------------------------------------------------------------------
@@ -100,16 +119,23 @@ def test_primitive_sizes_and_left_handed_frame() -> None:
 
 
 def test_quaternion_euler_turns_z_then_x_then_y() -> None:
-    (cube,), _ = objects("var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.rotation = Quaternion.Euler(30, 45, 60);")
-    from spatialbabel.frames import axis_rotation
-
-    unity = axis_rotation("Y", math.radians(45)) @ axis_rotation("X", math.radians(30)) @ axis_rotation("Z", math.radians(60))
+    (cube,), _ = objects(
+        "var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.rotation = Quaternion.Euler(30, 45, 60);"
+    )
+    unity = (
+        axis_rotation("Y", math.radians(45))
+        @ axis_rotation("X", math.radians(30))
+        @ axis_rotation("Z", math.radians(60))
+    )
     flip = np.diag([1.0, 1.0, -1.0])
     assert np.allclose(cube.rotation_matrix, flip @ unity @ flip)
 
 
 def test_stand_in_class_comes_from_the_name_with_a_reason() -> None:
-    result = parse("```csharp\nvoid Start() {\n  var c = GameObject.CreatePrimitive(PrimitiveType.Cylinder);\n  c.name = \"Traffic Cone\";\n}\n```", "unity")
+    result = parse(
+        '```csharp\nvoid Start() {\n  var c = GameObject.CreatePrimitive(PrimitiveType.Cylinder);\n  c.name = "Traffic Cone";\n}\n```',
+        "unity",
+    )
     (cone,) = result.scene.objects
     assert cone.class_name == "cone"
     reasons = [d.message for d in result.diagnostics if d.code == "build.class_from_context"]
@@ -117,7 +143,9 @@ def test_stand_in_class_comes_from_the_name_with_a_reason() -> None:
 
 
 def test_buildable_primitive_keeps_its_class_whatever_its_name() -> None:
-    (box,), _ = objects('var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.name = "Pillar";')
+    (box,), _ = objects(
+        'var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.name = "Pillar";'
+    )
     assert box.class_name == "cube"
 
 
@@ -133,5 +161,8 @@ def test_colour_notations() -> None:
 
 
 def test_fields_are_read_without_this_and_ints_divide_as_in_csharp() -> None:
-    (cube,), _ = objects("var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.position = new Vector3(count / 2, size, 0);", "int count = 5; float size = 1.5f;")
+    (cube,), _ = objects(
+        "var a = GameObject.CreatePrimitive(PrimitiveType.Cube); a.transform.position = new Vector3(count / 2, size, 0);",
+        "int count = 5; float size = 1.5f;",
+    )
     assert cube.position == pytest.approx((2, 1.5, 0))

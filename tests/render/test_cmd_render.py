@@ -56,6 +56,20 @@ def test_renders_the_frontal_camera_at_its_resolution(scene_file: Path, tmp_path
     assert set(np.unique(labels)) == {0, 1, 2}
 
 
+def test_shading_is_chosen_on_the_command_line(scene_file: Path, tmp_path: Path) -> None:
+    images = {}
+    for shading in ("lambert", "pbr"):
+        out = tmp_path / f"{shading}.png"
+        done = run(str(scene_file), "--shading", shading, "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        with Image.open(out) as image:
+            images[shading] = np.asarray(image.convert("RGB"))
+    assert images["lambert"].shape == images["pbr"].shape == (100, 160, 3)
+    assert np.abs(images["lambert"].astype(int) - images["pbr"].astype(int)).max() > 10
+    done = run(str(scene_file), "--shading", "phong", "--out", str(tmp_path / "x.png"))
+    assert done.returncode == 2 and "invalid choice: 'phong'" in done.stderr
+
+
 def test_renders_a_named_camera(scene_file: Path, tmp_path: Path) -> None:
     done = run(str(scene_file), "--camera", "side", "--out", str(tmp_path / "side.png"))
     assert done.returncode == 0, done.stderr

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from spatialbabel import SceneObject, box_aabb, primitive_aabb, world_aabb, world_corners
 from spatialbabel.classes import CLASSES, TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
