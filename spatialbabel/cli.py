@@ -46,13 +46,8 @@ COMMANDS: Final[dict[str, str]] = {
 }
 
 
-def _load(name: str) -> ModuleType | None:
-    try:
-        return importlib.import_module(COMMANDS[name])
-    except ModuleNotFoundError as error:
-        if error.name and COMMANDS[name].startswith(error.name):
-            return None
-        raise
+def _load(name: str) -> ModuleType:
+    return importlib.import_module(COMMANDS[name])
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -68,8 +63,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             subparsers.add_parser(name, add_help=False)
             continue
         module = _load(name)
-        if module is None:
-            continue
         sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(sub)
         sub.set_defaults(_run=module.run)

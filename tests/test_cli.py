@@ -60,3 +60,9 @@ def test_missing_file_exits_3(tmp_path: Path) -> None:
 def test_unknown_language_is_a_usage_error() -> None:
     done = run_cli("parse", "-l", "vrml", "x.txt")
     assert done.returncode == ExitCode.USAGE
+
+
+def test_every_command_is_documented() -> None:
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for command in COMMANDS:
+        assert f"| `{command}" in text, command

@@ -95,4 +95,4 @@ def write_blender(scene: Scene) -> str:
     for obj in scene.objects:
         lines.append("")
         lines.extend(object_lines(obj))
-    return "```python\n" + "\n".join(lines) + "\n```\n"
+    return "\n".join(lines) + "\n"

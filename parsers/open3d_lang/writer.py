@@ -76,4 +76,4 @@ def write_open3d(scene: Scene) -> str:
         lines.append("")
         lines.extend(object_lines(obj))
     lines.extend(["", "o3d.visualization.draw_geometries(meshes)"])
-    return "```python\n" + "\n".join(lines) + "\n```\n"
+    return "\n".join(lines) + "\n"

@@ -73,4 +73,4 @@ def write_unity(scene: Scene) -> str:
     ]
     lines.extend(("        " + line) if line else "" for line in body)
     lines.extend(["    }", "}"])
-    return "```csharp\n" + "\n".join(lines) + "\n```\n"
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,185 @@
+"""Replies of mock models, for the built-in demo and its bundled fixture.
+
+No real model runs here: each mock model is the true scene bent in one documented way (noise,
+missed and invented objects, a mirrored axis convention, replies cut off or refused), written
+in each of the six languages by ``parsers.write`` and wrapped in prose and a fence, as chat
+models answer. The demo scores these, so every figure it prints has a known cause.
+``python -m spatialbabel.demo_replies SPLIT OUT.jsonl`` rewrites the bundled file.
+
+Like the CLI, this is wiring: it uses the parsers' public API, imported when called.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
+from spatialbabel.files import write_jsonl
+
+#: Fence tag and wording each language's replies use.
+_FENCES: Final[dict[str, str]] = {
+    "threejs": "javascript",
+    "unity": "csharp",
+    "blender": "python",
+    "open3d": "python",
+    "json": "json",
+    "dsl": "lisp",
+}
+_LANGUAGE_NAMES: Final[dict[str, str]] = {
+    "threejs": "Three.js",
+    "unity": "a Unity C# script",
+    "blender": "a Blender Python script",
+    "open3d": "Open3D",
+    "json": "the JSON schema",
+    "dsl": "the scene DSL",
+}
+
+
+@dataclass(frozen=True)
+class MockModel:
+    """How a mock model bends the truth; every rate is per object or per reply."""
+
+    name: str
+    position_noise: float
+    size_jitter: float
+    yaw_jitter_deg: float
+    miss_rate: float = 0.0
+    invent_rate: float = 0.0
+    class_swap_rate: float = 0.0
+    color_swap_rate: float = 0.0
+    #: Writes x mirrored: the classic left/right convention mistake.
+    mirror_x: bool = False
+    cut_off_rate: float = 0.0
+    refusal_rate: float = 0.0
+
+
+MOCK_MODELS: Final[tuple[MockModel, ...]] = (
+    MockModel("mock-careful", position_noise=0.05, size_jitter=0.05, yaw_jitter_deg=3.0),
+    MockModel(
+        "mock-hasty",
+        position_noise=0.3,
+        size_jitter=0.25,
+        yaw_jitter_deg=20.0,
+        miss_rate=0.2,
+        invent_rate=0.3,
+        class_swap_rate=0.15,
+        color_swap_rate=0.1,
+        cut_off_rate=0.15,
+        refusal_rate=0.05,
+    ),
+    MockModel(
+        "mock-mirrored", position_noise=0.1, size_jitter=0.1, yaw_jitter_deg=5.0, mirror_x=True
+    ),
+)
+
+
+def _bend(truth: Scene, model: MockModel, rng: np.random.Generator) -> list[SceneObject]:
+    objects: list[SceneObject] = []
+    for obj in truth.objects:
+        if rng.random() < model.miss_rate and len(truth.objects) > 1:
+            continue
+        x, y, z = obj.position
+        dx, dz = rng.normal(0.0, model.position_noise, 2)
+        x, z = x + dx, z + dz
+        if model.mirror_x:
+            x = -x
+        size = tuple(
+            round(s * float(rng.uniform(1 - model.size_jitter, 1 + model.size_jitter)), 3)
+            for s in obj.size
+        )
+        class_name = obj.class_name
+        if rng.random() < model.class_swap_rate:
+            class_name = str(rng.choice([c for c in CLASSES if c != class_name]))
+        color = obj.color
+        if color is not None and rng.random() < model.color_swap_rate:
+            color = str(rng.choice([c for c in PALETTE_NAMES if c != color]))
+        yaw = obj.rotation[1] + float(rng.normal(0.0, model.yaw_jitter_deg))
+        objects.append(
+            SceneObject(
+                obj.id,
+                class_name,
+                (round(x, 3), round(y, 3), round(z, 3)),
+                (0.0, round(-yaw if model.mirror_x else yaw, 2), 0.0),
+                (size[0], size[1], size[2]),
+                color=color,
+            )
+        )
+    if rng.random() < model.invent_rate:
+        objects.append(
+            SceneObject(
+                "extra",
+                str(rng.choice(CLASSES)),
+                (
+                    round(float(rng.uniform(-2.5, 2.5)), 3),
+                    0.4,
+                    round(float(rng.uniform(-2.5, 2.5)), 3),
+                ),
+                size=(0.8, 0.8, 0.8),
+                color=str(rng.choice(PALETTE_NAMES)),
+            )
+        )
+    return objects
+
+
+def mock_reply(truth: Scene, model: MockModel, language: str, rng: np.random.Generator) -> str:
+    """One reply of ``model`` to the scene ``truth`` in ``language``."""
+    from parsers import write
+
+    if rng.random() < model.refusal_rate:
+        return "I'm sorry, but I can't reliably reconstruct this scene from the image."
+    code = write(truth.with_objects(_bend(truth, model, rng)), language).rstrip("\n")
+    intro = f"Here is the scene as {_LANGUAGE_NAMES[language]}, with every object I can see in the image:"
+    if rng.random() < model.cut_off_rate:
+        # A reply that hit the output limit: no closing fence, the last line broken.
+        return f"{intro}\n\n```{_FENCES[language]}\n{code[: int(len(code) * 0.6)]}"
+    outro = "Positions are estimated from the image, so small offsets are possible."
+    return f"{intro}\n\n```{_FENCES[language]}\n{code}\n```\n\n{outro}\n"
+
+
+def mock_replies(
+    scenes: list[Scene],
+    *,
+    languages: tuple[str, ...],
+    models: tuple[MockModel, ...] = MOCK_MODELS,
+    seed: int = 0,
+) -> list[dict[str, str]]:
+    """Model-output records (``{scene_id, model, language, mode, output}``) for every scene,
+    model and language; each reply's randomness comes from (seed, model, language, scene)."""
+    records = []
+    for m, model in enumerate(models):
+        for lang_index, language in enumerate(languages):
+            for s, scene in enumerate(scenes):
+                rng = np.random.default_rng([seed, m, lang_index, s])
+                records.append(
+                    {
+                        "scene_id": scene.scene_id,
+                        "model": model.name,
+                        "language": language,
+                        "mode": "direct",
+                        "output": mock_reply(scene, model, language, rng),
+                    }
+                )
+    return records
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print("usage: python -m spatialbabel.demo_replies SPLIT OUT.jsonl", file=sys.stderr)
+        return 2
+    from spatialbabel import LANGUAGES
+
+    split, out = Path(argv[0]), Path(argv[1])
+    scenes = [Scene.load(p) for p in sorted((split / "scenes").glob("*.json"))]
+    records = mock_replies(scenes, languages=LANGUAGES)
+    write_jsonl(out, records)
+    print(f"wrote {len(records)} replies for {len(scenes)} scenes to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
