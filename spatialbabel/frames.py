@@ -34,6 +34,28 @@ def axis_rotation(axis: str, radians: float) -> Matrix:
     raise ValueError(f"axis must be X, Y or Z, got {axis!r}")
 
 
+def _axis_rows(axis: str, radians: float) -> tuple[tuple[float, float, float], ...]:
+    c, s = math.cos(radians), math.sin(radians)
+    if axis == "X":
+        return ((1.0, 0.0, 0.0), (0.0, c, -s), (0.0, s, c))
+    if axis == "Y":
+        return ((c, 0.0, s), (0.0, 1.0, 0.0), (-s, 0.0, c))
+    return ((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0))
+
+
+def _product(
+    a: tuple[tuple[float, float, float], ...], b: tuple[tuple[float, float, float], ...]
+) -> tuple[tuple[float, float, float], ...]:
+    return tuple(
+        (
+            row[0] * b[0][0] + row[1] * b[1][0] + row[2] * b[2][0],
+            row[0] * b[0][1] + row[1] * b[1][1] + row[2] * b[2][1],
+            row[0] * b[0][2] + row[1] * b[1][2] + row[2] * b[2][2],
+        )
+        for row in a
+    )
+
+
 def euler_to_matrix(
     angles: Vec3 | tuple[float, ...], order: str = "XYZ", *, degrees: bool = True
 ) -> Matrix:
@@ -41,11 +63,14 @@ def euler_to_matrix(
     if order not in EULER_ORDERS:
         raise ValueError(f"unknown Euler order {order!r}; known: {', '.join(EULER_ORDERS)}")
     by_axis = dict(zip("XYZ", angles, strict=True))
-    result = np.eye(3)
+    # Plain floats, not numpy: every parsed object and every scored pair takes this path, and
+    # building three small arrays costs more than the arithmetic.
+    rows = None
     for axis in order:
-        angle = by_axis[axis]
-        result = result @ axis_rotation(axis, math.radians(angle) if degrees else angle)
-    return result
+        angle = float(by_axis[axis])
+        factor = _axis_rows(axis, math.radians(angle) if degrees else angle)
+        rows = factor if rows is None else _product(rows, factor)
+    return np.array(rows, dtype=float)
 
 
 def matrix_to_euler(matrix: Matrix, order: str = "XYZ", *, degrees: bool = True) -> Vec3:

@@ -7,6 +7,7 @@ name, and most everyday CSS shades of it, fall nearest to that name in CIELAB
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Final, Literal
 
 import numpy as np
@@ -94,7 +95,13 @@ _PALETTE_LAB: Final = np.array([srgb_to_lab(PALETTE[name]) for name in PALETTE_N
 
 def nearest_palette_name(rgb: RGB) -> str:
     """The palette name nearest to an sRGB colour in CIELAB (CIE76 distance)."""
-    lab = np.array(srgb_to_lab(rgb))
+    return _nearest(float(rgb[0]), float(rgb[1]), float(rgb[2]))
+
+
+@lru_cache(maxsize=4096)
+def _nearest(r: float, g: float, b: float) -> str:
+    # Cached: replies repeat a handful of colours, and scoring asks for every object.
+    lab = np.array(srgb_to_lab((r, g, b)))
     distances = np.linalg.norm(_PALETTE_LAB - lab, axis=1)
     return PALETTE_NAMES[int(np.argmin(distances))]
 
