@@ -10,6 +10,7 @@ import importlib
 from collections.abc import Callable
 from typing import Final
 
+from parsers.collector import collector_paused
 from parsers.extract import CodeBlock, Extraction, extract_code, find_blocks
 from parsers.result import Diagnostic, Diagnostics, ParseResult
 from spatialbabel import LANGUAGES, Registry, Scene
@@ -82,7 +83,8 @@ def parse(text: str, language: str, *, scene_id: str = "parsed") -> ParseResult:
             scene_id,
         )
     try:
-        result = parser(text)
+        with collector_paused():
+            result = parser(text)
     except RecursionError:
         return empty_result(
             language,

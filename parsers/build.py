@@ -21,10 +21,9 @@ from spatialbabel import (
     decompose,
     language_frame,
     matrix_to_euler,
-    object_affine,
 )
-from spatialbabel.frames import Matrix, Vec3
-from spatialbabel.geometry import primitive_aabb
+from spatialbabel.frames import Matrix, Vec3, euler_rows
+from spatialbabel.geometry import placed_units, primitive_aabb, primitive_aabbs
 from spatialbabel.palette import RGB
 
 #: More objects than this is no scene of the benchmark (a runaway loop); parsers keep the
@@ -117,6 +116,11 @@ def is_ground_slab(obj: SceneObject, affine: Matrix, others_bottom: float | None
     if obj.class_name not in ("cube", "cylinder"):
         return False
     lo, hi = primitive_aabb(obj.class_name, affine)
+    return _is_slab(lo, hi, others_bottom)
+
+
+def _is_slab(lo: Matrix, hi: Matrix, others_bottom: float | None) -> bool:
+    """``is_ground_slab`` of a box or disc from its world AABB."""
     span_x, height, span_z = (hi - lo).tolist()
     if min(span_x, span_z) < GROUND_MIN_SPAN:
         return False
@@ -152,14 +156,26 @@ def build_objects(
     if len(built) < 2:
         return [obj for _, obj in built]
     kept: list[SceneObject] = []
-    bottoms = [float(primitive_aabb(obj.class_name, object_affine(obj))[0][1]) for _, obj in built]
+    objects = [obj for _, obj in built]
+    names = [obj.class_name for obj in objects]
+    # Every object's world AABB at once (each as primitive_aabb(object_affine(obj)) gives it).
+    affines = placed_units(
+        names,
+        np.array([obj.position for obj in objects], dtype=float),
+        np.array([euler_rows(obj.rotation) for obj in objects], dtype=float),
+        np.array([obj.size for obj in objects], dtype=float),
+    )
+    lows, highs = primitive_aabbs(names, affines)
+    bottoms: list[float] = lows[:, 1].tolist()
     # The lowest bottom among the *other* objects: the overall lowest, or the second lowest
     # for the object that is itself the lowest.
     order = sorted(range(len(bottoms)), key=bottoms.__getitem__)
     lowest, second = order[0], order[1]
     for index, (native, obj) in enumerate(built):
         others_bottom = bottoms[second] if index == lowest else bottoms[lowest]
-        if is_ground_slab(obj, object_affine(obj), others_bottom):
+        if obj.class_name in ("cube", "cylinder") and _is_slab(
+            lows[index], highs[index], others_bottom
+        ):
             diagnostics.info(
                 "build.ground_removed",
                 f"{obj.id}: a thin slab under the scene is the ground, not an object; left out",

@@ -10,14 +10,17 @@ cut off inside an entity (complete entities are kept). Errors give line:column i
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from lark import Lark, Token, Transformer, v_args
+from lark.common import LexerConf
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+from lark.lexer import Lexer, LexerState
 
 from grammars import read_grammar
 from parsers import PARSERS, WRITERS
@@ -125,9 +128,36 @@ def _parser() -> Lark:
     return Lark(read_grammar("scene_dsl.lark"), parser="lalr")
 
 
-def _balance(text: str, notes: Diagnostics) -> tuple[str, bool] | None:
-    """Text with stray ')' blanked and open '(' closed at the end; None when it cannot be
-    tokenised (the error is reported with its line and column)."""
+class _HandedTokens(Lexer):
+    """A lexer that hands the parser tokens already read: ``_balance`` lexes the reply anyway,
+    and a reply that needs no balancing is not lexed a second time."""
+
+    __future_interface__ = 2
+
+    def __init__(self, conf: LexerConf) -> None:
+        self.conf = conf
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        tokens: list[Token] = lexer_state.text  # type: ignore[assignment]
+        return iter(tokens)
+
+
+@cache
+def _token_parser() -> Lark:
+    # The forms are built as the parser reduces, without a tree in between. Every list of a
+    # reply that needed no balancing is closed, hence the unbounded length.
+    return Lark(
+        read_grammar("scene_dsl.lark"),
+        parser="lalr",
+        lexer=_HandedTokens,
+        transformer=_ToForms(sys.maxsize),
+    )
+
+
+def _balance(text: str, notes: Diagnostics) -> tuple[str, bool, list[Token]] | None:
+    """Text with stray ')' blanked and open '(' closed at the end, whether it was cut off, and
+    the tokens of ``text``; None when it cannot be tokenised (the error is reported with its
+    line and column)."""
     try:
         tokens = list(_parser().lex(text))
     except UnexpectedCharacters as error:
@@ -159,7 +189,7 @@ def _balance(text: str, notes: Diagnostics) -> tuple[str, bool] | None:
             line,
             len(text) - text.rfind("\n"),
         )
-    return "".join(chars) + ")" * depth, depth > 0
+    return "".join(chars) + ")" * depth, depth > 0, tokens
 
 
 def read_forms(text: str, notes: Diagnostics) -> list[Atom | Form] | None:
@@ -167,9 +197,14 @@ def read_forms(text: str, notes: Diagnostics) -> list[Atom | Form] | None:
     balanced = _balance(text, notes)
     if balanced is None:
         return None
-    code, _ = balanced
+    code, _, tokens = balanced
+    forms: object
     try:
-        tree = _parser().parse(code)
+        if code == text:
+            # Balanced as written: the parser takes the tokens already read.
+            forms = _token_parser().parse(tokens)
+        else:
+            forms = _ToForms(len(text)).transform(_parser().parse(code))
     except UnexpectedInput as error:
         notes.error(
             "dsl.syntax",
@@ -181,7 +216,6 @@ def read_forms(text: str, notes: Diagnostics) -> list[Atom | Form] | None:
     except LarkError as error:
         notes.error("dsl.syntax", f"cannot read the s-expression: {error}")
         return None
-    forms = _ToForms(len(text)).transform(tree)
     assert isinstance(forms, list)
     return [f for f in forms if isinstance(f, Atom | Form)]
 

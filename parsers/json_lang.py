@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -143,7 +143,9 @@ _LIST_KEYS = (
 )
 
 
+@lru_cache(maxsize=4096)
 def _norm(key: str) -> str:
+    # Cached: every field lookup normalises every key of the object, and keys repeat.
     return "".join(ch for ch in key.lower() if ch not in "_- ")
 
 

@@ -3,7 +3,7 @@ gaps across languages and a per-tier breakdown.
 
 A cell is one (model, language, mode). Each metric's cell mean runs over the replies its scope
 names (``scoring.metrics``), with a 95% percentile bootstrap CI that resamples scenes
-(``spatialbabel.stats.bootstrap_mean``, seeded). A composite (the Reconstruct Score) is the
+(``spatialbabel.stats.bootstrap_mean``, seeded; ``bootstrap_means`` does a cell's metrics together). A composite (the Reconstruct Score) is the
 mean of its parts' cell means; its CI bootstraps the parts' influence values
 (``composite_values``), whose mean is exactly that composite and whose resampling varies like
 it to first order, so the parts still move together scene by scene.
@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from scoring.metrics import COMPOSITES, Composite, Metric
 from scoring.reply import ReplyScore, registered_metrics
 from spatialbabel import LANGUAGES
-from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_mean
+from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_means
 
 #: ``language`` of the per-tier cells that pool every language of a model.
 ALL_LANGUAGES: Final = "all"
@@ -47,10 +47,20 @@ def composite_values(replies: Sequence[ReplyScore], item: Composite) -> NDArray[
     ``mean_p(m_p + [defined_pi] * (n / n_p) * (x_pi - m_p))``. A part defined nowhere (no reply
     of the cell parsed) counts 0.
     """
-    n = len(replies)
+    return _composite(_columns(replies, item.parts), item)
+
+
+def _columns(replies: Sequence[ReplyScore], names: Sequence[str]) -> NDArray[np.float64]:
+    """Each named metric's values over the replies (one row per name), NaN where undefined."""
+    table = np.array([[r.values.get(name) for name in names] for r in replies], dtype=float)
+    return np.ascontiguousarray(table.reshape(len(replies), len(names)).T)
+
+
+def _composite(parts: NDArray[np.float64], item: Composite) -> NDArray[np.float64]:
+    """``composite_values`` from the rows of its parts' values, in ``item.parts`` order."""
+    n = parts.shape[1]
     result = np.zeros(n)
-    for name in item.parts:
-        raw = np.array([_number(r.values.get(name)) for r in replies], dtype=float)
+    for raw in parts:
         defined = ~np.isnan(raw)
         count = int(defined.sum())
         if count == 0:
@@ -59,10 +69,6 @@ def composite_values(replies: Sequence[ReplyScore], item: Composite) -> NDArray[
         result += mean
         result[defined] += (n / count) * (raw[defined] - mean)
     return result / len(item.parts)
-
-
-def _number(value: float | None) -> float:
-    return math.nan if value is None else float(value)
 
 
 @dataclass(frozen=True)
@@ -183,14 +189,16 @@ def summarise(
 ) -> dict[str, Estimate]:
     """Every metric's and composite's mean and CI over ``replies``, resampling scenes."""
     groups = [r.scene_id for r in replies]
-    estimates: dict[str, Estimate] = {}
-    for item in metrics:
-        values = [_number(r.values.get(item.name)) for r in replies]
-        estimates[item.name] = bootstrap_mean(values, seed=seed, resamples=resamples, groups=groups)
+    names = [item.name for item in metrics]
+    needed = list(dict.fromkeys([*names, *(part for comp in COMPOSITES for part in comp.parts)]))
+    table = _columns(replies, needed)
+    row = {name: i for i, name in enumerate(needed)}
+    columns = [table[row[name]] for name in names]
     for comp in COMPOSITES:
-        values = composite_values(replies, comp).tolist()
-        estimates[comp.name] = bootstrap_mean(values, seed=seed, resamples=resamples, groups=groups)
-    return estimates
+        columns.append(_composite(table[[row[part] for part in comp.parts]], comp))
+        names.append(comp.name)
+    found = bootstrap_means(np.array(columns), seed=seed, resamples=resamples, groups=groups)
+    return dict(zip(names, found, strict=True))
 
 
 def _cell(

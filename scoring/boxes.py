@@ -159,10 +159,10 @@ def intersection_volume(a: OrientedBox, b: OrientedBox) -> float:
         return 0.0
     in_a = a.axes.T @ b.axes
     cosines = np.abs(in_a)
-    k, m = np.unravel_index(int(np.argmax(cosines)), cosines.shape)
+    k, m = divmod(int(np.argmax(cosines)), 3)  # the row and column of the 3x3 maximum
     if cosines[k, m] >= 1.0 - PARALLEL_TOLERANCE:
         # The usual case (both boxes turned about the vertical only): a prism, no hull needed.
-        return _prism_intersection(a, b, in_a, int(k), int(m))
+        return _prism_intersection(a, b, in_a, k, m)
     return _hull_intersection(a, b)
 
 

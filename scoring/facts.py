@@ -12,8 +12,9 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from scoring.boxes import OrientedBox, scene_extent
-from spatialbabel import Scene, canonical_class, world_aabb
-from spatialbabel.frames import Matrix
+from spatialbabel import Scene, canonical_class
+from spatialbabel.frames import Matrix, euler_rows
+from spatialbabel.geometry import placed_units, primitive_aabbs
 
 #: True scenes whose facts are kept; a split's eval subset fits.
 TRUTH_CACHE_SIZE = 4096
@@ -61,17 +62,21 @@ class SceneFacts:
     @cached_property
     def rotations(self) -> Matrix:
         """Each object's rotation matrix (n x 3 x 3)."""
-        return np.array([o.rotation_matrix for o in self.scene.objects], dtype=float).reshape(
-            -1, 3, 3
-        )
+        rows = [euler_rows(o.rotation) for o in self.scene.objects]  # each o.rotation_matrix
+        return np.array(rows, dtype=float).reshape(-1, 3, 3)
+
+    def box(self, index: int) -> OrientedBox:
+        """Object ``index``'s oriented box (``OrientedBox.of``, from the arrays already built;
+        made when first asked for: most objects never reach the exact IoU)."""
+        cache = self._boxes
+        if index not in cache:
+            half = 0.5 * self.sizes[index]
+            cache[index] = OrientedBox(self.positions[index], self.rotations[index], half)
+        return cache[index]
 
     @cached_property
-    def boxes(self) -> tuple[OrientedBox, ...]:
-        """Each object's oriented box (``OrientedBox.of``, from the arrays already built)."""
-        return tuple(
-            OrientedBox(self.positions[i], self.rotations[i], 0.5 * self.sizes[i])
-            for i in range(len(self))
-        )
+    def _boxes(self) -> dict[int, OrientedBox]:
+        return {}
 
     @cached_property
     def box_bounds(self) -> tuple[Matrix, Matrix, Matrix]:
@@ -80,21 +85,14 @@ class SceneFacts:
         volumes = np.prod(self.sizes, axis=1)
         return self.positions - reach, self.positions + reach, volumes
 
-    def world_extent(self, index: int) -> Matrix:
-        """The size of object ``index``'s exact world AABB (hub geometry)."""
-        cache = self._world_extents
-        if index not in cache:
-            cache[index] = _extent_of(self.scene, index)
-        return cache[index]
-
     @cached_property
-    def _world_extents(self) -> dict[int, Matrix]:
-        return {}
-
-
-def _extent_of(scene: Scene, index: int) -> Matrix:
-    lo, hi = world_aabb(scene.objects[index])
-    return np.asarray(hi - lo, dtype=float)
+    def world_extents(self) -> Matrix:
+        """The size of each object's exact world AABB (n x 3; hub geometry, as ``world_aabb``),
+        from the rotation matrices the boxes already hold."""
+        names = [o.class_name for o in self.scene.objects]
+        affines = placed_units(names, self.positions, self.rotations, self.sizes)
+        lo, hi = primitive_aabbs(names, affines)
+        return np.asarray(hi - lo, dtype=float)
 
 
 @lru_cache(maxsize=TRUTH_CACHE_SIZE)

@@ -83,12 +83,14 @@ def centre_distances(predicted: Matrix, true: Matrix) -> Matrix:
     return np.asarray(np.sqrt(np.einsum("ijk,ijk->ij", difference, difference)), dtype=float)
 
 
-def _matching(rows: NDArray[np.intp], cols: NDArray[np.intp], distances: Matrix) -> Matching:
+def matching_of(rows: NDArray[np.intp], cols: NDArray[np.intp], distances: Matrix) -> Matching:
+    """The matching of an assignment (index arrays from the solver) on a distance matrix."""
     n, m = distances.shape
-    order = np.argsort(cols, kind="stable")
-    pairs = tuple(
-        Pair(int(rows[k]), int(cols[k]), float(distances[rows[k], cols[k]])) for k in order
-    )
+    # Plain ints and floats (each as int()/float() of the array element), in true-index order.
+    predicted, true = rows.tolist(), cols.tolist()
+    apart = distances[rows, cols].tolist()
+    order = sorted(range(len(true)), key=true.__getitem__)
+    pairs = tuple(Pair(predicted[k], true[k], apart[k]) for k in order)
     used_p = {p.predicted for p in pairs}
     used_t = {p.true for p in pairs}
     return Matching(
@@ -111,7 +113,15 @@ def assign_centres(
 
 def match_centres(predicted: Matrix, true: Matrix) -> Matching:
     """The benchmark's matching: minimum total centre distance, ``min(N, M)`` pairs."""
-    return _matching(*assign_centres(predicted, true))
+    return matching_of(*assign_centres(predicted, true))
+
+
+def match_distances(distances: Matrix) -> Matching:
+    """``match_centres`` from the centre distances already computed."""
+    if distances.size == 0:
+        return matching_of(np.zeros(0, np.intp), np.zeros(0, np.intp), distances)
+    rows, cols = linear_sum_assignment(distances)
+    return matching_of(rows, cols, distances)
 
 
 def match_admissible(cost: Matrix, admissible: NDArray[np.bool_], distances: Matrix) -> Matching:
@@ -124,17 +134,21 @@ def match_admissible(cost: Matrix, admissible: NDArray[np.bool_], distances: Mat
     cost = np.asarray(cost, dtype=float)
     allowed = np.asarray(admissible, dtype=bool)
     if cost.size == 0 or not allowed.any():
-        return _matching(np.zeros(0, int), np.zeros(0, int), distances)
+        return matching_of(np.zeros(0, int), np.zeros(0, int), distances)
     penalty = float(min(cost.shape) + 1)
     rows, cols = linear_sum_assignment(np.where(allowed, cost, penalty))
     keep = allowed[rows, cols]
-    return _matching(rows[keep], cols[keep], distances)
+    return matching_of(rows[keep], cols[keep], distances)
 
 
 def match_within_gate(predicted: Matrix, true: Matrix, gate: float) -> Matching:
     """The most pairs whose centres lie within ``gate`` of each other (then the least total
     distance): the stricter F1's matching."""
+    return match_distances_within_gate(centre_distances(predicted, true), gate)
+
+
+def match_distances_within_gate(distances: Matrix, gate: float) -> Matching:
+    """``match_within_gate`` from the centre distances already computed."""
     if gate <= 0:
         raise ValueError(f"gate must be positive, got {gate}")
-    distances = centre_distances(predicted, true)
     return match_admissible(distances / gate, distances <= gate, distances)

@@ -18,17 +18,18 @@ from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
+from scipy.optimize import linear_sum_assignment
 
-from scoring.alignment import AXIS_MAPS, AxisMap
+from scoring.alignment import AXIS_MAPS
 from scoring.boxes import box_iou, iou_upper_bounds
 from scoring.facts import SceneFacts, truth_facts, within_limits
 from scoring.matching import (
     Matching,
-    assign_centres,
     centre_distances,
     match_admissible,
-    match_centres,
-    match_within_gate,
+    match_distances,
+    match_distances_within_gate,
+    matching_of,
 )
 from spatialbabel import Registry, Scene
 from spatialbabel.frames import Matrix
@@ -96,45 +97,67 @@ class ReplyContext:
         self.true = truth_facts(truth)
 
     @cached_property
+    def distances(self) -> Matrix:
+        """Centre distances (predicted x true), shared by every matching."""
+        return centre_distances(self.predicted.positions, self.true.positions)
+
+    @cached_property
     def matching(self) -> Matching:
-        return match_centres(self.predicted.positions, self.true.positions)
+        return match_distances(self.distances)
 
     @cached_property
     def pair_indices(self) -> tuple[Indices, Indices]:
         return self.matching.indices()
 
     @cached_property
+    def same_class(self) -> NDArray[np.bool_]:
+        """Whether each (predicted, true) pair's classes are synonyms (predicted x true)."""
+        mine, theirs = self.predicted.classes[:, None], self.true.classes[None, :]
+        # An unrecognised class ("") equals nothing, not even another unrecognised one.
+        return np.asarray((mine == theirs) & (theirs != ""), dtype=bool)
+
+    @cached_property
+    def size_errors(self) -> Matrix:
+        """Each (predicted, true) pair's RMSE between size vectors."""
+        difference = self.predicted.sizes[:, None, :] - self.true.sizes[None, :, :]
+        return np.asarray(np.sqrt(np.einsum("ijk,ijk->ij", difference, difference) / 3.0))
+
+    @cached_property
     def alignment(self) -> Alignment | None:
         if not self.matching.pairs:
             return None
-        best: tuple[float, AxisMap, Indices, Indices, tuple[float, float, float]] | None = None
-        for mapping in AXIS_MAPS:
-            moved = self.predicted.positions @ mapping.matrix.T
+        # Every map's moved centres and distances in one array operation each (the distances
+        # to the last bit what centre_distances gives map by map).
+        moved = np.stack([self.predicted.positions @ m.matrix.T for m in AXIS_MAPS])
+        difference = moved[:, :, None, :] - self.true.positions[None, None, :, :]
+        distances = np.sqrt(np.einsum("aijk,aijk->aij", difference, difference))
+        best: tuple[float, int, Indices, Indices, tuple[float, float, float]] | None = None
+        for index, mapping in enumerate(AXIS_MAPS):
             if mapping.name == "identity":
                 rows, cols = self.pair_indices
             else:
-                rows, cols, _ = assign_centres(moved, self.true.positions)
+                rows, cols = linear_sum_assignment(distances[index])
             parts = (
-                _class_accuracy(self.predicted, self.true, rows, cols),
-                _position_fidelity(moved, self.true.positions, rows, cols, self.true.extent),
-                _scale_fidelity(self.predicted, self.true, rows, cols),
+                _class_accuracy(self.same_class, rows, cols),
+                _position_fidelity(moved[index], self.true.positions, rows, cols, self.true.extent),
+                _scale_fidelity(self.size_errors, rows, cols),
             )
             total = sum(parts)
             # Strictly better only, so ties keep the earlier map (identity first).
             if best is None or total > best[0] + 1e-12:
-                best = (total, mapping, rows, cols, parts)
+                best = (total, index, rows, cols, parts)
         assert best is not None
-        _, mapping, rows, cols, parts = best
+        _, index, rows, cols, parts = best
+        mapping = AXIS_MAPS[index]
         if mapping.name == "identity":
             matching = self.matching
         else:
-            moved = self.predicted.positions @ mapping.matrix.T
-            matching = match_centres(moved, self.true.positions)
+            matching = matching_of(rows, cols, distances[index])
         return Alignment(mapping.name, matching, *parts)
 
     @cached_property
     def gated_matching(self) -> Matching:
-        return match_within_gate(self.predicted.positions, self.true.positions, self.options.gate)
+        return match_distances_within_gate(self.distances, self.options.gate)
 
     @cached_property
     def iou_matching(self) -> Matching:
@@ -143,18 +166,15 @@ class ReplyContext:
         # The exact IoU costs a convex hull; most pairs are ruled out by the cheap bound.
         bounds = iou_upper_bounds(self.predicted.box_bounds, self.true.box_bounds)
         for i, j in zip(*np.nonzero(bounds >= threshold), strict=True):
-            iou[i, j] = box_iou(self.predicted.boxes[i], self.true.boxes[j])
-        distances = centre_distances(self.predicted.positions, self.true.positions)
-        return match_admissible(1.0 - iou, iou >= threshold, distances)
+            iou[i, j] = box_iou(self.predicted.box(i), self.true.box(j))
+        return match_admissible(1.0 - iou, iou >= threshold, self.distances)
 
 
 # Component formulas, shared by the raw metrics and the alignment diagnostic.
 
 
-def _class_accuracy(predicted: SceneFacts, true: SceneFacts, rows: Indices, cols: Indices) -> float:
-    mine, theirs = predicted.classes[rows], true.classes[cols]
-    # An unrecognised class ("") equals nothing, not even another unrecognised one.
-    return float(np.count_nonzero((mine == theirs) & (theirs != ""))) / len(rows)
+def _class_accuracy(same_class: NDArray[np.bool_], rows: Indices, cols: Indices) -> float:
+    return float(np.count_nonzero(same_class[rows, cols])) / len(rows)
 
 
 def _position_rmse(predicted: Matrix, true: Matrix, rows: Indices, cols: Indices) -> float:
@@ -169,14 +189,9 @@ def _position_fidelity(
     return max(0.0, 1.0 - min(d_pos, 1.0))
 
 
-def _size_rmse(predicted: SceneFacts, true: SceneFacts, rows: Indices, cols: Indices) -> float:
-    difference = predicted.sizes[rows] - true.sizes[cols]
-    per_object = np.sqrt(np.einsum("ij,ij->i", difference, difference) / 3.0)
-    return float(per_object.sum()) / len(rows)
-
-
-def _scale_fidelity(predicted: SceneFacts, true: SceneFacts, rows: Indices, cols: Indices) -> float:
-    return max(0.0, 1.0 - min(_size_rmse(predicted, true, rows, cols), 1.0))
+def _scale_fidelity(size_errors: Matrix, rows: Indices, cols: Indices) -> float:
+    d_scale = float(size_errors[rows, cols].sum()) / len(rows)
+    return max(0.0, 1.0 - min(d_scale, 1.0))
 
 
 @dataclass(frozen=True)
@@ -272,7 +287,7 @@ def f1(ctx: ReplyContext) -> float:
     description="share of matched pairs whose classes are synonyms (box = cube)",
 )
 def class_accuracy(ctx: ReplyContext) -> float | None:
-    return _class_accuracy(ctx.predicted, ctx.true, *ctx.pair_indices) if _paired(ctx) else None
+    return _class_accuracy(ctx.same_class, *ctx.pair_indices) if _paired(ctx) else None
 
 
 @metric(
@@ -300,7 +315,7 @@ def position_fidelity(ctx: ReplyContext) -> float | None:
     description="1 - min(d_scale, 1), d_scale = per-object RMSE of size vectors, averaged over pairs",
 )
 def scale_fidelity(ctx: ReplyContext) -> float | None:
-    return _scale_fidelity(ctx.predicted, ctx.true, *ctx.pair_indices) if _paired(ctx) else None
+    return _scale_fidelity(ctx.size_errors, *ctx.pair_indices) if _paired(ctx) else None
 
 
 @metric(
@@ -317,7 +332,7 @@ def color_accuracy(ctx: ReplyContext) -> float | None:
         for p in ctx.matching.pairs
         if ctx.true.colors[p.true] is not None
     ]
-    return float(np.mean(judged)) if judged else None
+    return sum(judged) / len(judged) if judged else None
 
 
 @metric(
@@ -418,12 +433,9 @@ def position_rmse(ctx: ReplyContext) -> float | None:
 def world_extent_error(ctx: ReplyContext) -> float | None:
     if not _paired(ctx):
         return None
-    errors = [
-        np.sqrt(
-            np.mean((ctx.predicted.world_extent(p.predicted) - ctx.true.world_extent(p.true)) ** 2)
-        )
-        for p in ctx.matching.pairs
-    ]
+    rows, cols = ctx.pair_indices
+    difference = ctx.predicted.world_extents[rows] - ctx.true.world_extents[cols]
+    errors = np.sqrt(np.mean(difference**2, axis=1))
     return float(np.mean(errors))
 
 

@@ -78,7 +78,9 @@ def score_outputs(
             )
             for item in outputs
         ]
-    chunk = max(1, len(outputs) // (workers * 8))
+    # Small enough chunks that the workers finish together (the last chunk of one is not left
+    # to run alone), large enough that sending them costs nothing next to scoring them.
+    chunk = max(1, len(outputs) // (workers * 32))
     with ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),

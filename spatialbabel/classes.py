@@ -8,6 +8,7 @@ applied to it (docs/conventions.md).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final, Literal
 
 ClassName = Literal["cube", "sphere", "cylinder", "cone", "pyramid", "torus"]
@@ -119,18 +120,30 @@ def class_from_words(words: list[str]) -> tuple[ClassName, str] | None:
     (a Unity cylinder called ``ConeTip``). Inside a word the synonym that starts first wins,
     the longest on a tie, so ``icosphere`` is a sphere and ``pyramidBox`` a pyramid.
     """
-    by_length = sorted(CLASS_SYNONYMS, key=len, reverse=True)
     for word in words:
-        key = normalise_class_key(word)
-        if not key:
-            continue
-        best: tuple[int, ClassName] | None = None
-        for synonym in by_length:
-            if len(synonym) < 3 or synonym.endswith("geometry"):
-                continue
-            index = key.find(synonym)
-            if index >= 0 and (best is None or index < best[0]):
-                best = (index, CLASS_SYNONYMS[synonym])
-        if best is not None:
-            return best[1], word
+        found = _class_in_word(word)
+        if found is not None:
+            return found, word
     return None
+
+
+@lru_cache(maxsize=4096)
+def _class_in_word(word: str) -> ClassName | None:
+    """``class_from_words`` for one word (cached: replies reuse a few names)."""
+    key = normalise_class_key(word)
+    if not key:
+        return None
+    best: tuple[int, ClassName] | None = None
+    for synonym in _WORD_SYNONYMS:
+        index = key.find(synonym)
+        if index >= 0 and (best is None or index < best[0]):
+            best = (index, CLASS_SYNONYMS[synonym])
+    return None if best is None else best[1]
+
+
+#: The synonyms looked for inside a word, longest first (ties keep the table's order).
+_WORD_SYNONYMS: Final = tuple(
+    synonym
+    for synonym in sorted(CLASS_SYNONYMS, key=len, reverse=True)
+    if len(synonym) >= 3 and not synonym.endswith("geometry")
+)

@@ -46,13 +46,16 @@ def _axis_rows(axis: str, radians: float) -> tuple[tuple[float, float, float], .
 def _product(
     a: tuple[tuple[float, float, float], ...], b: tuple[tuple[float, float, float], ...]
 ) -> tuple[tuple[float, float, float], ...]:
+    (b00, b01, b02), (b10, b11, b12), (b20, b21, b22) = b
     return tuple(
-        (
-            row[0] * b[0][0] + row[1] * b[1][0] + row[2] * b[2][0],
-            row[0] * b[0][1] + row[1] * b[1][1] + row[2] * b[2][1],
-            row[0] * b[0][2] + row[1] * b[1][2] + row[2] * b[2][2],
-        )
-        for row in a
+        [
+            (
+                r0 * b00 + r1 * b10 + r2 * b20,
+                r0 * b01 + r1 * b11 + r2 * b21,
+                r0 * b02 + r1 * b12 + r2 * b22,
+            )
+            for r0, r1, r2 in a
+        ]
     )
 
 
@@ -60,6 +63,13 @@ def euler_to_matrix(
     angles: Vec3 | tuple[float, ...], order: str = "XYZ", *, degrees: bool = True
 ) -> Matrix:
     """Rotation matrix of Euler angles given per axis (x, y, z) in three.js's convention."""
+    return np.array(euler_rows(angles, order, degrees=degrees), dtype=float)
+
+
+def euler_rows(
+    angles: Vec3 | tuple[float, ...], order: str = "XYZ", *, degrees: bool = True
+) -> tuple[tuple[float, float, float], ...]:
+    """``euler_to_matrix`` as rows of plain floats, for a caller stacking many into one array."""
     if order not in EULER_ORDERS:
         raise ValueError(f"unknown Euler order {order!r}; known: {', '.join(EULER_ORDERS)}")
     by_axis = dict(zip("XYZ", angles, strict=True))
@@ -70,7 +80,8 @@ def euler_to_matrix(
         angle = float(by_axis[axis])
         factor = _axis_rows(axis, math.radians(angle) if degrees else angle)
         rows = factor if rows is None else _product(rows, factor)
-    return np.array(rows, dtype=float)
+    assert rows is not None
+    return rows
 
 
 def matrix_to_euler(matrix: Matrix, order: str = "XYZ", *, degrees: bool = True) -> Vec3:
@@ -209,6 +220,10 @@ def compose(translation: Vec3 | Matrix, rotation: Matrix, scale: Vec3 | Matrix) 
     return affine
 
 
+_IDENTITY3: Final = np.eye(3)
+_IDENTITY3.flags.writeable = False
+
+
 @dataclass(frozen=True)
 class Decomposition:
     """``T @ R @ S`` parts of an affine; ``shear`` is how far it is from any such product
@@ -230,15 +245,17 @@ def decompose(affine: Matrix) -> Decomposition:
     m = np.asarray(affine, dtype=float)
     linear = m[:3, :3]
     translation = (float(m[0, 3]), float(m[1, 3]), float(m[2, 3]))
-    scale = np.linalg.norm(linear, axis=0)
+    # Column norms as np.linalg.norm(linear, axis=0) computes them, without its dispatch
+    # (every parsed object is decomposed).
+    scale = np.sqrt(np.add.reduce(linear * linear, axis=0))
     safe = np.where(scale > 1e-12, scale, 1.0)
     columns = linear / safe
     mirrored = bool(np.linalg.det(linear) < 0)
     if mirrored:
         columns[:, 0] = -columns[:, 0]
     gram = columns.T @ columns
-    shear = float(np.max(np.abs(gram - np.eye(3))))
-    degenerate = bool(np.any(scale <= 1e-12))
+    shear = float(np.abs(gram - _IDENTITY3).max())
+    degenerate = bool((scale <= 1e-12).any())
     if shear > 1e-9 or degenerate:
         # Nearest rotation (polar decomposition) when the axes are not orthogonal.
         u, _, vt = np.linalg.svd(columns)

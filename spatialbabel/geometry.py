@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
@@ -22,10 +23,33 @@ _PYRAMID_VERTICES = np.array(
 
 def unit_to_world(class_name: str, position: object, rotation_deg: object, size: object) -> Matrix:
     """4x4 affine taking the class's unit primitive to the world: ``T R S(size / unit extent)``."""
-    unit = np.asarray(UNIT_EXTENTS.get(class_name, (1.0, 1.0, 1.0)), dtype=float)
     rotation = euler_to_matrix(tuple(float(a) for a in rotation_deg))  # type: ignore[attr-defined]
+    return placed_unit(class_name, position, rotation, size)
+
+
+def placed_unit(class_name: str, position: object, rotation: Matrix, size: object) -> Matrix:
+    """``unit_to_world`` with the rotation already a matrix (a caller that holds it)."""
+    unit = np.asarray(UNIT_EXTENTS.get(class_name, (1.0, 1.0, 1.0)), dtype=float)
     scale = np.asarray(size, dtype=float) / unit
     return compose(np.asarray(position, dtype=float), rotation, scale)
+
+
+def placed_units(
+    class_names: Sequence[str], positions: Matrix, rotations: Matrix, sizes: Matrix
+) -> Matrix:
+    """``placed_unit`` of n objects at once ((n x 4 x 4) from n x 3 positions and sizes and
+    n x 3 x 3 rotations), each equal to the one-object result to the last bit."""
+    units = np.array(
+        [UNIT_EXTENTS.get(name, (1.0, 1.0, 1.0)) for name in class_names], dtype=float
+    ).reshape(-1, 3)
+    scales = np.zeros((len(units), 3, 3))
+    scales[:, [0, 1, 2], [0, 1, 2]] = np.asarray(sizes, dtype=float).reshape(-1, 3) / units
+    affines = np.zeros((len(units), 4, 4))
+    # A stacked matmul, as compose's R @ diag(scale) one object at a time.
+    affines[:, :3, :3] = np.asarray(rotations, dtype=float).reshape(-1, 3, 3) @ scales
+    affines[:, :3, 3] = np.asarray(positions, dtype=float).reshape(-1, 3)
+    affines[:, 3, 3] = 1.0
+    return affines
 
 
 def object_affine(obj: SceneObject) -> Matrix:
@@ -56,29 +80,51 @@ def primitive_aabb(class_name: str, affine: Matrix) -> tuple[Matrix, Matrix]:
     ``r * hypot(A[i, 0], A[i, 2])`` along world axis i; the torus adds its tube around that.
     Unknown classes use the unit cube.
     """
-    m = np.asarray(affine, dtype=float)
-    a, t = m[:3, :3], m[:3, 3]
-    if class_name == "pyramid":
-        points = _PYRAMID_VERTICES @ a.T + t
-        return points.min(axis=0), points.max(axis=0)
-    if class_name == "sphere":
-        half = 0.5 * np.linalg.norm(a, axis=1)
-        return t - half, t + half
-    disc = np.hypot(a[:, 0], a[:, 2])
-    if class_name == "cylinder":
-        half = 0.5 * disc + 0.5 * np.abs(a[:, 1])
-        return t - half, t + half
-    if class_name == "cone":
-        apex = t + 0.5 * a[:, 1]
-        base = t - 0.5 * a[:, 1]
-        lo: Matrix = np.minimum(apex, base - 0.5 * disc)
-        hi: Matrix = np.maximum(apex, base + 0.5 * disc)
-        return lo, hi
-    if class_name == "torus":
-        reach: Matrix = TORUS_MAJOR_RADIUS * disc + TORUS_MINOR_RADIUS * np.hypot(disc, a[:, 1])
-        return t - reach, t + reach
-    points = _UNIT_CORNERS @ a.T + t
-    return points.min(axis=0), points.max(axis=0)
+    lo, hi = primitive_aabbs((class_name,), np.asarray(affine, dtype=float)[None])
+    return lo[0], hi[0]
+
+
+def primitive_aabbs(class_names: Sequence[str], affines: Matrix) -> tuple[Matrix, Matrix]:
+    """``primitive_aabb`` of n primitives at once: (n x 3) mins and maxes of (n x 4 x 4)
+    affines, each class's closed form applied to all of its objects in one array operation."""
+    m = np.asarray(affines, dtype=float).reshape(-1, 4, 4)
+    if len(class_names) != len(m):
+        raise ValueError(f"{len(class_names)} class names for {len(m)} affines")
+    a, t = m[:, :3, :3], m[:, :3, 3]
+    lo, hi = np.empty((len(m), 3)), np.empty((len(m), 3))
+    groups: dict[str, list[int]] = {}
+    for index, name in enumerate(class_names):
+        groups.setdefault(name if name in _CLOSED_FORMS else "cube", []).append(index)
+    for name, indices in groups.items():
+        pick = np.array(indices)
+        mine, centre = a[pick], t[pick]
+        if name == "pyramid" or name == "cube":
+            corners = _PYRAMID_VERTICES if name == "pyramid" else _UNIT_CORNERS
+            points = corners @ mine.transpose(0, 2, 1) + centre[:, None, :]
+            lo[pick], hi[pick] = points.min(axis=1), points.max(axis=1)
+            continue
+        if name == "sphere":
+            # The Euclidean norm of each row, as np.linalg.norm sums it.
+            half = 0.5 * np.sqrt(np.add.reduce(mine * mine, axis=2))
+            lo[pick], hi[pick] = centre - half, centre + half
+            continue
+        disc = np.hypot(mine[:, :, 0], mine[:, :, 2])
+        if name == "cylinder":
+            half = 0.5 * disc + 0.5 * np.abs(mine[:, :, 1])
+            lo[pick], hi[pick] = centre - half, centre + half
+        elif name == "cone":
+            apex = centre + 0.5 * mine[:, :, 1]
+            base = centre - 0.5 * mine[:, :, 1]
+            lo[pick] = np.minimum(apex, base - 0.5 * disc)
+            hi[pick] = np.maximum(apex, base + 0.5 * disc)
+        else:  # torus
+            reach = TORUS_MAJOR_RADIUS * disc + TORUS_MINOR_RADIUS * np.hypot(disc, mine[:, :, 1])
+            lo[pick], hi[pick] = centre - reach, centre + reach
+    return lo, hi
+
+
+#: Classes with their own closed form in ``primitive_aabbs``; any other is a unit cube.
+_CLOSED_FORMS: Final = ("pyramid", "sphere", "cylinder", "cone", "torus")
 
 
 def world_aabb(obj: SceneObject) -> tuple[Matrix, Matrix]:

@@ -35,6 +35,8 @@ def _describe(value: object) -> str:
 
 
 def _number(value: object, name: str) -> float:
+    if type(value) is float and math.isfinite(value):
+        return value  # the common case, checked first: every parsed object passes here
     if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
         raise SceneValidationError(name, f"expected a number, got {_describe(value)}")
     result = float(value)
@@ -44,6 +46,15 @@ def _number(value: object, name: str) -> float:
 
 
 def _vector(value: object, name: str, length: int = 3) -> tuple[float, ...]:
+    if type(value) is tuple and len(value) == length:
+        # The common case, a tuple of finite floats already, is kept as it is (an overflowing
+        # or non-finite sum takes the checks below, which name the bad component).
+        for item in value:
+            if type(item) is not float:
+                break
+        else:
+            if math.isfinite(sum(value)):
+                return value
     if isinstance(value, np.ndarray):
         value = value.tolist()
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):

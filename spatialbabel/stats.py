@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 import numpy as np
@@ -51,16 +54,72 @@ def bootstrap_mean(
     mean = float(data.mean())
     if data.size == 1:
         return Estimate(mean, mean, mean, 1)
-    rng = np.random.default_rng(seed)
     alpha = (1.0 - confidence) / 2.0
     if labels is None:
-        draws = rng.integers(0, data.size, size=(resamples, data.size))
-        means = data[draws].mean(axis=1)
+        means = data[_draws(seed, resamples, data.size)].mean(axis=1)
     else:
         unique, inverse = np.unique(labels, return_inverse=True)
         sums = np.bincount(inverse, weights=data, minlength=unique.size)
         counts = np.bincount(inverse, minlength=unique.size).astype(float)
-        draws = rng.integers(0, unique.size, size=(resamples, unique.size))
+        draws = _draws(seed, resamples, unique.size)
         means = sums[draws].sum(axis=1) / counts[draws].sum(axis=1)
     low, high = np.quantile(means, [alpha, 1.0 - alpha])
     return Estimate(mean, float(min(low, mean)), float(max(high, mean)), int(data.size))
+
+
+def bootstrap_means(
+    columns: Sequence[Sequence[float]] | NDArray[np.float64],
+    *,
+    groups: Sequence[str],
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> list[Estimate]:
+    """``bootstrap_mean`` of each column (a sequence of values, one per label of ``groups``),
+    to the last bit, done together: columns whose NaNs fall in the same places share one
+    grouping and one set of draws (a table of many metrics over the same scenes)."""
+    data = np.asarray(columns, dtype=float).reshape(len(columns), len(groups))
+    labels = np.asarray(groups)
+    defined = ~np.isnan(data)
+    estimates: list[Estimate] = [Estimate(math.nan, math.nan, math.nan, 0)] * len(data)
+    alpha = (1.0 - confidence) / 2.0
+    patterns: dict[bytes, list[int]] = defaultdict(list)
+    for index, row in enumerate(defined):
+        patterns[row.tobytes()].append(index)
+    for rows in patterns.values():
+        keep = defined[rows[0]]
+        kept = data[rows][:, keep]
+        size = kept.shape[1]
+        if size == 0:
+            continue
+        means = [float(row.mean()) for row in kept]
+        if size == 1:
+            for index, mean in zip(rows, means, strict=True):
+                estimates[index] = Estimate(mean, mean, mean, 1)
+            continue
+        unique, inverse = np.unique(labels[keep], return_inverse=True)
+        sums = np.stack([np.bincount(inverse, weights=row, minlength=unique.size) for row in kept])
+        counts = np.bincount(inverse, minlength=unique.size).astype(float)
+        draws = _draws(seed, resamples, unique.size)
+        # np.take keeps each resample's values contiguous, so each sum runs in the same order
+        # as bootstrap_mean's (numpy's pairwise summation depends on the memory layout).
+        resampled = np.take(sums, draws, axis=1).sum(axis=2) / counts[draws].sum(axis=1)
+        lows, highs = np.quantile(resampled, [alpha, 1.0 - alpha], axis=1)
+        for index, mean, low, high in zip(rows, means, lows, highs, strict=True):
+            estimates[index] = Estimate(mean, float(min(low, mean)), float(max(high, mean)), size)
+    return estimates
+
+
+def _draws(seed: int, resamples: int, size: int) -> NDArray[np.int64]:
+    """The resampled indices: a fresh generator seeded with ``seed`` draws the same ones every
+    time, so a table of many cells and metrics draws each size once (read-only, shared)."""
+    if isinstance(seed, int):
+        return _cached_draws(seed, resamples, size)
+    return np.random.default_rng(seed).integers(0, size, size=(resamples, size))
+
+
+@lru_cache(maxsize=32)
+def _cached_draws(seed: int, resamples: int, size: int) -> NDArray[np.int64]:
+    draws = np.random.default_rng(seed).integers(0, size, size=(resamples, size))
+    draws.flags.writeable = False
+    return draws

@@ -148,7 +148,7 @@ class NodeState:
     collections: dict[bool, Record] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class SocketState:
     name: str
     node: Record
@@ -181,11 +181,8 @@ def collection_items(record: Value) -> list[Any] | None:
 
 
 def _socket(name: str, node: Record, is_output: bool, default: Value) -> Record:
-    record = Record(
-        "NodeSocket", {"name": name, "identifier": name}, native=SocketState(name, node, is_output)
-    )
-    record.fields["default_value"] = default
-    return record
+    fields = {"name": name, "identifier": name, "default_value": default}
+    return Record("NodeSocket", fields, native=SocketState(name, node, is_output))
 
 
 def sockets(node: Record, output: bool) -> list[Record]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -101,12 +102,20 @@ class MeshShape:
         return np.asarray(self.box_max - self.box_min, dtype=float)
 
 
+@lru_cache(maxsize=256)
 def _ring_extent(count: int, start: float, step: float) -> tuple[float, float, float, float]:
-    """min/max of cos and sin over a ring of ``count`` angles (radians)."""
+    """min/max of cos and sin over a ring of ``count`` angles (radians); cached, as scripts
+    make many meshes of the same few resolutions."""
     angles = [start + k * step for k in range(max(count, 1))]
     cos = [math.cos(a) for a in angles]
     sin = [math.sin(a) for a in angles]
     return min(cos), max(cos), min(sin), max(sin)
+
+
+@lru_cache(maxsize=256)
+def _widest_ring(rings: int) -> float:
+    """The largest sin over a UV sphere's ring latitudes (its widest ring, on a unit sphere)."""
+    return max(math.sin(math.pi * j / rings) for j in range(1, rings)) if rings > 1 else 0.0
 
 
 def _affine(linear: Matrix) -> Matrix:
@@ -147,9 +156,7 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
             segments = _count(ctx, kwargs, "segments", 32)
             rings = _count(ctx, kwargs, "ring_count", 16)
             lo_c, hi_c, lo_s, hi_s = _ring_extent(segments, math.pi / 2, -2 * math.pi / segments)
-            widest = (
-                max(math.sin(math.pi * j / rings) for j in range(1, rings)) if rings > 1 else 0.0
-            )
+            widest = _widest_ring(rings)
             half_x = widest * max(-lo_c, hi_c)
             half_y = widest * max(-lo_s, hi_s)
             half = np.array([half_x, half_y, 1.0]) * radius

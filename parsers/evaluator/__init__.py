@@ -7,11 +7,11 @@ docs/evaluator.md. ``evaluate`` runs the three together under one budget.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from parsers.collector import collector_paused
 from parsers.evaluator import ir
 from parsers.evaluator.context import CallContext, Reporter
 from parsers.evaluator.dialect import Dialect
@@ -95,14 +95,9 @@ def evaluate(
         return Evaluation(interpreter, reporter, parsed=False)
     # The run allocates many small records and collects none of them: pausing the cyclic
     # collector keeps its passes out of the time budget.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         program = front_end(source, reporter, limits, budget)
         interpreter.run(program)
-    finally:
-        if collecting:
-            gc.enable()
     return Evaluation(interpreter, reporter, parsed=True)
 
 

@@ -98,6 +98,8 @@ class CallContext:
         self, value: Value, what: str, default: float, *, code: str = "eval.unknown_value"
     ) -> float:
         """``value`` as a finite float; otherwise ``default``, with a warning naming ``what``."""
+        if type(value) is float and math.isfinite(value):
+            return value  # the common case, without the isinstance chain
         if is_number(value) and math.isfinite(value):
             return float(value)
         if value is UNDEFINED:

@@ -125,8 +125,16 @@ def _unescape(text: str) -> str:
     return _ESCAPE.sub(one, text) if "\\" in text else text
 
 
+#: A plain decimal, perhaps with a real suffix (most literals of scene code).
+_PLAIN_NUMBER = re.compile(r"([0-9]*\.[0-9]+|[0-9]+\.?[0-9]*)([fFdDmM]?)")
+
+
 def csharp_number(text: str) -> int | float:
     """The value of a C# numeric literal (``2.5f``, ``0x1F``, ``1_000``, ``10L``, ``3.5e2``)."""
+    plain = _PLAIN_NUMBER.fullmatch(text)
+    if plain is not None:
+        digits, suffix = plain.groups()
+        return float(digits) if suffix or "." in digits else int(digits)
     clean = text.replace("_", "")
     lower = clean.lower()
     if lower.startswith("0x"):
@@ -287,9 +295,10 @@ class CSharpFrontEnd:
     def _named(self, node: Node) -> list[Node]:
         result = []
         for child in node.named_children:
-            if child.type == "comment":
+            kind = child.type
+            if kind == "comment":
                 continue
-            if child.type == "ERROR" or child.is_missing:
+            if kind == "ERROR" or child.is_missing:
                 raise _Incomplete(child)
             result.append(child)
         if node.has_error:
@@ -900,19 +909,24 @@ class CSharpFrontEnd:
 
     # --- expressions -------------------------------------------------------------------------------
     def expression(self, node: Node) -> ir.Expr:
-        if node.type == "ERROR" or node.is_missing:
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
             raise _Incomplete(node)
-        self.depth += 1
-        if self.depth > self.limits.max_nesting:
-            self.depth -= 1
+        if self.depth >= self.limits.max_nesting:
             raise _TooDeep(node)
         self._tick()
+        # The commonest leaves are lowered here, without the table and the nesting count
+        # (nothing nests inside them).
+        if kind == "identifier":
+            row, column = node.start_point
+            return ir.Name(row + 1, column + 1, self.source.text(node))
+        if kind == "real_literal" or kind == "integer_literal":
+            return self._number(node)
+        self.depth += 1
         try:
-            handler = self._expressions.get(node.type)
+            handler = self._expressions.get(kind)
             if handler is None:
-                return ir.Opaque(
-                    *self._pos(node), f"{node.type.replace('_', ' ')} has no static value"
-                )
+                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
             return handler(node)
         finally:
             self.depth -= 1

@@ -168,7 +168,7 @@ class Interpreter:
             self._run_top(program.body, self.globals)
             if self.stopped is None:
                 try:
-                    self.engine.after_program(self.context(program.line, program.col))
+                    self.engine.after_program(CallContext(self, program.line, program.col))
                 except BudgetExceeded as stop:
                     self._stop(program.line, str(stop))
                 except ThrowSignal as thrown:
@@ -271,7 +271,7 @@ class Interpreter:
                 env.declare(stmt.fn.name, self._closure(stmt.fn, env))
 
     def _expr_stmt(self, stmt: ir.ExprStmt, env: Scope) -> None:
-        self.eval(stmt.expr, env)
+        self._eval[type(stmt.expr)](stmt.expr, env)
 
     def _declare(self, stmt: ir.Declare, env: Scope) -> None:
         value = UNDEFINED if stmt.value is None else self.eval(stmt.value, env)
@@ -610,7 +610,7 @@ class Interpreter:
                     return self.get_member(base, name, line, col)
                 cls = base if isinstance(base, ClassValue) else None
             return UNDEFINED
-        return self.dialect.get_member(self.context(line, col), obj, name)
+        return self.dialect.get_member(CallContext(self, line, col), obj, name)
 
     def _record_member(self, record: Record, name: str, line: int, col: int) -> Value:
         fields = record.fields
@@ -632,7 +632,7 @@ class Interpreter:
                 fn, home = method
                 return BoundMethod(record, Closure(fn, home.env, home))
         if record.kind:
-            ctx = self.context(line, col)
+            ctx = CallContext(self, line, col)
             getter = self.engine.getter(record.kind, name)
             if getter is not None:
                 return getter(ctx, record)
@@ -655,7 +655,7 @@ class Interpreter:
                     return
             if obj.kind:
                 hook = self.engine.set_hook(obj.kind)
-                if hook is not None and hook(self.context(line, col), obj, name, value):
+                if hook is not None and hook(CallContext(self, line, col), obj, name, value):
                     return
             obj.fields[name] = value
             return
@@ -667,7 +667,7 @@ class Interpreter:
         if isinstance(obj, Namespace):
             obj.members[name] = value
             return
-        self.dialect.set_member(self.context(line, col), obj, name, value)
+        self.dialect.set_member(CallContext(self, line, col), obj, name, value)
 
     def set_index(self, obj: Value, key: Value, value: Value, line: int, col: int) -> None:
         if isinstance(obj, Record) and isinstance(key, str):
@@ -675,7 +675,7 @@ class Interpreter:
             return
         if isinstance(obj, Unknown) or isinstance(key, Unknown):
             return
-        self.dialect.set_index(self.context(line, col), obj, key, value)
+        self.dialect.set_index(CallContext(self, line, col), obj, key, value)
 
     # --- expressions ----------------------------------------------------------------------------
     def eval(self, expr: ir.Expr, env: Scope) -> Value:
@@ -694,7 +694,7 @@ class Interpreter:
             member = self._implicit_member(expr.id, env, expr.line, expr.col)
             if member is not _NOT_A_MEMBER:
                 return member
-        fallback = self.engine.unbound_name(self.context(expr.line, expr.col), expr.id)
+        fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
         return Unknown(f"{expr.id} is not defined", expr.line)
@@ -737,7 +737,7 @@ class Interpreter:
         return value.copy() if isinstance(value, Record) and value.value_type else value
 
     def _member(self, expr: ir.Member, env: Scope) -> Value:
-        obj = self.eval(expr.obj, env)
+        obj = self._eval[type(expr.obj)](expr.obj, env)
         if expr.optional and (obj is None or obj is UNDEFINED):
             return UNDEFINED
         return self.get_member(obj, expr.name, expr.line, expr.col)
@@ -751,7 +751,7 @@ class Interpreter:
             parts = [
                 UNDEFINED if p is None else self.eval(p, env) for p in (sl.lower, sl.upper, sl.step)
             ]
-            return self.dialect.slice(self.context(expr.line, expr.col), obj, *parts)
+            return self.dialect.slice(CallContext(self, expr.line, expr.col), obj, *parts)
         key = self.eval(expr.index, env)
         if isinstance(obj, Unknown):
             return obj
@@ -759,7 +759,7 @@ class Interpreter:
             return key
         if isinstance(obj, Record | Namespace | ClassValue | EngineClass) and isinstance(key, str):
             return self.get_member(obj, key, expr.line, expr.col)
-        return self.dialect.get_index(self.context(expr.line, expr.col), obj, key)
+        return self.dialect.get_index(CallContext(self, expr.line, expr.col), obj, key)
 
     def _slice_alone(self, expr: ir.Slice, env: Scope) -> Value:
         # A slice inside a tuple index (numpy's ``m[:3, 3]``): a Python ``slice`` value the
@@ -776,6 +776,7 @@ class Interpreter:
     ) -> tuple[list[Value], dict[str, Value]]:
         positional: list[Value] = []
         keywords: dict[str, Value] = {}
+        evaluate = self._eval  # ``self.eval`` inlined: arguments are the commonest expressions
         for arg in args:
             kind = type(arg)
             if kind is ir.Spread:
@@ -800,20 +801,20 @@ class Interpreter:
                 else:
                     keywords[keyword.name] = value
             else:
-                positional.append(self.eval(arg, env))  # type: ignore[arg-type]
+                positional.append(evaluate[kind](arg, env))
         return positional, keywords
 
     def _call(self, expr: ir.Call, env: Scope) -> Value:
         func_expr = expr.func
         this: Value = UNDEFINED
         if type(func_expr) is ir.Member:
-            receiver = self.eval(func_expr.obj, env)
+            receiver = self._eval[type(func_expr.obj)](func_expr.obj, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
             if isinstance(receiver, Unknown):
                 args, kwargs = self._arguments(expr.args, env)
                 handled = self.engine.call_on_unknown(
-                    self.context(expr.line, expr.col), receiver, func_expr.name, args, kwargs
+                    CallContext(self, expr.line, expr.col), receiver, func_expr.name, args, kwargs
                 )
                 return receiver if handled is None else handled
             function = self.get_member(receiver, func_expr.name, func_expr.line, func_expr.col)
@@ -843,12 +844,12 @@ class Interpreter:
             receiver = function.receiver
             inner = function.function
             if type(inner) is Builtin:
-                return inner.fn(self.context(line, col), receiver, args, kwargs)
+                return inner.fn(CallContext(self, line, col), receiver, args, kwargs)
             if type(inner) is Closure and inner.home is not None and inner.home.explicit_self:
                 return self._invoke(inner, [receiver, *args], kwargs, receiver, line, col)
             return self._call_value(inner, args, kwargs, line, col, receiver)
         if kind is Builtin:
-            return function.fn(self.context(line, col), args, kwargs)
+            return function.fn(CallContext(self, line, col), args, kwargs)
         if kind is Closure:
             if function.bound_this is not UNDEFINED:
                 this = function.bound_this
@@ -952,7 +953,7 @@ class Interpreter:
     ) -> Value:
         self.budget.step()
         if isinstance(cls, EngineClass):
-            record = cls.construct(self.context(line, col), args, kwargs)
+            record = cls.construct(CallContext(self, line, col), args, kwargs)
             if new_target is not None and isinstance(record, Record):
                 record.cls = new_target
             return record
@@ -1162,7 +1163,9 @@ class Interpreter:
             found, value = env.lookup(expr.operand.id)
             if (
                 not found
-                and self.engine.unbound_name(self.context(expr.line, expr.col), expr.operand.id)
+                and self.engine.unbound_name(
+                    CallContext(self, expr.line, expr.col), expr.operand.id
+                )
                 is None
             ):
                 return "undefined"
@@ -1186,6 +1189,7 @@ class Interpreter:
 
     def _collect(self, items: tuple[ir.Expr | ir.Spread, ...], env: Scope) -> list[Value]:
         result: list[Value] = []
+        evaluate = self._eval  # ``self.eval`` inlined, as in ``_arguments``
         for item in items:
             if type(item) is ir.Spread:
                 value = self.eval(item.value, env)
@@ -1201,7 +1205,7 @@ class Interpreter:
                 else:
                     result.extend(itertools.islice(values, self.limits.max_collection))
             else:
-                result.append(self.eval(item, env))  # type: ignore[arg-type]
+                result.append(evaluate[type(item)](item, env))
             if len(result) > self.limits.max_collection:
                 self.warning(
                     "eval.too_large",
@@ -1391,7 +1395,9 @@ class Interpreter:
         return results
 
     def _import(self, expr: ir.ImportValue, env: Scope) -> Value:
-        return self.engine.resolve_import(self.context(expr.line, expr.col), expr.module, expr.name)
+        return self.engine.resolve_import(
+            CallContext(self, expr.line, expr.col), expr.module, expr.name
+        )
 
     def _await(self, expr: ir.Await, env: Scope) -> Value:
         return self.eval(expr.value, env)

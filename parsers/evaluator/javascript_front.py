@@ -56,8 +56,14 @@ def _unescape(text: str) -> str:
     return _ESCAPE.sub(one, text) if "\\" in text else text
 
 
+#: A plain decimal (most literals of scene code), which ``float`` reads as is.
+_PLAIN_NUMBER = re.compile(r"(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+")
+
+
 def js_number(text: str) -> float:
     """The value of a JS numeric literal (``0xff``, ``1_000``, ``.5``, ``1e3``, ``10n``)."""
+    if _PLAIN_NUMBER.fullmatch(text):
+        return float(text)
     clean = text.replace("_", "").rstrip("n")
     lower = clean.lower()
     if lower.startswith("0x"):
@@ -486,17 +492,24 @@ class JavaScriptFrontEnd:
 
     # --- expressions ------------------------------------------------------------------------------
     def expression(self, node: Node) -> ir.Expr:
-        if node.type == "ERROR" or node.is_missing:
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
             raise _Incomplete(node)
-        self.depth += 1
-        if self.depth > self.limits.max_nesting:
-            self.depth -= 1
+        if self.depth >= self.limits.max_nesting:
             raise _TooDeep(node)
         self._tick()
+        # The commonest leaves are lowered here, without the table and the nesting count
+        # (nothing nests inside them).
+        if kind == "identifier":
+            row, column = node.start_point
+            return ir.Name(row + 1, column + 1, self.source.text(node))
+        if kind == "number":
+            return self._number(node)
+        self.depth += 1
         try:
-            handler = self._expressions.get(node.type)
+            handler = self._expressions.get(kind)
             if handler is None:
-                what = node.type.replace("_", " ")
+                what = kind.replace("_", " ")
                 return ir.Opaque(*self._pos(node), f"{what} has no static value")
             return handler(node)
         finally:
@@ -547,8 +560,11 @@ class JavaScriptFrontEnd:
             raise _Incomplete(node)
         return self.expression(named[-1])
 
-    def _optional(self, node: Node) -> bool:
-        return any(child.type == "optional_chain" for child in node.children)
+    @staticmethod
+    def _optional(node: Node) -> bool:
+        # The grammar names the ``?.`` of member, subscript and call expressions by a field:
+        # one lookup instead of building every child node.
+        return node.child_by_field_name("optional_chain") is not None
 
     def _member(self, node: Node) -> ir.Expr:
         obj_node = self._required(node, "object")

@@ -91,6 +91,10 @@ def to_numpy(value: Value, depth: int = 0) -> np.ndarray[Any, Any] | Unknown:
     if isinstance(value, list | tuple) and depth < 8:
         if len(value) > MAX_ELEMENTS:
             return Unknown("an array too large to build")
+        if all(isinstance(v, int | float) for v in value):
+            # A flat list of numbers (bools count, as above): each element as its own
+            # recursion would read it, in one step.
+            return np.asarray([float(v) for v in value], dtype=float)
         parts = [to_numpy(v, depth + 1) for v in value]
         for part in parts:
             if isinstance(part, Unknown):

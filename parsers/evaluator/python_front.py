@@ -76,10 +76,16 @@ def _unescape(text: str) -> str:
     return _ESCAPE.sub(one, text) if "\\" in text else text
 
 
+#: A plain decimal with a point (most literals of scene code), which ``float`` reads as is.
+_PLAIN_FLOAT = re.compile(r"[0-9]*\.[0-9]+|[0-9]+\.[0-9]*")
+
+
 def python_number(text: str) -> int | float:
     """The value of a Python numeric literal (``0x1F``, ``1_000``, ``2.5e-1``, ``1.``)."""
     if text.isdigit():
         return int(text)
+    if _PLAIN_FLOAT.fullmatch(text):
+        return float(text)
     clean = text.replace("_", "").rstrip("lL")
     lower = clean.lower()
     if lower.startswith("0x"):
@@ -191,9 +197,10 @@ class PythonFrontEnd:
         """Named children, comments left out; an error among them makes the node incomplete."""
         result = []
         for child in node.named_children:
-            if child.type == "comment":
+            kind = child.type
+            if kind == "comment":
                 continue
-            if child.type == "ERROR" or child.is_missing:
+            if kind == "ERROR" or child.is_missing:
                 raise _Incomplete(child)
             result.append(child)
         if node.has_error:
@@ -693,11 +700,12 @@ class PythonFrontEnd:
         if kind == "identifier":
             row, column = node.start_point
             return ir.Name(row + 1, column + 1, self.source.text(node))
-        self.depth += 1
-        if self.depth > self.limits.max_nesting:
-            self.depth -= 1
+        if self.depth >= self.limits.max_nesting:
             raise _TooDeep(node)
         self._tick()
+        if kind == "float" or kind == "integer":
+            return self._number(node)  # a leaf: no table, no nesting to count
+        self.depth += 1
         try:
             handler = self._expressions.get(kind)
             if handler is None:

@@ -9,6 +9,7 @@ was about to write; the parser reports it. The scan skips strings, characters an
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: How far back (lines) the unfinished end of a reply is searched for.
@@ -22,12 +23,21 @@ class Repair:
     closed_blocks: int
 
 
+#: What the scan stops at; everything between is skipped at C speed.
+_SIGNIFICANT = re.compile(r"""//|/\*|["'(){}\[\]]""")
+
+
 def _open_braces(text: str) -> list[str] | None:
     """The stack of open ``{``, ``(`` and ``[`` of ``text``, or None when a closer does not match."""
     stack: list[str] = []
     i, n = 0, len(text)
     pairs = {")": "(", "]": "[", "}": "{"}
+    search = _SIGNIFICANT.search
     while i < n:
+        found = search(text, i)
+        if found is None:
+            break
+        i = found.start()
         c = text[i]
         if c == "/" and i + 1 < n and text[i + 1] == "/":
             newline = text.find("\n", i)

@@ -205,6 +205,8 @@ class Namespace:
 
 
 def is_number(value: Value) -> bool:
+    if type(value) is float:  # the common case, decided without the isinstance chain
+        return True
     return (isinstance(value, int | float)) and not isinstance(value, bool)
 
 

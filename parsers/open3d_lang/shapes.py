@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -127,9 +128,38 @@ def read_parameters(
     return values
 
 
-def _ring(radius: float, z: float, resolution: int) -> Matrix:
+# The trigonometry of a tessellation depends on its resolution only: computed once, then
+# scaled per mesh with the same floating-point operations as computing it afresh.
+
+
+@lru_cache(maxsize=16)
+def _circle(resolution: int) -> tuple[Matrix, Matrix]:
+    """cos and sin of ``resolution`` angles round the circle, as ``_ring`` uses them."""
     theta = np.arange(resolution) * (2 * math.pi / resolution)
-    return np.column_stack([np.cos(theta) * radius, np.sin(theta) * radius, np.full(resolution, z)])
+    return _frozen(np.cos(theta)), _frozen(np.sin(theta))
+
+
+@lru_cache(maxsize=16)
+def _sphere_rings(resolution: int) -> tuple[Matrix, Matrix, Matrix]:
+    """For rings 1 .. resolution - 1 of ``_ellipsoid_vertices``: sin(alpha) cos(theta) and
+    sin(alpha) sin(theta) (rings x 2 resolution), and cos(alpha) (rings)."""
+    step = math.pi / resolution
+    theta = np.arange(2 * resolution) * step
+    cos_theta, sin_theta = np.cos(theta), np.sin(theta)
+    alphas = [step * i for i in range(1, resolution)]
+    sin_alpha = np.array([math.sin(alpha) for alpha in alphas]).reshape(-1, 1)
+    cos_alpha = np.array([math.cos(alpha) for alpha in alphas])
+    return _frozen(sin_alpha * cos_theta), _frozen(sin_alpha * sin_theta), _frozen(cos_alpha)
+
+
+def _frozen(array: Matrix) -> Matrix:
+    array.flags.writeable = False
+    return array
+
+
+def _ring(radius: float, z: float, resolution: int) -> Matrix:
+    cos, sin = _circle(resolution)
+    return np.column_stack([cos * radius, sin * radius, np.full(resolution, z)])
 
 
 def _box(p: dict[str, float]) -> Matrix:
@@ -141,20 +171,15 @@ def _box(p: dict[str, float]) -> Matrix:
 
 
 def _ellipsoid_vertices(rx: float, ry: float, rz: float, resolution: int) -> Matrix:
-    step = math.pi / resolution
-    rows = [[0.0, 0.0, rz], [0.0, 0.0, -rz]]
-    theta = np.arange(2 * resolution) * step
-    for i in range(1, resolution):
-        alpha = step * i
-        ring = np.column_stack(
-            [
-                math.sin(alpha) * np.cos(theta) * rx,
-                math.sin(alpha) * np.sin(theta) * ry,
-                np.full(2 * resolution, math.cos(alpha) * rz),
-            ]
-        )
-        rows.extend(ring.tolist())
-    return np.asarray(rows, dtype=float)
+    """The two poles, then ring by ring (alpha = pi i / resolution) the points
+    (sin(alpha) cos(theta) rx, sin(alpha) sin(theta) ry, cos(alpha) rz)."""
+    x, y, z = _sphere_rings(resolution)
+    rings = np.empty((len(z), 2 * resolution, 3))
+    rings[:, :, 0] = x * rx
+    rings[:, :, 1] = y * ry
+    rings[:, :, 2] = (z * rz)[:, None]
+    poles = np.array([[0.0, 0.0, rz], [0.0, 0.0, -rz]])
+    return np.concatenate([poles, rings.reshape(-1, 3)])
 
 
 def _sphere(p: dict[str, float]) -> Matrix:
@@ -183,10 +208,22 @@ def _cone(p: dict[str, float]) -> Matrix:
 def _torus(p: dict[str, float]) -> Matrix:
     big, small = p["torus_radius"], p["tube_radius"]
     radial, tubular = int(p["radial_resolution"]), int(p["tubular_resolution"])
+    cos_u, sin_u, cos_v, sin_v = _torus_angles(radial, tubular)
+    reach = big + small * cos_v
+    return np.column_stack([cos_u * reach, sin_u * reach, small * sin_v])
+
+
+@lru_cache(maxsize=16)
+def _torus_angles(radial: int, tubular: int) -> tuple[Matrix, Matrix, Matrix, Matrix]:
+    """cos and sin of the torus's angles round the ring (u) and round the tube (v)."""
     u = np.repeat(np.arange(radial) * (2 * math.pi / radial), tubular)
     v = np.tile(np.arange(tubular) * (2 * math.pi / tubular), radial)
-    reach = big + small * np.cos(v)
-    return np.column_stack([np.cos(u) * reach, np.sin(u) * reach, small * np.sin(v)])
+    return (
+        _frozen(np.cos(u)),
+        _frozen(np.sin(u)),
+        _frozen(np.cos(v)),
+        _frozen(np.sin(v)),
+    )
 
 
 def _tetrahedron(p: dict[str, float]) -> Matrix:

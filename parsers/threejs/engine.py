@@ -2315,6 +2315,8 @@ class ThreeEngine(Engine):
 
 
 def _finite_number(value: Value) -> bool:
+    if type(value) is float:  # the common case, without the isinstance chain
+        return math.isfinite(value)
     return is_number(value) and not isinstance(value, bool) and math.isfinite(value)
 
 
