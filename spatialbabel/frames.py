@@ -84,58 +84,97 @@ def euler_rows(
     return rows
 
 
-def matrix_to_euler(matrix: Matrix, order: str = "XYZ", *, degrees: bool = True) -> Vec3:
-    """Euler angles (x, y, z) of a rotation matrix, as three.js's ``Euler.setFromRotationMatrix``."""
-    m = np.asarray(matrix, dtype=float)
-    m11, m12, m13 = m[0]
-    m21, m22, m23 = m[1]
-    m31, m32, m33 = m[2]
+# Per three.js order "ABC" (R = Ra Rb Rc): the matrix entry holding sin(b) and its sign; the
+# entries (numerator, denominator, each signed) giving a and c away from the lock, and a at the
+# lock (c set to 0 there, as three.js does). One row per order replaces six hand-written cases.
+_Entry = tuple[float, int, int]
+_EULER_ENTRIES: Final[
+    dict[str, tuple[_Entry, tuple[_Entry, _Entry], tuple[_Entry, _Entry], tuple[_Entry, _Entry]]]
+] = {
+    # order: (sin b, first angle, last angle, first angle at the lock)
+    "XYZ": ((1, 0, 2), ((-1, 1, 2), (1, 2, 2)), ((-1, 0, 1), (1, 0, 0)), ((1, 2, 1), (1, 1, 1))),
+    "YXZ": ((-1, 1, 2), ((1, 0, 2), (1, 2, 2)), ((1, 1, 0), (1, 1, 1)), ((-1, 2, 0), (1, 0, 0))),
+    "ZXY": ((1, 2, 1), ((-1, 0, 1), (1, 1, 1)), ((-1, 2, 0), (1, 2, 2)), ((1, 1, 0), (1, 0, 0))),
+    "ZYX": ((-1, 2, 0), ((1, 1, 0), (1, 0, 0)), ((1, 2, 1), (1, 2, 2)), ((-1, 0, 1), (1, 1, 1))),
+    "YZX": ((1, 1, 0), ((-1, 2, 0), (1, 0, 0)), ((-1, 1, 2), (1, 1, 1)), ((1, 0, 2), (1, 2, 2))),
+    "XZY": ((-1, 0, 1), ((1, 2, 1), (1, 1, 1)), ((1, 0, 2), (1, 0, 0)), ((-1, 1, 2), (1, 2, 2))),
+}
+# three.js calls |sin b| >= 0.9999999 the lock: within 0.026 degrees of it the last angle is
+# dropped and the rotation is off by up to 4.6e-4. Code that reads ``rotation`` back in three
+# sees exactly that, so the three.js engine asks for it; everything else gets the exact answer.
+_THREE_LOCK = 0.9999999
+# Exact mode: the lock only where cos b is below rounding noise. Near it the first angle, read
+# from entries of size cos b, carries a relative error of eps / cos b; the last angle is then fitted
+# to what remains of the rotation, which cancels that error (the two axes are nearly parallel).
+_EXACT_LOCK = 1e-12
+# Where a rotation about one axis keeps its sine and cosine (as in ``_axis_rows``).
+_SINGLE_AXIS: Final = {"X": ((2, 1), (1, 1)), "Y": ((0, 2), (0, 0)), "Z": ((1, 0), (0, 0))}
+_NEAR_LOCK = 1e-4
 
-    def clamp(v: float) -> float:
-        return min(max(v, -1.0), 1.0)
 
-    limit = 0.9999999
-    if order == "XYZ":
-        y = math.asin(clamp(m13))
-        if abs(m13) < limit:
-            x, z = math.atan2(-m23, m33), math.atan2(-m12, m11)
-        else:
-            x, z = math.atan2(m32, m22), 0.0
-    elif order == "YXZ":
-        x = math.asin(-clamp(m23))
-        if abs(m23) < limit:
-            y, z = math.atan2(m13, m33), math.atan2(m21, m22)
-        else:
-            y, z = math.atan2(-m31, m11), 0.0
-    elif order == "ZXY":
-        x = math.asin(clamp(m32))
-        if abs(m32) < limit:
-            y, z = math.atan2(-m31, m33), math.atan2(-m12, m22)
-        else:
-            y, z = 0.0, math.atan2(m21, m11)
-    elif order == "ZYX":
-        y = math.asin(-clamp(m31))
-        if abs(m31) < limit:
-            x, z = math.atan2(m32, m33), math.atan2(m21, m11)
-        else:
-            x, z = 0.0, math.atan2(-m12, m22)
-    elif order == "YZX":
-        z = math.asin(clamp(m21))
-        if abs(m21) < limit:
-            x, y = math.atan2(-m23, m22), math.atan2(-m31, m11)
-        else:
-            x, y = 0.0, math.atan2(m13, m33)
-    elif order == "XZY":
-        z = math.asin(-clamp(m12))
-        if abs(m12) < limit:
-            x, y = math.atan2(m32, m22), math.atan2(m13, m11)
-        else:
-            x, y = math.atan2(-m23, m33), 0.0
-    else:
+def _wrap(radians: float) -> float:
+    """An angle in (-pi, pi]."""
+    wrapped = math.remainder(radians, 2.0 * math.pi)
+    return math.pi if wrapped == -math.pi else wrapped
+
+
+def matrix_to_euler(
+    matrix: Matrix, order: str = "XYZ", *, degrees: bool = True, three_compatible: bool = False
+) -> Vec3:
+    """Euler angles (x, y, z) of a rotation matrix in three.js's convention.
+
+    The angles reproduce the matrix to rounding everywhere, gimbal lock included (there the last
+    angle is 0). ``three_compatible`` instead gives exactly what three.js's
+    ``Euler.setFromRotationMatrix`` gives, lossy band near the lock and all.
+    """
+    entries = _EULER_ENTRIES.get(order)
+    if entries is None:
         raise ValueError(f"unknown Euler order {order!r}; known: {', '.join(EULER_ORDERS)}")
+    m = np.asarray(matrix, dtype=float).tolist()
+    (ss, si, sj), first, last, locked = entries
+
+    def angle(pair: tuple[_Entry, _Entry]) -> float:
+        (a, ai, aj), (b, bi, bj) = pair
+        return math.atan2(a * m[ai][aj], b * m[bi][bj])
+
+    sine = ss * m[si][sj]
+    (_, ci, cj), (_, di, dj) = last
+    cosine = math.hypot(m[ci][cj], m[di][dj])
+    if three_compatible:
+        middle = math.asin(min(max(sine, -1.0), 1.0))
+        at_lock = abs(sine) >= _THREE_LOCK
+    else:
+        middle = math.atan2(sine, cosine)
+        at_lock = cosine < _EXACT_LOCK
+    if at_lock:
+        a, c = angle(locked), 0.0
+    else:
+        a = angle(first)
+        if three_compatible or cosine > _NEAR_LOCK:
+            c = angle(last)
+        else:
+            undo = _product(_axis_rows(order[1], -middle), _axis_rows(order[0], -a))
+            rest = _product(
+                undo,
+                (
+                    (m[0][0], m[0][1], m[0][2]),
+                    (m[1][0], m[1][1], m[1][2]),
+                    (m[2][0], m[2][1], m[2][2]),
+                ),
+            )
+            (si_, sj_), (ci_, cj_) = _SINGLE_AXIS[order[2]]
+            c = math.atan2(rest[si_][sj_], rest[ci_][cj_])
+            # (a + pi, pi - b, c + pi) is the same rotation. Here, where input noise can decide
+            # a and c, keep the smaller pair, as Blender's own matrix-to-Euler does.
+            flip_a, flip_c = _wrap(a + math.pi), _wrap(c + math.pi)
+            if abs(flip_a) + abs(flip_c) < abs(a) + abs(c):
+                a, middle, c = flip_a, _wrap(math.copysign(math.pi, middle) - middle), flip_c
+    by_axis = {order[0]: a, order[1]: middle, order[2]: c}
+    x, y, z = by_axis["X"], by_axis["Y"], by_axis["Z"]
     if degrees:
-        return (math.degrees(x), math.degrees(y), math.degrees(z))
-    return (x, y, z)
+        x, y, z = math.degrees(x), math.degrees(y), math.degrees(z)
+    # + 0.0 turns a -0.0 into 0.0, which would otherwise show in printed scenes.
+    return (x + 0.0, y + 0.0, z + 0.0)
 
 
 def quaternion_to_matrix(q: Quat | tuple[float, ...]) -> Matrix:

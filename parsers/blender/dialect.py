@@ -9,12 +9,19 @@ from collections.abc import Iterable
 from parsers.blender.engine import collection_length, is_collection
 from parsers.blender.materials import collection_items
 from parsers.blender.vectors import SEQUENCE_KINDS, fixed, vector_binary, vector_unary
-from parsers.evaluator import UNDEFINED, Builtin, CallContext, Record, Unknown, Value, is_number
+from parsers.evaluator import (
+    UNDEFINED,
+    Args,
+    Builtin,
+    CallContext,
+    Kwargs,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+)
 from parsers.evaluator.numpy_lib import is_array
 from parsers.evaluator.python_lib import Python
-
-Args = list[Value]
-Kwargs = dict[str, Value]
 
 
 def _items(record: Record) -> list[Value] | None:

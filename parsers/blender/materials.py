@@ -18,17 +18,17 @@ from typing import Any
 from parsers.blender.vectors import fixed, new_sequence
 from parsers.evaluator import (
     UNDEFINED,
+    Args,
     CallContext,
     Engine,
     Kind,
+    Kwargs,
     Record,
     Unknown,
     Value,
+    arg,
     is_number,
 )
-
-Args = list[Value]
-Kwargs = dict[str, Value]
 
 DEFAULT_GREY = (0.8, 0.8, 0.8, 1.0)
 WHITE = (1.0, 1.0, 1.0, 1.0)
@@ -154,14 +154,6 @@ class SocketState:
     node: Record
     is_output: bool
     links: list[Record] = field(default_factory=list)
-
-
-def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 def _collection(kind: str, items: list[Record], owner: Record | None = None) -> Record:
@@ -291,7 +283,7 @@ def _link(links: list[Record], from_socket: Record, to_socket: Record) -> Record
 
 
 def _nodes_new(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    node_type = _arg(args, 0, kwargs, "type")
+    node_type = arg(args, 0, kwargs, "type")
     if not isinstance(node_type, str):
         ctx.warning("blender.unknown_node", "nodes.new with a type that cannot be known statically")
         node_type = "ShaderNodeUnknown"
@@ -316,7 +308,7 @@ def _nodes_new(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> 
 
 def _nodes_remove(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
     items = collection_items(record)
-    node = _arg(args, 0)
+    node = arg(args, 0)
     if items is not None and node in items:
         items.remove(node)
         tree = record.native.get("owner")
@@ -349,7 +341,7 @@ def _unlink(links: list[Record], link: Record) -> None:
 
 
 def _links_new(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    first, second = _arg(args, 0, kwargs, "input"), _arg(args, 1, kwargs, "output")
+    first, second = arg(args, 0, kwargs, "input"), arg(args, 1, kwargs, "output")
     if not (
         isinstance(first, Record)
         and first.kind == "NodeSocket"
@@ -369,15 +361,15 @@ def _links_new(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> 
 
 def _links_remove(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
     items = collection_items(record)
-    link = _arg(args, 0)
+    link = arg(args, 0)
     if items is not None and isinstance(link, Record):
         _unlink(items, link)
     return None
 
 
 def _collection_get(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    name = _arg(args, 0)
-    default = _arg(args, 1)
+    name = arg(args, 0)
+    default = arg(args, 1)
     for item in collection_items(record) or []:
         if item.fields.get("name") == name:
             return item

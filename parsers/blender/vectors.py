@@ -18,21 +18,21 @@ import numpy as np
 from parsers.blender import rotations
 from parsers.evaluator import (
     UNDEFINED,
+    Args,
     Builtin,
     CallContext,
     Engine,
     EngineClass,
     Kind,
+    Kwargs,
     Namespace,
     Record,
     Unknown,
     Value,
+    arg,
     is_number,
 )
 from spatialbabel.frames import axis_angle_to_matrix, axis_rotation
-
-Args = list[Value]
-Kwargs = dict[str, Value]
 
 #: Kinds whose ``native`` is a list of float components.
 SEQUENCE_KINDS = frozenset({"Vector", "Euler", "Quaternion", "Color", "Array"})
@@ -43,14 +43,6 @@ _COMPONENTS = {
     "Color": "rgb",
     "Array": "",
 }
-
-
-def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 def new_sequence(kind: str, values: list[float], order: str | None = None) -> Record:
@@ -175,7 +167,7 @@ def _other(ctx: CallContext, value: Value, size: int) -> list[float] | None:
 
 
 def _dot(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
-    other = _other(ctx, _arg(args, 0), len(own))
+    other = _other(ctx, arg(args, 0), len(own))
     return (
         Unknown("dot with an unknown vector")
         if other is None
@@ -184,15 +176,15 @@ def _dot(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Valu
 
 
 def _cross(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
-    other = _other(ctx, _arg(args, 0), 3)
+    other = _other(ctx, arg(args, 0), 3)
     if other is None or len(own) < 3:
         return Unknown("cross with an unknown vector")
     return vector([float(c) for c in np.cross(own[:3], other)])
 
 
 def _lerp(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
-    other = _other(ctx, _arg(args, 0), len(own))
-    factor = ctx.number(_arg(args, 1, kwargs, "factor"), "lerp factor", 0.0)
+    other = _other(ctx, arg(args, 0), len(own))
+    factor = ctx.number(arg(args, 1, kwargs, "factor"), "lerp factor", 0.0)
     if other is None:
         return Unknown("lerp with an unknown vector")
     return vector([a + (b - a) * factor for a, b in zip(own, other, strict=True)])
@@ -200,7 +192,7 @@ def _lerp(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Val
 
 def _resized(size: int | None) -> Callable[[CallContext, list[float], Args, Kwargs], Value]:
     def resize(ctx: CallContext, own: list[float], args: Args, kwargs: Kwargs) -> Value:
-        n = size if size is not None else int(ctx.number(_arg(args, 0), "size", len(own)))
+        n = size if size is not None else int(ctx.number(arg(args, 0), "size", len(own)))
         values = (list(own) + [0.0] * n)[:n]
         if size == 4 and len(own) < 4:
             values[3] = 1.0
@@ -210,7 +202,7 @@ def _resized(size: int | None) -> Callable[[CallContext, list[float], Args, Kwar
 
 
 def _rotate_in_place(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    rotation = matrix_of(_arg(args, 0))
+    rotation = matrix_of(arg(args, 0))
     if rotation is None:
         ctx.warning(
             "blender.unknown_rotation", "rotate() by a value that is not a known rotation; ignored"
@@ -244,7 +236,7 @@ def _to_quaternion(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs)
 
 
 def _to_euler(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    order = _arg(args, 0, kwargs, "order")
+    order = arg(args, 0, kwargs, "order")
     mode = order if isinstance(order, str) else "XYZ"
     rotation = matrix_of(record)
     if rotation is None:
@@ -257,8 +249,8 @@ def _to_euler(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> V
 
 
 def _euler_rotate_axis(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-    axis = _arg(args, 0)
-    angle = ctx.number(_arg(args, 1), "rotate_axis angle", 0.0)
+    axis = arg(args, 0)
+    angle = ctx.number(arg(args, 1), "rotate_axis angle", 0.0)
     if axis not in ("X", "Y", "Z"):
         ctx.warning("blender.unknown_rotation", "rotate_axis needs 'X', 'Y' or 'Z'; ignored")
         return None
@@ -288,7 +280,7 @@ def _matrix_inverted(ctx: CallContext, record: Record, args: Args, kwargs: Kwarg
     try:
         return new_matrix(np.linalg.inv(np.asarray(record.native, dtype=float)))
     except np.linalg.LinAlgError:
-        fallback = _arg(args, 0)
+        fallback = arg(args, 0)
         return fallback if fallback is not UNDEFINED else Unknown("inverse of a singular matrix")
 
 
@@ -470,7 +462,7 @@ def register(engine: Engine) -> None:
 
 
 def _vector_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    source = _arg(args, 0, kwargs, "seq")
+    source = arg(args, 0, kwargs, "seq")
     if source is UNDEFINED:
         return vector([0.0, 0.0, 0.0])
     values = numbers(ctx, source, "Vector")
@@ -478,8 +470,8 @@ def _vector_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _euler_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    angles = _arg(args, 0, kwargs, "angles")
-    order = _arg(args, 1, kwargs, "order")
+    angles = arg(args, 0, kwargs, "angles")
+    order = arg(args, 1, kwargs, "order")
     values = (
         fixed(ctx, angles, "Euler angles", 3, [0.0, 0.0, 0.0])
         if angles is not UNDEFINED
@@ -491,8 +483,8 @@ def _euler_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _quaternion_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    first = _arg(args, 0, kwargs, "seq")
-    angle = _arg(args, 1, kwargs, "angle")
+    first = arg(args, 0, kwargs, "seq")
+    angle = arg(args, 1, kwargs, "angle")
     if first is UNDEFINED:
         return new_sequence("Quaternion", [1.0, 0.0, 0.0, 0.0])
     if angle is not UNDEFINED:
@@ -508,12 +500,12 @@ def _quaternion_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _color_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = fixed(ctx, _arg(args, 0), "Color", 3, [0.0, 0.0, 0.0]) if args else [0.0, 0.0, 0.0]
+    values = fixed(ctx, arg(args, 0), "Color", 3, [0.0, 0.0, 0.0]) if args else [0.0, 0.0, 0.0]
     return new_sequence("Color", values or [0.0, 0.0, 0.0])
 
 
 def _matrix_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    rows = _arg(args, 0)
+    rows = arg(args, 0)
     if rows is UNDEFINED:
         return new_matrix(np.eye(4))
     parsed = []
@@ -538,9 +530,9 @@ def _axis_vector(ctx: CallContext, axis: Value) -> list[float] | None:
 
 
 def _matrix_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    angle = ctx.number(_arg(args, 0, kwargs, "angle"), "Matrix.Rotation angle", 0.0)
-    size = int(ctx.number(_arg(args, 1, kwargs, "size"), "Matrix.Rotation size", 4))
-    axis = _axis_vector(ctx, _arg(args, 2, kwargs, "axis")) or [0.0, 0.0, 1.0]
+    angle = ctx.number(arg(args, 0, kwargs, "angle"), "Matrix.Rotation angle", 0.0)
+    size = int(ctx.number(arg(args, 1, kwargs, "size"), "Matrix.Rotation size", 4))
+    axis = _axis_vector(ctx, arg(args, 2, kwargs, "axis")) or [0.0, 0.0, 1.0]
     result = np.eye(max(2, min(size, 4)))
     if any(axis):
         rotation = axis_angle_to_matrix((axis[0], axis[1], axis[2]), angle)
@@ -551,7 +543,7 @@ def _matrix_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 def _matrix_translation_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     values = fixed(
-        ctx, _arg(args, 0, kwargs, "vector"), "Matrix.Translation", 3, [0.0, 0.0, 0.0]
+        ctx, arg(args, 0, kwargs, "vector"), "Matrix.Translation", 3, [0.0, 0.0, 0.0]
     ) or [0.0, 0.0, 0.0]
     result = np.eye(4)
     result[:3, 3] = values
@@ -559,9 +551,9 @@ def _matrix_translation_new(ctx: CallContext, args: Args, kwargs: Kwargs) -> Rec
 
 
 def _matrix_scale(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    factor = ctx.number(_arg(args, 0, kwargs, "factor"), "Matrix.Scale factor", 1.0)
-    size = int(ctx.number(_arg(args, 1, kwargs, "size"), "Matrix.Scale size", 4))
-    axis = _arg(args, 2, kwargs, "axis")
+    factor = ctx.number(arg(args, 0, kwargs, "factor"), "Matrix.Scale factor", 1.0)
+    size = int(ctx.number(arg(args, 1, kwargs, "size"), "Matrix.Scale size", 4))
+    axis = arg(args, 2, kwargs, "axis")
     result = np.eye(max(2, min(size, 4)))
     n = min(3, result.shape[0])
     if axis is UNDEFINED:
@@ -573,21 +565,19 @@ def _matrix_scale(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 
 def _matrix_diagonal(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-    values = numbers(ctx, _arg(args, 0), "Matrix.Diagonal") or [1.0, 1.0, 1.0]
+    values = numbers(ctx, arg(args, 0), "Matrix.Diagonal") or [1.0, 1.0, 1.0]
     return new_matrix(np.diag(values))
 
 
 def _matrix_loc_rot_scale(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     location = (
-        fixed(ctx, _arg(args, 0), "location", 3, [0.0, 0.0, 0.0])
-        if _arg(args, 0) is not None
+        fixed(ctx, arg(args, 0), "location", 3, [0.0, 0.0, 0.0])
+        if arg(args, 0) is not None
         else None
     )
-    rotation = matrix_of(_arg(args, 1))
+    rotation = matrix_of(arg(args, 1))
     scale = (
-        fixed(ctx, _arg(args, 2), "scale", 3, [1.0, 1.0, 1.0])
-        if _arg(args, 2) is not None
-        else None
+        fixed(ctx, arg(args, 2), "scale", 3, [1.0, 1.0, 1.0]) if arg(args, 2) is not None else None
     )
     return new_matrix(
         rotations.trs(
@@ -602,7 +592,7 @@ def mathutils_module() -> Namespace:
     matrix_statics: dict[str, Value] = {
         "Identity": Builtin(
             "Matrix.Identity",
-            lambda ctx, a, k: new_matrix(np.eye(int(ctx.number(_arg(a, 0), "size", 4)))),
+            lambda ctx, a, k: new_matrix(np.eye(int(ctx.number(arg(a, 0), "size", 4)))),
         ),
         "Rotation": Builtin("Matrix.Rotation", _matrix_rotation),
         "Translation": Builtin("Matrix.Translation", _matrix_translation_new),

@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from parsers.collector import collector_paused
 from parsers.evaluator import ir
+from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext, Reporter
+from parsers.evaluator.control_flow import ThrowSignal
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Engine, Kind
-from parsers.evaluator.interpreter import Interpreter, ThrowSignal
+from parsers.evaluator.interpreter import Interpreter
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.treesitter import ParseTimeout, SourceTree
 from parsers.evaluator.treesitter import parse as parse_tree
@@ -103,6 +105,7 @@ def evaluate(
 
 __all__ = [
     "UNDEFINED",
+    "Args",
     "BoundMethod",
     "Budget",
     "BudgetExceeded",
@@ -117,6 +120,7 @@ __all__ = [
     "FrontEnd",
     "Interpreter",
     "Kind",
+    "Kwargs",
     "Limits",
     "Namespace",
     "ParseTimeout",
@@ -126,6 +130,7 @@ __all__ = [
     "ThrowSignal",
     "Unknown",
     "Value",
+    "arg",
     "evaluate",
     "ir",
     "is_number",

@@ -13,6 +13,7 @@ from parsers.result import Diagnostics, Severity
 
 if TYPE_CHECKING:
     from parsers.evaluator.interpreter import Interpreter
+    from parsers.evaluator.interpreter_state import InterpreterState
 
 
 @dataclass(slots=True)
@@ -58,8 +59,10 @@ class CallContext:
 
     __slots__ = ("col", "interp", "line")
 
-    def __init__(self, interp: Interpreter, line: int, col: int) -> None:
-        self.interp = interp
+    def __init__(self, interp: InterpreterState, line: int, col: int) -> None:
+        # The interpreter's parts make contexts for the whole: an ``InterpreterState`` is only
+        # ever an ``Interpreter``.
+        self.interp: Interpreter = interp  # type: ignore[assignment]
         self.line = line
         self.col = col
 

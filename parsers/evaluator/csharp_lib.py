@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.values import (
@@ -27,8 +28,6 @@ from parsers.evaluator.values import (
     type_name,
 )
 
-Args = list[Value]
-Kwargs = dict[str, Value]
 Operators = Callable[[str, Value, Value], Value]
 
 _MAX_TEXT = 1_000_000
@@ -36,10 +35,9 @@ _INTEGER_TYPES = frozenset(
     {"int", "long", "short", "byte", "uint", "ulong", "ushort", "sbyte", "char", "Int32", "Int64"}
 )
 _FLOAT_TYPES = frozenset({"float", "double", "decimal", "Single", "Double"})
-
-
-def _arg(args: Args, i: int) -> Value:
-    return args[i] if i < len(args) else UNDEFINED
+#: ``System.Math`` (and Unity's ``Mathf``) functions that are Python's ``math`` function of
+#: the lower-case name.
+PYTHON_MATH_NAMES = ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")
 
 
 def set_out(ctx: CallContext, values: list[Value]) -> None:
@@ -199,17 +197,17 @@ class CSharp(Dialect):
     # --- members of plain values ------------------------------------------------------------------
     def _member_table(self) -> dict[type, dict[str, Callable[[CallContext, Any, Args], Value]]]:
         def add(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            items.append(_arg(args, 0))
+            items.append(arg(args, 0))
             return None
 
         def add_range(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            more = self.iterate(_arg(args, 0), "of")
+            more = self.iterate(arg(args, 0), "of")
             if more is not None:
                 items.extend(more)
             return None
 
         def remove(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            target = _arg(args, 0)
+            target = arg(args, 0)
             for i, item in enumerate(items):
                 if item is target or self.equals(item, target):
                     del items[i]
@@ -217,19 +215,19 @@ class CSharp(Dialect):
             return False
 
         def remove_at(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            index = _arg(args, 0)
+            index = arg(args, 0)
             if isinstance(index, int) and 0 <= index < len(items):
                 del items[index]
             return None
 
         def insert(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            index = _arg(args, 0)
+            index = arg(args, 0)
             if isinstance(index, int):
-                items.insert(index, _arg(args, 1))
+                items.insert(index, arg(args, 1))
             return None
 
         def to_string(ctx: CallContext, value: Value, args: Args) -> Value:
-            fmt = _arg(args, 0)
+            fmt = arg(args, 0)
             if (
                 is_number(value)
                 and isinstance(fmt, str)
@@ -246,9 +244,9 @@ class CSharp(Dialect):
             "RemoveAt": remove_at,
             "Insert": insert,
             "Clear": lambda ctx, items, args: items.clear(),
-            "Contains": lambda ctx, items, args: any(self.equals(i, _arg(args, 0)) for i in items),
+            "Contains": lambda ctx, items, args: any(self.equals(i, arg(args, 0)) for i in items),
             "IndexOf": lambda ctx, items, args: next(
-                (i for i, v in enumerate(items) if self.equals(v, _arg(args, 0))), -1
+                (i for i, v in enumerate(items) if self.equals(v, arg(args, 0))), -1
             ),
             "ToArray": lambda ctx, items, args: list(items),
             "ToList": lambda ctx, items, args: list(items),
@@ -262,9 +260,9 @@ class CSharp(Dialect):
             "ToString": to_string,
         }
         dict_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
-            "Add": lambda ctx, d, args: d.__setitem__(_arg(args, 0), _arg(args, 1)),
-            "ContainsKey": lambda ctx, d, args: _arg(args, 0) in d,
-            "Remove": lambda ctx, d, args: d.pop(_arg(args, 0), None) is not None,
+            "Add": lambda ctx, d, args: d.__setitem__(arg(args, 0), arg(args, 1)),
+            "ContainsKey": lambda ctx, d, args: arg(args, 0) in d,
+            "Remove": lambda ctx, d, args: d.pop(arg(args, 0), None) is not None,
             "Clear": lambda ctx, d, args: d.clear(),
             "TryGetValue": self._try_get_value,
         }
@@ -272,25 +270,25 @@ class CSharp(Dialect):
             "ToUpper": lambda ctx, s, args: s.upper(),
             "ToLower": lambda ctx, s, args: s.lower(),
             "Trim": lambda ctx, s, args: s.strip(),
-            "Contains": lambda ctx, s, args: isinstance(_arg(args, 0), str) and _arg(args, 0) in s,
+            "Contains": lambda ctx, s, args: isinstance(arg(args, 0), str) and arg(args, 0) in s,
             "StartsWith": lambda ctx, s, args: (
-                isinstance(_arg(args, 0), str) and s.startswith(_arg(args, 0))
+                isinstance(arg(args, 0), str) and s.startswith(arg(args, 0))
             ),
             "EndsWith": lambda ctx, s, args: (
-                isinstance(_arg(args, 0), str) and s.endswith(_arg(args, 0))
+                isinstance(arg(args, 0), str) and s.endswith(arg(args, 0))
             ),
             "Replace": lambda ctx, s, args: (
-                s.replace(_arg(args, 0), _arg(args, 1))
-                if isinstance(_arg(args, 0), str) and isinstance(_arg(args, 1), str)
+                s.replace(arg(args, 0), arg(args, 1))
+                if isinstance(arg(args, 0), str) and isinstance(arg(args, 1), str)
                 else Unknown("Replace of unknown text")
             ),
             "Substring": lambda ctx, s, args: (
                 s[
-                    _arg(args, 0) : (_arg(args, 0) + _arg(args, 1))
-                    if isinstance(_arg(args, 1), int)
+                    arg(args, 0) : (arg(args, 0) + arg(args, 1))
+                    if isinstance(arg(args, 1), int)
                     else None
                 ]
-                if isinstance(_arg(args, 0), int)
+                if isinstance(arg(args, 0), int)
                 else Unknown("Substring of unknown bounds")
             ),
             "ToString": to_string,
@@ -307,7 +305,7 @@ class CSharp(Dialect):
         }
 
     def _try_get_value(self, ctx: CallContext, d: dict[Any, Value], args: Args) -> Value:
-        key = _arg(args, 0)
+        key = arg(args, 0)
         found = key in d if not isinstance(key, Unknown) else False
         set_out(ctx, [d.get(key) if found else None])
         return found
@@ -382,7 +380,7 @@ class CSharp(Dialect):
     # --- library ----------------------------------------------------------------------------------
     def globals(self) -> dict[str, Value]:
         def init(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            created, payload = _arg(args, 0), _arg(args, 1)
+            created, payload = arg(args, 0), arg(args, 1)
             if not isinstance(payload, tuple) or len(payload) != 3:
                 return created
             members, items, keyed = payload
@@ -406,7 +404,7 @@ class CSharp(Dialect):
             return created
 
         def array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            sizes, default = _arg(args, 0), _arg(args, 1)
+            sizes, default = arg(args, 0), arg(args, 1)
             if (
                 not isinstance(sizes, tuple)
                 or not sizes
@@ -418,7 +416,7 @@ class CSharp(Dialect):
             return [[ctx.call(default, []) for _ in range(sizes[1])] for _ in range(sizes[0])]
 
         def cast(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            type_name_, value = _arg(args, 0), _arg(args, 1)
+            type_name_, value = arg(args, 0), arg(args, 1)
             if isinstance(value, Unknown) or not (is_number(value) or isinstance(value, bool)):
                 return value
             if type_name_ in _INTEGER_TYPES:
@@ -428,7 +426,7 @@ class CSharp(Dialect):
             return value
 
         def list_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items = self.iterate(_arg(args, 0), "of")
+            items = self.iterate(arg(args, 0), "of")
             return list(items) if items is not None else []
 
         def math_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
@@ -447,21 +445,7 @@ class CSharp(Dialect):
         math_members: dict[str, Value] = {
             "PI": math.pi,
             "E": math.e,
-            **{
-                name: math_fn(getattr(math, name.lower()))
-                for name in (
-                    "Sin",
-                    "Cos",
-                    "Tan",
-                    "Asin",
-                    "Acos",
-                    "Atan",
-                    "Sqrt",
-                    "Exp",
-                    "Floor",
-                    "Log10",
-                )
-            },
+            **{name: math_fn(getattr(math, name.lower())) for name in PYTHON_MATH_NAMES},
             "Ceiling": math_fn(math.ceil),
             "Abs": math_fn(abs),
             "Round": math_fn(round),
@@ -475,7 +459,7 @@ class CSharp(Dialect):
         math_namespace = Namespace("Math", math_members)
 
         def string_format(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            template = _arg(args, 0)
+            template = arg(args, 0)
             if not isinstance(template, str) or any(isinstance(a, Unknown) for a in args):
                 return Unknown("String.Format of unknown values")
             values = [self.to_string(a) for a in args[1:]]
@@ -489,15 +473,15 @@ class CSharp(Dialect):
             {
                 "Format": Builtin("String.Format", string_format),
                 "IsNullOrEmpty": Builtin(
-                    "String.IsNullOrEmpty", lambda ctx, a, k: _arg(a, 0) in (None, "", UNDEFINED)
+                    "String.IsNullOrEmpty", lambda ctx, a, k: arg(a, 0) in (None, "", UNDEFINED)
                 ),
                 "Concat": Builtin(
                     "String.Concat", lambda ctx, a, k: "".join(self.to_string(v) for v in a)
                 ),
                 "Join": Builtin(
                     "String.Join",
-                    lambda ctx, a, k: self.to_string(_arg(a, 0)).join(
-                        self.to_string(v) for v in (self.iterate(_arg(a, 1), "of") or [])
+                    lambda ctx, a, k: self.to_string(arg(a, 0)).join(
+                        self.to_string(v) for v in (self.iterate(arg(a, 1), "of") or [])
                     ),
                 ),
                 "Empty": "",
@@ -517,7 +501,7 @@ class CSharp(Dialect):
             missing=lambda name: Namespace(f"System.{name}"),
         )
         parse = Namespace(
-            "Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(_arg(a, 0)))}
+            "Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(arg(a, 0)))}
         )
         return {
             "%init": Builtin("%init", init),

@@ -9,29 +9,20 @@ generators) become ``Opaque`` values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any, Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
-from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.limits import Budget, Limits
+from parsers.evaluator.lowering import (
+    ExpressionHandlers,
+    Incomplete,
+    StatementHandlers,
+    TooDeep,
+    TreeLowering,
+)
 from parsers.evaluator.treesitter import Node, SourceTree, first_error
 from parsers.evaluator.values import UNDEFINED
-
-
-class _Incomplete(Exception):
-    """A statement holds a syntax error or is cut off at ``node``."""
-
-    def __init__(self, node: Node) -> None:
-        super().__init__(node.type)
-        self.node = node
-
-
-class _TooDeep(Exception):
-    def __init__(self, node: Node) -> None:
-        super().__init__(node.type)
-        self.node = node
-
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
@@ -77,27 +68,19 @@ def js_number(text: str) -> float:
     return float(clean)
 
 
-class JavaScriptFrontEnd:
+class JavaScriptFrontEnd(TreeLowering):
     """Lowers one parsed JavaScript text. Diagnostics go to ``reporter`` with codes prefixed
     ``prefix`` (``js.syntax``)."""
 
-    def __init__(
-        self,
-        source: SourceTree,
-        reporter: Reporter,
-        limits: Limits,
-        budget: Budget,
-        *,
-        prefix: str = "js",
-    ) -> None:
-        self.source = source
-        self.reporter = reporter
-        self.limits = limits
-        self.budget = budget
-        self.prefix = prefix
-        self.depth = 0
-        self.lowered = 0
-        self._statements: dict[str, Callable[[Node], ir.Stmt]] = {
+    PREFIX = "js"
+
+    COMMENTS = frozenset({"comment", "html_comment"})
+    NON_STATEMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
+    OPTIONAL_TOKENS = frozenset({";"})
+    REPORTS_UNCLOSED_BLOCKS = True
+
+    def _handlers(self) -> tuple[StatementHandlers, ExpressionHandlers]:
+        statements: StatementHandlers = {
             "expression_statement": self._expression_statement,
             "lexical_declaration": self._declaration,
             "variable_declaration": self._declaration,
@@ -124,7 +107,7 @@ class JavaScriptFrontEnd:
             "with_statement": self._unsupported_statement,
             "using_declaration": self._unsupported_statement,
         }
-        self._expressions: dict[str, Callable[[Node], ir.Expr]] = {
+        expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
             "shorthand_property_identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
             "undefined": lambda n: ir.Const(*self._pos(n), UNDEFINED),
@@ -158,121 +141,9 @@ class JavaScriptFrontEnd:
                 *self._pos(n), self.expression(self._named(n)[0])
             ),
         }
-
-    # --- helpers ----------------------------------------------------------------------------------
-    def text(self, node: Node) -> str:
-        return self.source.text(node)
-
-    @staticmethod
-    def _pos(node: Node) -> tuple[int, int]:
-        row, column = node.start_point
-        return row + 1, column + 1
-
-    def _report(self, severity: str, code: str, message: str, node: Node) -> None:
-        line, col = self._pos(node)
-        self.reporter.add(severity, f"{self.prefix}.{code}", message, line, col)  # type: ignore[arg-type]
-
-    def _named(self, node: Node) -> list[Node]:
-        """Named children, comments left out; an error among them makes the node incomplete."""
-        result = []
-        for child in node.named_children:
-            kind = child.type
-            if kind == "comment" or kind == "html_comment":
-                continue
-            if kind == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
-            result.append(child)
-        if node.has_error:
-            for child in node.children:
-                if child.is_missing and child.type not in (";",):
-                    raise _Incomplete(child)
-        return result
-
-    def _field(self, node: Node, name: str) -> Node | None:
-        child = node.child_by_field_name(name)
-        if child is not None and (child.type == "ERROR" or child.is_missing):
-            raise _Incomplete(child)
-        return child
-
-    def _required(self, node: Node, name: str) -> Node:
-        child = self._field(node, name)
-        if child is None:
-            raise _Incomplete(node)
-        return child
-
-    def _tick(self) -> None:
-        self.lowered += 1
-        if self.lowered & 0xFF == 0 and self.budget.expired():
-            raise BudgetExceeded("the time limit while reading the code")
+        return statements, expressions
 
     # --- program and statements -------------------------------------------------------------------
-    def program(self) -> ir.Block:
-        """The whole program; what cannot be lowered is reported and left out."""
-        body: list[ir.Stmt] = []
-        try:
-            for child in self.source.root.children:
-                body.extend(self._statement_list([child]))
-        except BudgetExceeded:
-            self.reporter.add(
-                "warning",
-                "eval.budget",
-                "the code is too long to read in time; only its beginning is read",
-                None,
-                None,
-            )
-        return ir.Block(1, 1, tuple(body), scoped=False)
-
-    def _statement_list(self, nodes: list[Node]) -> list[ir.Stmt]:
-        body: list[ir.Stmt] = []
-        for child in nodes:
-            if not child.is_named or child.type in ("comment", "html_comment", "hash_bang_line"):
-                if child.is_missing and child.type == "}":
-                    self._report(
-                        "warning",
-                        "unclosed_block",
-                        "a block is not closed (the code may be cut off)",
-                        child,
-                    )
-                continue
-            stmt = self.statement(child)
-            if stmt is not None:
-                body.append(stmt)
-        return body
-
-    def statement(self, node: Node) -> ir.Stmt | None:
-        self._tick()
-        if node.type == "ERROR" or node.is_missing:
-            self._skip(node, node)
-            return None
-        handler = self._statements.get(node.type)
-        try:
-            if handler is None:
-                # An expression where a statement is expected (error recovery does this).
-                if node.type in self._expressions:
-                    return ir.ExprStmt(*self._pos(node), self.expression(node))
-                self._report(
-                    "info",
-                    "unsupported",
-                    f"{node.type.replace('_', ' ')} not understood; skipped",
-                    node,
-                )
-                return None
-            return handler(node)
-        except _Incomplete as incomplete:
-            self._skip(node, incomplete.node)
-        except _TooDeep as deep:
-            self._report(
-                "warning",
-                "too_deep",
-                f"code nests deeper than {self.limits.max_nesting} levels; statement skipped",
-                deep.node,
-            )
-        except RecursionError:
-            self._report(
-                "warning", "too_deep", "code nests too deeply to read; statement skipped", node
-            )
-        return None
-
     def _skip(self, statement: Node, error: Node) -> None:
         bad = first_error(error) or error
         line, col = self._pos(bad)
@@ -392,14 +263,6 @@ class JavaScriptFrontEnd:
             *self._pos(node), test, self._body(self._field(node, "body")), do_while=True
         )
 
-    def _return(self, node: Node) -> ir.Stmt:
-        named = self._named(node)
-        return ir.Return(*self._pos(node), self.expression(named[0]) if named else None)
-
-    def _throw(self, node: Node) -> ir.Stmt:
-        named = self._named(node)
-        return ir.Throw(*self._pos(node), self.expression(named[0]) if named else None)
-
     def _try(self, node: Node) -> ir.Stmt:
         body = self._block(self._required(node, "body"))
         handler_node = self._field(node, "handler")
@@ -442,24 +305,14 @@ class JavaScriptFrontEnd:
             for part in self._named(clause):
                 if part.type == "identifier":
                     declarations.append(
-                        ir.Declare(
-                            line,
-                            col,
-                            ir.Name(line, col, self.text(part)),
-                            ir.ImportValue(line, col, module, "default"),
-                            "const",
+                        self._import_declaration(
+                            line, col, self.text(part), module, "default", "const"
                         )
                     )
                 elif part.type == "namespace_import":
                     name = self._named(part)[0]
                     declarations.append(
-                        ir.Declare(
-                            line,
-                            col,
-                            ir.Name(line, col, self.text(name)),
-                            ir.ImportValue(line, col, module, None),
-                            "const",
-                        )
+                        self._import_declaration(line, col, self.text(name), module, None, "const")
                     )
                 elif part.type == "named_imports":
                     for spec in self._named(part):
@@ -469,12 +322,8 @@ class JavaScriptFrontEnd:
                         alias = self._field(spec, "alias")
                         local = self.text(alias) if alias is not None else imported
                         declarations.append(
-                            ir.Declare(
-                                line,
-                                col,
-                                ir.Name(line, col, local),
-                                ir.ImportValue(line, col, module, imported.strip("'\"")),
-                                "const",
+                            self._import_declaration(
+                                line, col, local, module, imported.strip("'\""), "const"
                             )
                         )
         if not declarations:
@@ -494,9 +343,9 @@ class JavaScriptFrontEnd:
     def expression(self, node: Node) -> ir.Expr:
         kind = node.type
         if kind == "ERROR" or node.is_missing:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         if self.depth >= self.limits.max_nesting:
-            raise _TooDeep(node)
+            raise TooDeep(node)
         self._tick()
         # The commonest leaves are lowered here, without the table and the nesting count
         # (nothing nests inside them).
@@ -548,17 +397,11 @@ class JavaScriptFrontEnd:
                     parts.append(self.expression(inner[0]))
                 start = child.end_byte
             elif child.type == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
+                raise Incomplete(child)
         end = node.end_byte - 1
         if end > start:
             parts.append(_unescape(self.source.data[start:end].decode("utf-8", "replace")))
         return ir.Template(*self._pos(node), tuple(parts))
-
-    def _parenthesized(self, node: Node) -> ir.Expr:
-        named = self._named(node)
-        if not named:
-            raise _Incomplete(node)
-        return self.expression(named[-1])
 
     @staticmethod
     def _optional(node: Node) -> bool:
@@ -618,7 +461,7 @@ class JavaScriptFrontEnd:
         for child in node.children:
             if not child.is_named:
                 return child.type
-        raise _Incomplete(node)
+        raise Incomplete(node)
 
     def _binary(self, node: Node) -> ir.Expr:
         left = self.expression(self._required(node, "left"))
@@ -669,7 +512,7 @@ class JavaScriptFrontEnd:
         expect_item = True
         for child in node.children:
             if child.type == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
+                raise Incomplete(child)
             if child.type == ",":
                 if expect_item:
                     items.append(ir.Const(*self._pos(child), UNDEFINED))
@@ -770,7 +613,7 @@ class JavaScriptFrontEnd:
         for member in body.named_children:
             try:
                 lowered = self._class_member(member)
-            except _Incomplete as incomplete:
+            except Incomplete as incomplete:
                 self._skip(member, incomplete.node)
                 continue
             if lowered is not None:
@@ -780,7 +623,7 @@ class JavaScriptFrontEnd:
 
     def _class_member(self, member: Node) -> ir.ClassMember | None:
         if member.type == "ERROR" or member.is_missing:
-            raise _Incomplete(member)
+            raise Incomplete(member)
         line, col = self._pos(member)
         keywords = {c.type for c in member.children if not c.is_named}
         static = "static" in keywords
@@ -808,7 +651,7 @@ class JavaScriptFrontEnd:
     # --- patterns ---------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:
         if node.type == "ERROR" or node.is_missing:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         kind = node.type
         line, col = self._pos(node)
         if kind in ("identifier", "shorthand_property_identifier_pattern"):
@@ -817,7 +660,7 @@ class JavaScriptFrontEnd:
             lowered = self._member(node)
             if isinstance(lowered, ir.Member):
                 return lowered
-            raise _Incomplete(node)
+            raise Incomplete(node)
         if kind == "subscript_expression":
             return self._subscript(node)  # type: ignore[return-value]
         if kind == "parenthesized_expression":
@@ -876,7 +719,7 @@ class JavaScriptFrontEnd:
                 elif child.type == "rest_pattern":
                     rest = self.pattern(self._named(child)[0])
             return ir.DictPattern(line, col, tuple(props), rest)
-        raise _Incomplete(node)
+        raise Incomplete(node)
 
 
 def lower_javascript(

@@ -1,16 +1,27 @@
 """JavaScript semantics for the evaluator: numbers are doubles, ``+`` concatenates strings,
 empty arrays are truthy, and the parts of the standard library scene scripts use
-(``Math``, array methods, ``Object.assign``, ``Array.from``, ``Number``, ``String``)."""
+(``Math``, array methods, ``Object.assign``, ``Array.from``, ``Number``, ``String``).
+
+The ``JavaScript`` dialect (conversions, operators, members, iteration) is here; the members of
+arrays, strings and functions are in ``javascript_methods``, the global names in
+``javascript_globals``."""
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
 
+from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.javascript_globals import js_globals
+from parsers.evaluator.javascript_methods import (
+    JsIterator,
+    function_methods,
+    list_methods,
+    string_methods,
+    to_fixed,
+)
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -18,14 +29,11 @@ from parsers.evaluator.values import (
     ClassValue,
     Closure,
     EngineClass,
-    Namespace,
     Record,
     Unknown,
     Value,
     is_number,
 )
-
-Method = Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
 
 
 def js_number_text(value: float) -> str:
@@ -51,17 +59,13 @@ def _int32(value: float) -> int:
     return number - 0x100000000 if number >= 0x80000000 else number
 
 
-def _arg(args: list[Value], i: int) -> Value:
-    return args[i] if i < len(args) else UNDEFINED
-
-
 class JavaScript(Dialect):
     name = "javascript"
 
     def __init__(self) -> None:
-        self._list_methods = _list_methods(self)
-        self._string_methods = _string_methods(self)
-        self._function_methods = _function_methods()
+        self._list_methods = list_methods(self)
+        self._string_methods = string_methods(self)
+        self._function_methods = function_methods()
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:
@@ -276,7 +280,7 @@ class JavaScript(Dialect):
             if name == "hasOwnProperty":
                 return BoundMethod(
                     obj,
-                    Builtin("hasOwnProperty", lambda c, o, a, k: self.to_string(_arg(a, 0)) in o),
+                    Builtin("hasOwnProperty", lambda c, o, a, k: self.to_string(arg(a, 0)) in o),
                 )
             return UNDEFINED
         if isinstance(obj, str):
@@ -286,7 +290,7 @@ class JavaScript(Dialect):
             return BoundMethod(obj, method) if method is not None else UNDEFINED
         if is_number(obj):
             if name == "toFixed":
-                return BoundMethod(obj, Builtin("toFixed", _to_fixed))
+                return BoundMethod(obj, Builtin("toFixed", to_fixed))
             if name == "toString":
                 return BoundMethod(obj, Builtin("toString", lambda c, o, a, k: self.to_string(o)))
             return UNDEFINED
@@ -348,665 +352,9 @@ class JavaScript(Dialect):
             return None
         if isinstance(value, list | tuple | str):
             return iter(value)
-        if isinstance(value, _JsIterator):
+        if isinstance(value, JsIterator):
             return iter(value.items)
         return None
 
     def globals(self) -> dict[str, Value]:
-        return _js_globals(self)
-
-
-class _JsIterator:
-    """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items: list[Value]) -> None:
-        self.items = items
-
-
-def _to_fixed(
-    ctx: CallContext, number: Value, args: list[Value], kwargs: dict[str, Value]
-) -> Value:
-    digits = int(ctx.number(_arg(args, 0), "toFixed digits", 0))
-    return f"{float(number):.{max(0, min(digits, 100))}f}"
-
-
-def _callback(
-    ctx: CallContext, fn: Value, items: list[Value], receiver: Value, limit_note: str
-) -> Iterable[tuple[int, Value, Value]]:
-    """Call ``fn(item, index, array)`` for each item, within the loop cap."""
-    limit = ctx.interp.limits.max_loop_iterations
-    for i, item in enumerate(items):
-        if i >= limit:
-            ctx.warning("eval.loop_limit", f"{limit_note} stopped after {limit} items")
-            return
-        ctx.interp.budget.step()
-        yield i, item, ctx.call(fn, [item, float(i), receiver])
-
-
-def _list_methods(js: JavaScript) -> dict[str, Builtin]:
-    def push(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            if len(lst) + len(args) > ctx.interp.limits.max_collection:
-                ctx.warning("eval.too_large", "an array grows too large; push ignored")
-            else:
-                lst.extend(args)
-            return float(len(lst))
-        return UNDEFINED
-
-    def pop(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return lst.pop() if isinstance(lst, list) and lst else UNDEFINED
-
-    def shift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return lst.pop(0) if isinstance(lst, list) and lst else UNDEFINED
-
-    def unshift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            lst[0:0] = args
-        return float(len(lst))
-
-    def for_each(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        for _ in _callback(ctx, _arg(args, 0), list(lst), lst, "forEach"):
-            pass
-        return UNDEFINED
-
-    def map_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return [result for _, _, result in _callback(ctx, _arg(args, 0), list(lst), lst, "map")]
-
-    def filter_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        kept = []
-        for _, item, result in _callback(ctx, _arg(args, 0), list(lst), lst, "filter"):
-            truth = js.truthy(result)
-            if truth is None:
-                ctx.warning(
-                    "eval.unknown_condition",
-                    "filter condition cannot be decided statically; item kept",
-                )
-            if truth is not False:
-                kept.append(item)
-        return kept
-
-    def find(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        for _, item, result in _callback(ctx, _arg(args, 0), list(lst), lst, "find"):
-            if js.truthy(result):
-                return item
-        return UNDEFINED
-
-    def find_index(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        for i, _, result in _callback(ctx, _arg(args, 0), list(lst), lst, "findIndex"):
-            if js.truthy(result):
-                return float(i)
-        return -1.0
-
-    def some(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return any(
-            js.truthy(result)
-            for _, _, result in _callback(ctx, _arg(args, 0), list(lst), lst, "some")
-        )
-
-    def every(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return all(
-            js.truthy(result)
-            for _, _, result in _callback(ctx, _arg(args, 0), list(lst), lst, "every")
-        )
-
-    def reduce(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = list(lst)
-        fn = _arg(args, 0)
-        if len(args) > 1:
-            acc = args[1]
-        elif items:
-            acc = items.pop(0)
-        else:
-            return Unknown("reduce of an empty array")
-        for i, item in enumerate(items[: ctx.interp.limits.max_loop_iterations]):
-            ctx.interp.budget.step()
-            acc = ctx.call(fn, [acc, item, float(i), lst])
-        return acc
-
-    def slice_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        n = len(lst)
-        start = int(ctx.number(_arg(args, 0), "slice start", 0))
-        end = (
-            int(ctx.number(_arg(args, 1), "slice end", n)) if _arg(args, 1) is not UNDEFINED else n
-        )
-        result = lst[start:end]
-        return list(result) if not isinstance(result, str) else result
-
-    def concat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result = list(lst)
-        for arg in args:
-            if isinstance(arg, list | tuple):
-                result.extend(arg)
-            else:
-                result.append(arg)
-        return result[: ctx.interp.limits.max_collection]
-
-    def index_of(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        target = _arg(args, 0)
-        for i, item in enumerate(lst):
-            if js._strict_equals(item, target):
-                return float(i)
-        return -1.0
-
-    def includes(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return index_of(ctx, lst, args, kwargs) != -1.0
-
-    def join(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        separator = _arg(args, 0)
-        sep = "," if separator is UNDEFINED else js.to_string(separator)
-        if any(isinstance(v, Unknown) for v in lst):
-            return Unknown("join of unknown values")
-        return sep.join("" if v is None or v is UNDEFINED else js.to_string(v) for v in lst)
-
-    def reverse(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            lst.reverse()
-        return lst
-
-    def fill(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            for i in range(len(lst)):
-                lst[i] = _arg(args, 0)
-        return lst
-
-    def flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result: list[Value] = []
-        for item in lst:
-            if isinstance(item, list):
-                result.extend(item)
-            else:
-                result.append(item)
-        return result
-
-    def flat_map(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return flat(ctx, map_(ctx, lst, args, kwargs), [], {})
-
-    def at(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        i = int(ctx.number(_arg(args, 0), "at index", 0))
-        return lst[i] if -len(lst) <= i < len(lst) else UNDEFINED
-
-    def splice(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if not isinstance(lst, list):
-            return []
-        start = int(ctx.number(_arg(args, 0), "splice start", 0))
-        if start < 0:
-            start = max(0, len(lst) + start)
-        count = (
-            len(lst) - start
-            if len(args) < 2
-            else max(0, int(ctx.number(args[1], "splice count", 0)))
-        )
-        removed = lst[start : start + count]
-        lst[start : start + count] = args[2:]
-        return removed
-
-    def sort(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list) and not args and all(isinstance(v, str) for v in lst):
-            lst.sort()
-        elif isinstance(lst, list) and args:
-            ctx.info("eval.sort_ignored", "sort with a comparator is not followed; order kept")
-        return lst
-
-    def entries(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return _JsIterator([[float(i), v] for i, v in enumerate(lst)])
-
-    def keys(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return _JsIterator([float(i) for i in range(len(lst))])
-
-    def values(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return _JsIterator(list(lst))
-
-    table: dict[str, Method] = {
-        "push": push,
-        "pop": pop,
-        "shift": shift,
-        "unshift": unshift,
-        "forEach": for_each,
-        "map": map_,
-        "filter": filter_,
-        "find": find,
-        "findIndex": find_index,
-        "some": some,
-        "every": every,
-        "reduce": reduce,
-        "slice": slice_,
-        "concat": concat,
-        "indexOf": index_of,
-        "includes": includes,
-        "join": join,
-        "reverse": reverse,
-        "fill": fill,
-        "flat": flat,
-        "flatMap": flat_map,
-        "at": at,
-        "splice": splice,
-        "sort": sort,
-        "entries": entries,
-        "keys": keys,
-        "values": values,
-    }
-    return {name: Builtin(f"Array.{name}", fn) for name, fn in table.items()}
-
-
-def _string_methods(js: JavaScript) -> dict[str, Builtin]:
-    def text_arg(args: list[Value], i: int) -> str:
-        value = _arg(args, i)
-        return "" if value is UNDEFINED else js.to_string(value)
-
-    def simple(fn: Callable[[str, list[Value]], Value]) -> Method:
-        return lambda ctx, s, args, kwargs: fn(s, args)
-
-    def repeat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        count = int(ctx.number(_arg(args, 0), "repeat count", 0))
-        if count * len(s) > 1_000_000 or count < 0:
-            return Unknown("a string too long to build")
-        return s * count
-
-    def pad(start: bool) -> Method:
-        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            width = min(int(ctx.number(_arg(args, 0), "pad width", 0)), 10_000)
-            fill = text_arg(args, 1) or " "
-            if len(s) >= width:
-                return s
-            padding = (fill * width)[: width - len(s)]
-            return padding + s if start else s + padding
-
-        return fn
-
-    def split(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        separator = _arg(args, 0)
-        if separator is UNDEFINED:
-            return [s]
-        sep = js.to_string(separator)
-        return list(s) if sep == "" else s.split(sep)
-
-    def slice_(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        start = int(ctx.number(_arg(args, 0), "slice start", 0))
-        end = _arg(args, 1)
-        return (
-            s[start:] if end is UNDEFINED else s[start : int(ctx.number(end, "slice end", len(s)))]
-        )
-
-    def substring(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        a = max(0, int(ctx.number(_arg(args, 0), "substring start", 0)))
-        end = _arg(args, 1)
-        b = len(s) if end is UNDEFINED else max(0, int(ctx.number(end, "substring end", len(s))))
-        return s[min(a, b) : max(a, b)]
-
-    table: dict[str, Method] = {
-        "toUpperCase": simple(lambda s, a: s.upper()),
-        "toLowerCase": simple(lambda s, a: s.lower()),
-        "trim": simple(lambda s, a: s.strip()),
-        "includes": simple(lambda s, a: text_arg(a, 0) in s),
-        "startsWith": simple(lambda s, a: s.startswith(text_arg(a, 0))),
-        "endsWith": simple(lambda s, a: s.endswith(text_arg(a, 0))),
-        "indexOf": simple(lambda s, a: float(s.find(text_arg(a, 0)))),
-        "charAt": simple(
-            lambda s, a: s[int(a[0])] if a and is_number(a[0]) and 0 <= int(a[0]) < len(s) else ""
-        ),
-        "replace": simple(
-            lambda s, a: (
-                s.replace(text_arg(a, 0), text_arg(a, 1), 1) if isinstance(_arg(a, 0), str) else s
-            )
-        ),
-        "replaceAll": simple(lambda s, a: s.replace(text_arg(a, 0), text_arg(a, 1))),
-        "concat": simple(lambda s, a: s + "".join(js.to_string(v) for v in a)),
-        "toString": simple(lambda s, a: s),
-        "repeat": repeat,
-        "padStart": pad(True),
-        "padEnd": pad(False),
-        "split": split,
-        "slice": slice_,
-        "substring": substring,
-    }
-    return {name: Builtin(f"String.{name}", fn) for name, fn in table.items()}
-
-
-def _function_methods() -> dict[str, Builtin]:
-    def call(ctx: CallContext, fn: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return ctx.interp.call_value(fn, list(args[1:]), {}, ctx.line, ctx.col, _arg(args, 0))
-
-    def apply(ctx: CallContext, fn: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        rest = _arg(args, 1)
-        items = list(rest) if isinstance(rest, list | tuple) else []
-        return ctx.interp.call_value(fn, items, {}, ctx.line, ctx.col, _arg(args, 0))
-
-    def bind(ctx: CallContext, fn: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(fn, Closure) and not args[1:]:
-            return Closure(fn.fn, fn.env, fn.home, _arg(args, 0))
-        bound_args = list(args[1:])
-        this = _arg(args, 0)
-        return Builtin(
-            "bound",
-            lambda c, a, k: c.interp.call_value(fn, [*bound_args, *a], k, c.line, c.col, this),
-        )
-
-    return {
-        "call": Builtin("call", call),
-        "apply": Builtin("apply", apply),
-        "bind": Builtin("bind", bind),
-    }
-
-
-_PARSE_FLOAT = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-
-
-def _js_globals(js: JavaScript) -> dict[str, Value]:
-    def number_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            values = []
-            for i in range(arity):
-                value = _arg(args, i)
-                if isinstance(value, Unknown):
-                    return value
-                number = js.to_number(value)
-                values.append(math.nan if number is None else number)
-            try:
-                return float(fn(*values))
-            except (ValueError, OverflowError, ZeroDivisionError):
-                return math.nan
-
-        return Builtin(fn.__name__, call)
-
-    def variadic(name: str, fn: Callable[[list[float]], float]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            numbers = []
-            for value in args:
-                if isinstance(value, Unknown):
-                    return value
-                number = js.to_number(value)
-                numbers.append(math.nan if number is None else number)
-            if any(math.isnan(n) for n in numbers):
-                return math.nan
-            return float(fn(numbers))
-
-        return Builtin(name, call)
-
-    def random(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return Unknown("Math.random() has no static value", ctx.line)
-
-    def js_round(x: float) -> float:
-        return math.floor(x + 0.5) if math.isfinite(x) else x
-
-    def sign(x: float) -> float:
-        return x if x == 0 or math.isnan(x) else math.copysign(1.0, x)
-
-    def trunc(x: float) -> float:
-        return float(math.trunc(x)) if math.isfinite(x) else x
-
-    def floor(x: float) -> float:
-        return float(math.floor(x)) if math.isfinite(x) else x
-
-    def ceil(x: float) -> float:
-        return float(math.ceil(x)) if math.isfinite(x) else x
-
-    def cbrt(x: float) -> float:
-        return math.copysign(abs(x) ** (1 / 3), x)
-
-    def js_pow(x: float, y: float) -> float:
-        try:
-            return float(x**y)
-        except OverflowError:
-            return math.inf
-
-    math_ns = Namespace(
-        "Math",
-        {
-            "PI": math.pi,
-            "E": math.e,
-            "SQRT2": math.sqrt(2),
-            "SQRT1_2": math.sqrt(0.5),
-            "LN2": math.log(2),
-            "LN10": math.log(10),
-            "LOG2E": 1 / math.log(2),
-            "LOG10E": 1 / math.log(10),
-            "abs": number_fn(abs),
-            "sin": number_fn(math.sin),
-            "cos": number_fn(math.cos),
-            "tan": number_fn(math.tan),
-            "asin": number_fn(math.asin),
-            "acos": number_fn(math.acos),
-            "atan": number_fn(math.atan),
-            "atan2": number_fn(math.atan2, 2),
-            "sinh": number_fn(math.sinh),
-            "cosh": number_fn(math.cosh),
-            "tanh": number_fn(math.tanh),
-            "sqrt": number_fn(math.sqrt),
-            "cbrt": number_fn(cbrt),
-            "exp": number_fn(math.exp),
-            "log": number_fn(math.log),
-            "log2": number_fn(math.log2),
-            "log10": number_fn(math.log10),
-            "floor": number_fn(floor),
-            "ceil": number_fn(ceil),
-            "round": number_fn(js_round),
-            "trunc": number_fn(trunc),
-            "sign": number_fn(sign),
-            "pow": number_fn(js_pow, 2),
-            "hypot": variadic("hypot", lambda xs: math.hypot(*xs)),
-            "min": variadic("min", lambda xs: min(xs) if xs else math.inf),
-            "max": variadic("max", lambda xs: max(xs) if xs else -math.inf),
-            "random": Builtin("random", random),
-        },
-    )
-
-    def assign(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        target = _arg(args, 0)
-        for source in args[1:]:
-            items = (
-                source.items()
-                if isinstance(source, dict)
-                else source.fields.items()
-                if isinstance(source, Record)
-                else ()
-            )
-            for key, value in list(items):
-                if isinstance(target, dict):
-                    target[key] = value
-                else:
-                    ctx.set_member(target, str(key), value)
-        return target
-
-    def keys(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = _arg(args, 0)
-        if isinstance(obj, dict):
-            return [js.to_string(k) for k in obj]
-        if isinstance(obj, list):
-            return [str(i) for i in range(len(obj))]
-        return Unknown("Object.keys of a value that is not an object")
-
-    def values(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = _arg(args, 0)
-        if isinstance(obj, dict):
-            return list(obj.values())
-        if isinstance(obj, list):
-            return list(obj)
-        return Unknown("Object.values of a value that is not an object")
-
-    def entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = _arg(args, 0)
-        if isinstance(obj, dict):
-            return [[js.to_string(k), v] for k, v in obj.items()]
-        if isinstance(obj, list):
-            return [[str(i), v] for i, v in enumerate(obj)]
-        return Unknown("Object.entries of a value that is not an object")
-
-    def from_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = js.iterate(_arg(args, 0), "of")
-        result: dict[str, Value] = {}
-        for item in items or ():
-            if isinstance(item, list | tuple) and len(item) >= 2:
-                result[js.to_string(item[0])] = item[1]
-        return result
-
-    def identity(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return _arg(args, 0)
-
-    object_ns = Namespace(
-        "Object",
-        {
-            "assign": Builtin("Object.assign", assign),
-            "keys": Builtin("Object.keys", keys),
-            "values": Builtin("Object.values", values),
-            "entries": Builtin("Object.entries", entries),
-            "fromEntries": Builtin("Object.fromEntries", from_entries),
-            "freeze": Builtin("Object.freeze", identity),
-            "seal": Builtin("Object.seal", identity),
-        },
-    )
-
-    def array_from(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        source = _arg(args, 0)
-        fn = _arg(args, 1)
-        items: list[Value]
-        if isinstance(source, dict) and "length" in source:
-            length = ctx.number(source["length"], "Array.from length", 0)
-            count = int(length)
-            if count > ctx.interp.limits.max_loop_iterations:
-                ctx.warning(
-                    "eval.loop_limit",
-                    f"Array.from of {count} items cut to {ctx.interp.limits.max_loop_iterations}",
-                )
-                count = ctx.interp.limits.max_loop_iterations
-            items = [UNDEFINED] * max(0, count)
-        else:
-            found = js.iterate(source, "of")
-            if found is None:
-                return Unknown("Array.from of a value that cannot be known statically")
-            items = list(found)
-        if fn is UNDEFINED:
-            return items
-        result = []
-        for i, item in enumerate(items):
-            ctx.interp.budget.step()
-            result.append(ctx.call(fn, [item, float(i)]))
-        return result
-
-    def array_new(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if len(args) == 1 and is_number(args[0]):
-            count = int(args[0])
-            if count > ctx.interp.limits.max_collection or count < 0:
-                return Unknown("an array too large to build")
-            return [UNDEFINED] * count
-        return list(args)
-
-    array_cls = EngineClass("Array", lambda ctx, args, kwargs: array_new(ctx, args, kwargs))
-    array_cls.static.update(
-        {
-            "from": Builtin("Array.from", array_from),
-            "isArray": Builtin("Array.isArray", lambda c, a, k: isinstance(_arg(a, 0), list)),
-            "of": Builtin("Array.of", lambda c, a, k: list(a)),
-        }
-    )
-
-    def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = _arg(args, 0)
-        if isinstance(value, Unknown) or is_number(value):
-            return value
-        match = _PARSE_FLOAT.match(js.to_string(value))
-        return float(match.group(0)) if match else math.nan
-
-    def parse_int(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = parse_float(ctx, args, kwargs)
-        return float(math.trunc(value)) if is_number(value) and math.isfinite(value) else value
-
-    def to_number(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = _arg(args, 0)
-        if isinstance(value, Unknown):
-            return value
-        number = js.to_number(value)
-        return math.nan if number is None else number
-
-    number_cls = EngineClass("Number", lambda ctx, args, kwargs: to_number(ctx, args, kwargs))
-    number_cls.static.update(
-        {
-            "parseFloat": Builtin("parseFloat", parse_float),
-            "parseInt": Builtin("parseInt", parse_int),
-            "isInteger": Builtin(
-                "isInteger",
-                lambda c, a, k: is_number(_arg(a, 0)) and float(_arg(a, 0)).is_integer(),
-            ),
-            "isFinite": Builtin(
-                "isFinite", lambda c, a, k: is_number(_arg(a, 0)) and math.isfinite(_arg(a, 0))
-            ),
-            "EPSILON": 2.0**-52,
-            "MAX_SAFE_INTEGER": 2.0**53 - 1,
-        }
-    )
-
-    def to_string(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = _arg(args, 0)
-        return value if isinstance(value, Unknown) else js.to_string(value)
-
-    def to_boolean(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        truth = js.truthy(_arg(args, 0))
-        return Unknown("Boolean of an unknown value") if truth is None else truth
-
-    def nothing(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return UNDEFINED
-
-    console = Namespace("console", missing=lambda name: Builtin(f"console.{name}", nothing))
-
-    def stringify(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return Unknown("JSON.stringify is not followed")
-
-    def json_parse(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        import json
-
-        text = _arg(args, 0)
-        if not isinstance(text, str):
-            return Unknown("JSON.parse of an unknown text")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return Unknown("JSON.parse of invalid JSON")
-        return _from_json(data)
-
-    return {
-        "Math": math_ns,
-        "Object": object_ns,
-        "Array": array_cls,
-        "Number": number_cls,
-        "String": Builtin("String", to_string),
-        "Boolean": Builtin("Boolean", to_boolean),
-        "parseFloat": Builtin("parseFloat", parse_float),
-        "parseInt": Builtin("parseInt", parse_int),
-        "isNaN": Builtin(
-            "isNaN",
-            lambda c, a, k: (
-                math.isnan(js.to_number(_arg(a, 0)) or 0.0)
-                if not isinstance(_arg(a, 0), Unknown)
-                else _arg(a, 0)
-            ),
-        ),
-        "isFinite": Builtin(
-            "isFinite", lambda c, a, k: math.isfinite(js.to_number(_arg(a, 0)) or math.nan)
-        ),
-        "Infinity": math.inf,
-        "NaN": math.nan,
-        "undefined": UNDEFINED,
-        "console": console,
-        "JSON": Namespace(
-            "JSON",
-            {
-                "stringify": Builtin("JSON.stringify", stringify),
-                "parse": Builtin("JSON.parse", json_parse),
-            },
-        ),
-    }
-
-
-def _from_json(data: Any) -> Value:
-    if isinstance(data, bool) or data is None or isinstance(data, str):
-        return data
-    if isinstance(data, int | float):
-        return float(data)
-    if isinstance(data, list):
-        return [_from_json(v) for v in data]
-    if isinstance(data, dict):
-        return {str(k): _from_json(v) for k, v in data.items()}
-    return Unknown("unsupported JSON value")
+        return js_globals(self)

@@ -15,10 +15,10 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
+from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.engine import Engine, Kind
 from parsers.evaluator.values import (
-    UNDEFINED,
     Builtin,
     Namespace,
     Record,
@@ -28,20 +28,9 @@ from parsers.evaluator.values import (
     type_name,
 )
 
-Args = list[Value]
-Kwargs = dict[str, Value]
-
 KIND = "ndarray"
 #: Largest array a script may build (elements).
 MAX_ELEMENTS = 100_000
-
-
-def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 def is_array(value: Value) -> TypeGuard[Record]:
@@ -108,7 +97,7 @@ def to_numpy(value: Value, depth: int = 0) -> np.ndarray[Any, Any] | Unknown:
 
 def _unary_fn(name: str, fn: Callable[[Any], Any]) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        array = to_numpy(_arg(args, 0))
+        array = to_numpy(arg(args, 0))
         if isinstance(array, Unknown):
             return array
         with np.errstate(all="ignore"):
@@ -119,7 +108,7 @@ def _unary_fn(name: str, fn: Callable[[Any], Any]) -> Builtin:
 
 def _binary_fn(name: str, fn: Callable[[Any, Any], Any]) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        a, b = to_numpy(_arg(args, 0)), to_numpy(_arg(args, 1))
+        a, b = to_numpy(arg(args, 0)), to_numpy(arg(args, 1))
         if isinstance(a, Unknown):
             return a
         if isinstance(b, Unknown):
@@ -143,13 +132,13 @@ def _shape(ctx: CallContext, value: Value) -> tuple[int, ...] | None:
 
 def _filled(name: str, fill: float | None) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        shape = _shape(ctx, _arg(args, 0, kwargs, "shape"))
+        shape = _shape(ctx, arg(args, 0, kwargs, "shape"))
         if shape is None or math.prod(shape) > MAX_ELEMENTS or any(n < 0 for n in shape):
             return Unknown(f"numpy.{name} of a shape that cannot be known statically")
         value = (
             fill
             if fill is not None
-            else ctx.number(_arg(args, 1, kwargs, "fill_value"), "fill value", 0.0)
+            else ctx.number(arg(args, 1, kwargs, "fill_value"), "fill value", 0.0)
         )
         return wrap(np.full(shape, value, dtype=float))
 
@@ -157,20 +146,20 @@ def _filled(name: str, fill: float | None) -> Builtin:
 
 
 def _eye(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    n = _arg(args, 0, kwargs, "N")
+    n = arg(args, 0, kwargs, "N")
     if not is_number(n) or not 0 < n <= 64:
         return Unknown("numpy.eye of a size that cannot be known statically")
     return wrap(np.eye(int(n)))
 
 
 def _array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    array = to_numpy(_arg(args, 0, kwargs, "object"))
+    array = to_numpy(arg(args, 0, kwargs, "object"))
     return array if isinstance(array, Unknown) else wrap(np.array(array, dtype=float))
 
 
 def _sequence_fn(name: str, fn: Callable[[list[Any]], Any]) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        items = _arg(args, 0)
+        items = arg(args, 0)
         parts = (
             [to_numpy(v) for v in items] if isinstance(items, list | tuple) else [to_numpy(items)]
         )
@@ -186,9 +175,9 @@ def _sequence_fn(name: str, fn: Callable[[list[Any]], Any]) -> Builtin:
 
 
 def _linspace(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    start = ctx.number(_arg(args, 0, kwargs, "start"), "linspace start", 0.0)
-    stop = ctx.number(_arg(args, 1, kwargs, "stop"), "linspace stop", 1.0)
-    count = _arg(args, 2, kwargs, "num")
+    start = ctx.number(arg(args, 0, kwargs, "start"), "linspace start", 0.0)
+    stop = ctx.number(arg(args, 1, kwargs, "stop"), "linspace stop", 1.0)
+    count = arg(args, 2, kwargs, "num")
     num = int(count) if is_number(count) else 50
     endpoint = kwargs.get("endpoint", True) is not False
     if not 0 <= num <= MAX_ELEMENTS:
@@ -215,10 +204,10 @@ def _arange(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 def _reduce(name: str, fn: Callable[..., Any]) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        array = to_numpy(_arg(args, 0))
+        array = to_numpy(arg(args, 0))
         if isinstance(array, Unknown):
             return array
-        axis = _arg(args, 1, kwargs, "axis")
+        axis = arg(args, 1, kwargs, "axis")
         try:
             return wrap(fn(array, axis=int(axis)) if is_number(axis) else fn(array))
         except (ValueError, np.exceptions.AxisError) as error:
@@ -228,7 +217,7 @@ def _reduce(name: str, fn: Callable[..., Any]) -> Builtin:
 
 
 def _inv(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    array = to_numpy(_arg(args, 0))
+    array = to_numpy(arg(args, 0))
     if isinstance(array, Unknown):
         return array
     try:
@@ -238,10 +227,10 @@ def _inv(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 
 def _norm(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    array = to_numpy(_arg(args, 0))
+    array = to_numpy(arg(args, 0))
     if isinstance(array, Unknown):
         return array
-    axis = _arg(args, 2, kwargs, "axis")
+    axis = arg(args, 2, kwargs, "axis")
     return wrap(np.linalg.norm(array, axis=int(axis)) if is_number(axis) else np.linalg.norm(array))
 
 
@@ -326,8 +315,8 @@ def numpy_module() -> Namespace:
         "sum": _reduce("sum", np.sum),
         "min": _reduce("min", np.min),
         "max": _reduce("max", np.max),
-        "float64": Builtin("numpy.float64", lambda ctx, a, k: wrap(to_numpy(_arg(a, 0)))),
-        "float32": Builtin("numpy.float32", lambda ctx, a, k: wrap(to_numpy(_arg(a, 0)))),
+        "float64": Builtin("numpy.float64", lambda ctx, a, k: wrap(to_numpy(arg(a, 0)))),
+        "float32": Builtin("numpy.float32", lambda ctx, a, k: wrap(to_numpy(arg(a, 0)))),
         "linalg": Namespace(
             "numpy.linalg",
             {"inv": Builtin("numpy.linalg.inv", _inv), "norm": Builtin("numpy.linalg.norm", _norm)},
@@ -369,7 +358,7 @@ def array_member(ctx: CallContext, record: Record, name: str) -> Value:
         "sum": lambda a, k: wrap(array.sum(axis=int(a[0]) if a and is_number(a[0]) else None)),
         "min": lambda a, k: wrap(array.min()),
         "max": lambda a, k: wrap(array.max()),
-        "dot": lambda a, k: array_binary("@", record, _arg(a, 0)),
+        "dot": lambda a, k: array_binary("@", record, arg(a, 0)),
         "reshape": lambda a, k: _reshape(array, a),
         "item": lambda a, k: (
             wrap(array.item()) if array.size == 1 else Unknown("item of an array of many values")

@@ -14,28 +14,19 @@ Python's own rules the lowering encodes: blocks open no scope (``Block(scoped=Fa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
-from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.treesitter import Node, SourceTree, first_error
-
-
-class _Incomplete(Exception):
-    """A statement holds a syntax error or is cut off at ``node``."""
-
-    def __init__(self, node: Node) -> None:
-        super().__init__(node.type)
-        self.node = node
-
-
-class _TooDeep(Exception):
-    def __init__(self, node: Node) -> None:
-        super().__init__(node.type)
-        self.node = node
-
+from parsers.evaluator.limits import Budget, Limits
+from parsers.evaluator.lowering import (
+    ExpressionHandlers,
+    Incomplete,
+    StatementHandlers,
+    TooDeep,
+    TreeLowering,
+)
+from parsers.evaluator.treesitter import Node, SourceTree
 
 _ESCAPES = {
     "n": "\n",
@@ -99,27 +90,14 @@ def python_number(text: str) -> int | float:
     return float(lower)
 
 
-class PythonFrontEnd:
+class PythonFrontEnd(TreeLowering):
     """Lowers one parsed Python text. Diagnostics go to ``reporter`` with codes prefixed
     ``prefix`` (``py.syntax``)."""
 
-    def __init__(
-        self,
-        source: SourceTree,
-        reporter: Reporter,
-        limits: Limits,
-        budget: Budget,
-        *,
-        prefix: str = "py",
-    ) -> None:
-        self.source = source
-        self.reporter = reporter
-        self.limits = limits
-        self.budget = budget
-        self.prefix = prefix
-        self.depth = 0
-        self.lowered = 0
-        self._statements: dict[str, Callable[[Node], ir.Stmt | None]] = {
+    PREFIX = "py"
+
+    def _handlers(self) -> tuple[StatementHandlers, ExpressionHandlers]:
+        statements: StatementHandlers = {
             "expression_statement": self._expression_statement,
             "import_statement": self._import,
             "import_from_statement": self._import_from,
@@ -136,14 +114,14 @@ class PythonFrontEnd:
             "pass_statement": lambda n: ir.Pass(*self._pos(n)),
             "break_statement": lambda n: ir.Break(*self._pos(n)),
             "continue_statement": lambda n: ir.Continue(*self._pos(n)),
-            "raise_statement": self._raise,
+            "raise_statement": self._throw,
             "assert_statement": lambda n: ir.Pass(*self._pos(n)),
             "delete_statement": self._delete,
             "global_statement": self._nonlocal,
             "nonlocal_statement": self._nonlocal,
             "block": self._block,
         }
-        self._expressions: dict[str, Callable[[Node], ir.Expr]] = {
+        expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
             "true": lambda n: ir.Const(*self._pos(n), True),
             "false": lambda n: ir.Const(*self._pos(n), False),
@@ -179,132 +157,9 @@ class PythonFrontEnd:
             "await": lambda n: ir.Await(*self._pos(n), self.expression(self._named(n)[0])),
             "keyword_argument": self._stray_keyword,
         }
-
-    # --- helpers ----------------------------------------------------------------------------------
-    def text(self, node: Node) -> str:
-        return self.source.text(node)
-
-    @staticmethod
-    def _pos(node: Node) -> tuple[int, int]:
-        row, column = node.start_point
-        return row + 1, column + 1
-
-    def _report(self, severity: str, code: str, message: str, node: Node) -> None:
-        line, col = self._pos(node)
-        self.reporter.add(severity, f"{self.prefix}.{code}", message, line, col)  # type: ignore[arg-type]
-
-    def _named(self, node: Node) -> list[Node]:
-        """Named children, comments left out; an error among them makes the node incomplete."""
-        result = []
-        for child in node.named_children:
-            kind = child.type
-            if kind == "comment":
-                continue
-            if kind == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
-            result.append(child)
-        if node.has_error:
-            for child in node.children:
-                if child.is_missing:
-                    raise _Incomplete(child)
-        return result
-
-    def _field(self, node: Node, name: str) -> Node | None:
-        child = node.child_by_field_name(name)
-        if child is not None and (child.type == "ERROR" or child.is_missing):
-            raise _Incomplete(child)
-        return child
-
-    def _required(self, node: Node, name: str) -> Node:
-        child = self._field(node, name)
-        if child is None:
-            raise _Incomplete(node)
-        return child
-
-    def _tick(self) -> None:
-        self.lowered += 1
-        if self.lowered & 0xFF == 0 and self.budget.expired():
-            raise BudgetExceeded("the time limit while reading the code")
+        return statements, expressions
 
     # --- program and statements -------------------------------------------------------------------
-    def program(self) -> ir.Block:
-        body: list[ir.Stmt] = []
-        try:
-            for child in self.source.root.children:
-                body.extend(self._statement_list([child]))
-        except BudgetExceeded:
-            self.reporter.add(
-                "warning",
-                "eval.budget",
-                "the code is too long to read in time; only its beginning is read",
-                None,
-                None,
-            )
-        return ir.Block(1, 1, tuple(body), scoped=False)
-
-    def _statement_list(self, nodes: list[Node]) -> list[ir.Stmt]:
-        body: list[ir.Stmt] = []
-        for child in nodes:
-            if not child.is_named or child.type == "comment":
-                continue
-            stmt = self.statement(child)
-            if stmt is not None:
-                body.append(stmt)
-        return body
-
-    def statement(self, node: Node) -> ir.Stmt | None:
-        self._tick()
-        if node.type == "ERROR" or node.is_missing:
-            self._skip(node, node)
-            return None
-        handler = self._statements.get(node.type)
-        try:
-            if handler is None:
-                if node.type in self._expressions:
-                    return ir.ExprStmt(*self._pos(node), self.expression(node))
-                self._report(
-                    "info",
-                    "unsupported",
-                    f"{node.type.replace('_', ' ')} not understood; skipped",
-                    node,
-                )
-                return None
-            return handler(node)
-        except _Incomplete as incomplete:
-            self._skip(node, incomplete.node)
-        except _TooDeep as deep:
-            self._report(
-                "warning",
-                "too_deep",
-                f"code nests deeper than {self.limits.max_nesting} levels; statement skipped",
-                deep.node,
-            )
-        except RecursionError:
-            self._report(
-                "warning", "too_deep", "code nests too deeply to read; statement skipped", node
-            )
-        return None
-
-    def _skip(self, statement: Node, error: Node) -> None:
-        bad = first_error(error) or error
-        line, col = self._pos(bad)
-        first_line = statement.start_point[0] + 1
-        text = self.text(statement).strip().splitlines()
-        snippet = (
-            (text[0][:60] + ("..." if len(text[0]) > 60 or len(text) > 1 else "")) if text else ""
-        )
-        where = f"statement at line {first_line}" if first_line != line else "statement"
-        what = (
-            "is cut off" if bad.end_byte >= len(self.source.data.rstrip()) else "has a syntax error"
-        )
-        self.reporter.add(
-            "warning",
-            f"{self.prefix}.syntax",
-            f"{where} {what} at {line}:{col}; left out" + (f": {snippet!r}" if snippet else ""),
-            line,
-            col,
-        )
-
     def _block(self, node: Node | None) -> ir.Block:
         if node is None:
             return ir.Block(0, 0, (), scoped=False)
@@ -332,27 +187,11 @@ class PythonFrontEnd:
             if part.type == "aliased_import":
                 module = self.text(self._required(part, "name"))
                 alias = self.text(self._required(part, "alias"))
-                declarations.append(
-                    ir.Declare(
-                        line,
-                        col,
-                        ir.Name(line, col, alias),
-                        ir.ImportValue(line, col, module, None),
-                        "var",
-                    )
-                )
+                declarations.append(self._import_declaration(line, col, alias, module, None, "var"))
             elif part.type == "dotted_name":
                 module = self.text(part)
                 top = module.split(".")[0]
-                declarations.append(
-                    ir.Declare(
-                        line,
-                        col,
-                        ir.Name(line, col, top),
-                        ir.ImportValue(line, col, top, None),
-                        "var",
-                    )
-                )
+                declarations.append(self._import_declaration(line, col, top, top, None, "var"))
         return ir.Block(line, col, tuple(declarations), scoped=False)
 
     def _import_from(self, node: Node) -> ir.Stmt:
@@ -366,15 +205,7 @@ class PythonFrontEnd:
                 alias = self.text(self._required(part, "alias"))
             else:
                 name = alias = self.text(part)
-            declarations.append(
-                ir.Declare(
-                    line,
-                    col,
-                    ir.Name(line, col, alias),
-                    ir.ImportValue(line, col, module, name),
-                    "var",
-                )
-            )
+            declarations.append(self._import_declaration(line, col, alias, module, name, "var"))
         if any(child.type == "wildcard_import" for child in node.named_children):
             call = ir.Call(
                 line, col, ir.Name(line, col, "%import_all"), (ir.Const(line, col, module),)
@@ -490,10 +321,6 @@ class PythonFrontEnd:
             )
         return ir.Return(*self._pos(node), value)
 
-    def _raise(self, node: Node) -> ir.Stmt:
-        named = self._named(node)
-        return ir.Throw(*self._pos(node), self.expression(named[0]) if named else None)
-
     def _delete(self, node: Node) -> ir.Stmt:
         targets: list[ir.Expr] = []
         for child in self._named(node):
@@ -605,7 +432,7 @@ class PythonFrontEnd:
                 continue
             try:
                 members.extend(self._class_member(member, fields))
-            except _Incomplete as incomplete:
+            except Incomplete as incomplete:
                 self._skip(member, incomplete.node)
         record_like = any(
             d.split(".")[-1] in ("dataclass", "dataclasses.dataclass") for d in decorators
@@ -644,7 +471,7 @@ class PythonFrontEnd:
         self, member: Node, fields: list[tuple[str, ir.Expr | None, int, int]]
     ) -> list[ir.ClassMember]:
         if member.type == "ERROR" or member.is_missing:
-            raise _Incomplete(member)
+            raise Incomplete(member)
         line, col = self._pos(member)
         decorators: list[str] = []
         definition = member
@@ -696,12 +523,12 @@ class PythonFrontEnd:
     def expression(self, node: Node) -> ir.Expr:
         kind = node.type
         if kind == "ERROR" or node.is_missing:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         if kind == "identifier":
             row, column = node.start_point
             return ir.Name(row + 1, column + 1, self.source.text(node))
         if self.depth >= self.limits.max_nesting:
-            raise _TooDeep(node)
+            raise TooDeep(node)
         self._tick()
         if kind == "float" or kind == "integer":
             return self._number(node)  # a leaf: no table, no nesting to count
@@ -739,7 +566,7 @@ class PythonFrontEnd:
             elif child.type == "interpolation":
                 expression = child.child_by_field_name("expression")
                 if expression is None:
-                    raise _Incomplete(child)
+                    raise Incomplete(child)
                 value = self.expression(expression)
                 spec = child.child_by_field_name("format_specifier")
                 if spec is not None:
@@ -750,7 +577,7 @@ class PythonFrontEnd:
                     )
                 parts.append(value)
             elif child.type == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
+                raise Incomplete(child)
         return parts
 
     def _string(self, node: Node) -> ir.Expr:
@@ -766,12 +593,6 @@ class PythonFrontEnd:
         if all(isinstance(p, str) for p in parts):
             return ir.Const(*self._pos(node), "".join(p for p in parts if isinstance(p, str)))
         return ir.Template(*self._pos(node), tuple(parts))
-
-    def _parenthesized(self, node: Node) -> ir.Expr:
-        named = self._named(node)
-        if not named:
-            raise _Incomplete(node)
-        return self.expression(named[-1])
 
     def _attribute(self, node: Node) -> ir.Expr:
         obj = self._required(node, "object")
@@ -789,7 +610,7 @@ class PythonFrontEnd:
                     slot += 1
                 elif child.is_named and child.type != "comment":
                     if child.type == "ERROR" or child.is_missing:
-                        raise _Incomplete(child)
+                        raise Incomplete(child)
                     if slot < 3:
                         parts[slot] = self.expression(child)
             return ir.Slice(*self._pos(node), parts[0], parts[1], parts[2])
@@ -800,9 +621,9 @@ class PythonFrontEnd:
         indices = [c for c in node.children_by_field_name("subscript") if c.type != "comment"]
         for index in indices:
             if index.type == "ERROR" or index.is_missing:
-                raise _Incomplete(index)
+                raise Incomplete(index)
         if not indices:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         line, col = self._pos(node)
         if len(indices) == 1:
             return ir.Index(line, col, obj, self._index_expression(indices[0]))
@@ -851,15 +672,6 @@ class PythonFrontEnd:
                 return ir.SuperCall(line, col, args)
         return ir.Call(line, col, self.expression(function), args)
 
-    def _operator(self, node: Node) -> str:
-        op = node.child_by_field_name("operator")
-        if op is not None:
-            return self.text(op)
-        for child in node.children:
-            if not child.is_named:
-                return child.type
-        raise _Incomplete(node)
-
     def _binary(self, node: Node) -> ir.Expr:
         left = self.expression(self._required(node, "left"))
         right = self.expression(self._required(node, "right"))
@@ -889,19 +701,19 @@ class PythonFrontEnd:
             if child.type == "comment":
                 continue
             if child.type == "ERROR" or child.is_missing:
-                raise _Incomplete(child)
+                raise Incomplete(child)
             if child.is_named:
                 if operands:
                     op = " ".join(pending)
                     if op not in _COMPARE:
-                        raise _Incomplete(child)
+                        raise Incomplete(child)
                     ops.append("!=" if op == "<>" else op)
                 pending = []
                 operands.append(self.expression(child))
             else:
                 pending.append(child.type)
         if len(operands) < 2 or len(ops) != len(operands) - 1:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         line, col = self._pos(node)
         if len(ops) == 1:
             return ir.Binary(line, col, ops[0], operands[0], operands[1])
@@ -910,7 +722,7 @@ class PythonFrontEnd:
     def _conditional(self, node: Node) -> ir.Expr:
         named = self._named(node)
         if len(named) != 3:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         then, test, other = named
         return ir.Conditional(
             *self._pos(node), self.expression(test), self.expression(then), self.expression(other)
@@ -966,7 +778,7 @@ class PythonFrontEnd:
             if child.type == "for_in_clause":
                 rights = [c for c in child.children_by_field_name("right") if c.type != "comment"]
                 if not rights:
-                    raise _Incomplete(child)
+                    raise Incomplete(child)
                 iterable = (
                     self.expression(rights[0])
                     if len(rights) == 1
@@ -1004,7 +816,7 @@ class PythonFrontEnd:
     def _augmented(self, node: Node) -> ir.Expr:
         op = self._operator(node)
         if op not in _AUGMENTED:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         target = self.pattern(self._required(node, "left"))
         return ir.Assign(
             *self._pos(node), target, op[:-1], self.expression(self._required(node, "right"))
@@ -1016,7 +828,7 @@ class PythonFrontEnd:
     # --- patterns ---------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:
         if node.type == "ERROR" or node.is_missing:
-            raise _Incomplete(node)
+            raise Incomplete(node)
         kind = node.type
         line, col = self._pos(node)
         if kind == "identifier":
@@ -1025,12 +837,12 @@ class PythonFrontEnd:
             lowered = self._attribute(node)
             if isinstance(lowered, ir.Member):
                 return lowered
-            raise _Incomplete(node)
+            raise Incomplete(node)
         if kind == "subscript":
             lowered = self._subscript(node)
             if isinstance(lowered, ir.Index):
                 return lowered
-            raise _Incomplete(node)
+            raise Incomplete(node)
         if kind in (
             "pattern_list",
             "tuple_pattern",
@@ -1049,7 +861,7 @@ class PythonFrontEnd:
             return ir.ListPattern(line, col, tuple(items), rest)
         if kind == "parenthesized_expression":
             return self.pattern(self._named(node)[-1])
-        raise _Incomplete(node)
+        raise Incomplete(node)
 
 
 def lower_python(

@@ -9,10 +9,11 @@ import contextlib
 import itertools
 import math
 import operator
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from parsers.evaluator import numpy_lib as npl
+from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.values import (
@@ -31,16 +32,6 @@ from parsers.evaluator.values import (
 
 _MAX_POWER_BITS = 4096
 _MAX_TEXT = 1_000_000
-
-
-def _arg(
-    args: list[Value], i: int, kwargs: dict[str, Value] | None = None, name: str | None = None
-) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 class _LazyIterator:
@@ -309,31 +300,31 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
         return Builtin(name, lambda ctx, obj, args, kwargs: fn(obj, args, kwargs))
 
     def append(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        lst.append(_arg(args, 0))
+        lst.append(arg(args, 0))
         return None
 
     def extend(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = py.iterate(_arg(args, 0), "of")
+        items = py.iterate(arg(args, 0), "of")
         if items is not None:
             lst.extend(itertools.islice(items, _MAX_TEXT))
         return None
 
     def insert(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(_arg(args, 0), int):
-            lst.insert(args[0], _arg(args, 1))
+        if isinstance(arg(args, 0), int):
+            lst.insert(args[0], arg(args, 1))
         return None
 
     def pop(container: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         try:
             if isinstance(container, dict):
-                return container.pop(_arg(args, 0), *args[1:2])
+                return container.pop(arg(args, 0), *args[1:2])
             return container.pop(*args[:1])
         except (IndexError, KeyError, TypeError):
             return Unknown("pop of a missing item")
 
     def index(seq: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         try:
-            return seq.index(_arg(args, 0))
+            return seq.index(arg(args, 0))
         except ValueError:
             return Unknown("index of a missing item")
 
@@ -344,21 +335,21 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
         return None
 
     def get(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        key = _arg(args, 0)
+        key = arg(args, 0)
         try:
             return d.get(key, None if len(args) < 2 else args[1])
         except TypeError:
             return Unknown("a key that cannot be hashed")
 
     def update(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        source = _arg(args, 0)
+        source = arg(args, 0)
         if isinstance(source, dict):
             d.update(source)
         d.update(kwargs)
         return None
 
     def setdefault(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return d.setdefault(_arg(args, 0), None if len(args) < 2 else args[1])
+        return d.setdefault(arg(args, 0), None if len(args) < 2 else args[1])
 
     def fmt(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
@@ -369,14 +360,14 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
             return Unknown("a format string that cannot be filled")
 
     def join(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = py.iterate(_arg(args, 0), "of")
+        items = py.iterate(arg(args, 0), "of")
         parts = list(items) if items is not None else None
         if parts is None or not all(isinstance(p, str) for p in parts):
             return Unknown("join of values that are not all text")
         return text.join(parts)
 
     def split(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        separator = _arg(args, 0)
+        separator = arg(args, 0)
         return text.split(separator if isinstance(separator, str) else None)
 
     def text_method(name: str) -> Builtin:
@@ -396,7 +387,7 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
         "insert": m("list.insert", insert),
         "pop": m("list.pop", pop),
         "index": m("list.index", index),
-        "count": m("list.count", lambda s, a, k: s.count(_arg(a, 0))),
+        "count": m("list.count", lambda s, a, k: s.count(arg(a, 0))),
         "copy": m("list.copy", lambda s, a, k: list(s)),
         "reverse": m("list.reverse", lambda s, a, k: s.reverse()),
         "sort": m("list.sort", sort),
@@ -468,8 +459,8 @@ def _python_globals(py: Python) -> dict[str, Value]:
         return iter(items)
 
     def enumerate_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = iterable(_arg(args, 0), "enumerate")
-        start = _arg(args, 1, kwargs, "start")
+        items = iterable(arg(args, 0), "enumerate")
+        start = arg(args, 1, kwargs, "start")
         if isinstance(items, Unknown):
             return items
         return _LazyIterator(
@@ -485,13 +476,13 @@ def _python_globals(py: Python) -> dict[str, Value]:
         return _LazyIterator("zip", (tuple(t) for t in zip(*sources, strict=False)))
 
     def reversed_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = _arg(args, 0)
+        value = arg(args, 0)
         if isinstance(value, list | tuple | str | range):
             return _LazyIterator("reversed", iter(value[::-1]))
         return Unknown("reversed of a value that cannot be known statically")
 
     def len_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = _arg(args, 0)
+        value = arg(args, 0)
         if isinstance(value, list | tuple | str | dict | range):
             return len(value)
         if npl.is_array(value) and value.native.ndim:
@@ -513,7 +504,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
 
     def reducer(name: str, fn: Callable[[list[Any]], Value]) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            source: Value = args if len(args) > 1 else _arg(args, 0)
+            source: Value = args if len(args) > 1 else arg(args, 0)
             items = iterable(source, name)
             if isinstance(items, Unknown):
                 return items
@@ -529,7 +520,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
 
     def convert(name: str, fn: Callable[[Any], Value]) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            value = _arg(args, 0)
+            value = arg(args, 0)
             if value is UNDEFINED:
                 return fn(0) if name != "str" else ""
             if isinstance(value, Unknown):
@@ -559,7 +550,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
             return Unknown("round of these values")
 
     def isinstance_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, kind = _arg(args, 0), _arg(args, 1)
+        value, kind = arg(args, 0), arg(args, 1)
         python_types = {
             "int": int,
             "float": (int, float),
@@ -586,7 +577,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
         return None
 
     def int_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, base = _arg(args, 0), _arg(args, 1, kwargs, "base")
+        value, base = arg(args, 0), arg(args, 1, kwargs, "base")
         if value is UNDEFINED:
             return 0
         if isinstance(value, Unknown) or isinstance(base, Unknown):
@@ -603,7 +594,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
             return Unknown(f"int() of a {type_name(value)}")
 
     def getattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name, default = _arg(args, 0), _arg(args, 1), _arg(args, 2)
+        obj, name, default = arg(args, 0), arg(args, 1), arg(args, 2)
         if not isinstance(name, str):
             return Unknown(
                 name.reason if isinstance(name, Unknown) else "getattr with a name that is not text"
@@ -620,13 +611,13 @@ def _python_globals(py: Python) -> dict[str, Value]:
         return value is not UNDEFINED
 
     def setattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name = _arg(args, 0), _arg(args, 1)
+        obj, name = arg(args, 0), arg(args, 1)
         if isinstance(name, str):
-            ctx.set_member(obj, name, _arg(args, 2))
+            ctx.set_member(obj, name, arg(args, 2))
         return None
 
     def map_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function = _arg(args, 0)
+        function = arg(args, 0)
         sources = [iterable(a, "map") for a in args[1:]]
         for source in sources:
             if isinstance(source, Unknown):
@@ -636,7 +627,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
         )
 
     def filter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function, items = _arg(args, 0), iterable(_arg(args, 1), "filter")
+        function, items = arg(args, 0), iterable(arg(args, 1), "filter")
         if isinstance(items, Unknown):
             return items
         if function is None:
@@ -644,7 +635,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
         return _LazyIterator("filter", (v for v in items if py.truthy(ctx.call(function, [v]))))
 
     def format_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, spec = _arg(args, 0), _arg(args, 1)
+        value, spec = arg(args, 0), arg(args, 1)
         if isinstance(value, Unknown):
             return value
         if not isinstance(spec, str) or not spec or not isinstance(value, int | float | str | bool):
@@ -656,7 +647,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
 
     def import_all(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``from module import *``: every member the module is known to hold."""
-        module = _arg(args, 0)
+        module = arg(args, 0)
         if not isinstance(module, str):
             return None
         found = python_module(ctx, module)
@@ -674,7 +665,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
 
     def dict_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         result: dict[Any, Value] = {}
-        source = _arg(args, 0)
+        source = arg(args, 0)
         if isinstance(source, dict):
             result.update(source)
         elif source is not UNDEFINED:
@@ -797,3 +788,33 @@ def python_module(ctx: CallContext, module: str) -> Value | None:
     if isinstance(modules, dict):
         return modules.get(module)
     return None
+
+
+def resolve_python_import(
+    ctx: CallContext,
+    module: str,
+    name: str | None,
+    *,
+    packages: Mapping[str, Callable[[], Value]],
+    modules: Mapping[str, Callable[[], Value]],
+    unknown_code: str,
+) -> Value:
+    """What a Python engine's ``import module`` (``name`` None) or ``from module import name``
+    binds: one of the engine's ``packages`` (a dotted module is read member by member from the
+    top-level one: ``bpy.ops.mesh``), one of its ``modules`` (by exact name), a standard module
+    the dialect provides, or an ``Unknown``, reported with ``unknown_code``."""
+    found: Value
+    top = module.split(".")[0]
+    if top in packages:
+        found = packages[top]()
+        for part in module.split(".")[1:]:
+            found = ctx.member(found, part)
+    elif module in modules:
+        found = modules[module]()
+    else:
+        standard = python_module(ctx, module)
+        if standard is None:
+            ctx.info(unknown_code, f"module {module!r} is not modelled; what it gives is unknown")
+            return Unknown(f"module {module!r} is not known")
+        found = standard
+    return found if name is None else ctx.member(found, name)

@@ -23,26 +23,26 @@ from parsers.build import MAX_OBJECTS, NativeObject
 from parsers.custom_mesh import bounding_affine, primitive_from_vertices
 from parsers.evaluator import (
     UNDEFINED,
+    Args,
     Builtin,
     CallContext,
     Engine,
     EngineClass,
     Kind,
+    Kwargs,
     Namespace,
     Record,
     Unknown,
     Value,
+    arg,
     is_number,
     type_name,
 )
 from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.python_lib import python_module
+from parsers.evaluator.python_lib import resolve_python_import
 from parsers.open3d_lang import shapes
 from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, quaternion_to_matrix
 from spatialbabel.palette import RGB
-
-Args = list[Value]
-Kwargs = dict[str, Value]
 
 ROTATION_ORDERS = ("xyz", "xzy", "yxz", "yzx", "zxy", "zyx")
 _SHOW_FUNCTIONS = (
@@ -62,14 +62,6 @@ _VISUALIZERS = (
     "VisualizerWithVertexSelection",
     "O3DVisualizer",
 )
-
-
-def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 @dataclass
@@ -315,9 +307,9 @@ class Open3DEngine(Engine):
         vector = Builtin(
             "open3d.utility.Vector3dVector",
             lambda ctx, a, k: (
-                npl.wrap(npl.to_numpy(_arg(a, 0)))
-                if not isinstance(npl.to_numpy(_arg(a, 0)), Unknown)
-                else npl.to_numpy(_arg(a, 0))
+                npl.wrap(npl.to_numpy(arg(a, 0)))
+                if not isinstance(npl.to_numpy(arg(a, 0)), Unknown)
+                else npl.to_numpy(arg(a, 0))
             ),
         )
         utility = Namespace(
@@ -346,27 +338,14 @@ class Open3DEngine(Engine):
         return {}
 
     def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
-        found: Value
-        if module == "open3d" or module.startswith("open3d."):
-            found = self.open3d
-            for part in module.split(".")[1:]:
-                found = ctx.member(found, part)
-        elif module == "numpy" or module.startswith("numpy."):
-            found = self.numpy
-            for part in module.split(".")[1:]:
-                found = ctx.member(found, part)
-        elif module == "copy":
-            found = self.copy_module
-        else:
-            standard = python_module(ctx, module)
-            if standard is None:
-                ctx.info(
-                    "open3d.unknown_module",
-                    f"module {module!r} is not modelled; what it gives is unknown",
-                )
-                return Unknown(f"module {module!r} is not known")
-            found = standard
-        return found if name is None else ctx.member(found, name)
+        return resolve_python_import(
+            ctx,
+            module,
+            name,
+            packages={"open3d": lambda: self.open3d, "numpy": lambda: self.numpy},
+            modules={"copy": lambda: self.copy_module},
+            unknown_code="open3d.unknown_module",
+        )
 
     def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
         if name in ("o3d", "open3d"):
@@ -402,7 +381,7 @@ class Open3DEngine(Engine):
         return create
 
     def _new_mesh(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        source = _arg(args, 0)
+        source = arg(args, 0)
         if isinstance(source, Record) and source.kind == "TriangleMesh":
             return self._copy_mesh(ctx, source)
         if source is not UNDEFINED:
@@ -420,7 +399,7 @@ class Open3DEngine(Engine):
         return self._mesh(ctx, [p.copy() for p in state.parts])
 
     def _copy_value(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        value = _arg(args, 0)
+        value = arg(args, 0)
         if isinstance(value, Record) and value.kind == "TriangleMesh":
             return self._copy_mesh(ctx, value)
         if isinstance(value, Record) and value.kind == npl.KIND:
@@ -491,8 +470,8 @@ class Open3DEngine(Engine):
         return vertices.min(axis=0), vertices.max(axis=0)
 
     def _translate(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        offset = self._vector(ctx, _arg(args, 0, kwargs, "translation"), "translate vector")
-        relative_value = _arg(args, 1, kwargs, "relative")
+        offset = self._vector(ctx, arg(args, 0, kwargs, "translation"), "translate vector")
+        relative_value = arg(args, 1, kwargs, "relative")
         relative = True if relative_value is UNDEFINED else ctx.truthy(relative_value)
         if offset is not None:
             move = np.asarray(offset)
@@ -511,8 +490,8 @@ class Open3DEngine(Engine):
         return matrix
 
     def _rotate(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        rotation = self._matrix(ctx, _arg(args, 0, kwargs, "R"), 3, "rotation matrix")
-        centre_value = _arg(args, 1, kwargs, "center")
+        rotation = self._matrix(ctx, arg(args, 0, kwargs, "R"), 3, "rotation matrix")
+        centre_value = arg(args, 1, kwargs, "center")
         if rotation is None:
             return record
         if centre_value is UNDEFINED:
@@ -524,8 +503,8 @@ class Open3DEngine(Engine):
         return record
 
     def _scale(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        factor = ctx.number(_arg(args, 0, kwargs, "scale"), "scale factor", 1.0)
-        centre_value = _arg(args, 1, kwargs, "center")
+        factor = ctx.number(arg(args, 0, kwargs, "scale"), "scale factor", 1.0)
+        centre_value = arg(args, 1, kwargs, "center")
         if centre_value is UNDEFINED:
             ctx.warning(
                 "open3d.scale_without_center",
@@ -539,13 +518,13 @@ class Open3DEngine(Engine):
         return record
 
     def _transform(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        matrix = self._matrix(ctx, _arg(args, 0, kwargs, "transformation"), 4, "transformation")
+        matrix = self._matrix(ctx, arg(args, 0, kwargs, "transformation"), 4, "transformation")
         if matrix is not None:
             record.native.apply(matrix)
         return record
 
     def _paint(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        colour = self._vector(ctx, _arg(args, 0, kwargs, "color"), "paint_uniform_color colour")
+        colour = self._vector(ctx, arg(args, 0, kwargs, "color"), "paint_uniform_color colour")
         if colour is not None:
             if max(colour) > 1.0 or min(colour) < 0.0:
                 ctx.warning(
@@ -615,7 +594,7 @@ class Open3DEngine(Engine):
     def _rotation_builder(self, order: str) -> Callable[[CallContext, Args, Kwargs], Value]:
         def build(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             angles = self._vector(
-                ctx, _arg(args, 0, kwargs, "rotation"), f"get_rotation_matrix_from_{order} angles"
+                ctx, arg(args, 0, kwargs, "rotation"), f"get_rotation_matrix_from_{order} angles"
             )
             if angles is None:
                 return Unknown(f"get_rotation_matrix_from_{order} of unknown angles")
@@ -624,7 +603,7 @@ class Open3DEngine(Engine):
         return build
 
     def _axis_angle(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        vector = self._vector(ctx, _arg(args, 0, kwargs, "rotation"), "axis-angle vector")
+        vector = self._vector(ctx, arg(args, 0, kwargs, "rotation"), "axis-angle vector")
         if vector is None:
             return Unknown("a rotation from an unknown axis-angle vector")
         angle = math.sqrt(sum(v * v for v in vector))
@@ -633,7 +612,7 @@ class Open3DEngine(Engine):
         return npl.wrap(axis_angle_to_matrix((vector[0], vector[1], vector[2]), angle))
 
     def _quaternion(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        array = npl.to_numpy(_arg(args, 0, kwargs, "rotation"))
+        array = npl.to_numpy(arg(args, 0, kwargs, "rotation"))
         if isinstance(array, Unknown) or array.size != 4:
             return Unknown("a rotation from an unknown quaternion")
         try:
@@ -672,12 +651,12 @@ class Open3DEngine(Engine):
         return True
 
     def _vis_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        target = _arg(args, 0, kwargs, "geometry")
+        target = arg(args, 0, kwargs, "geometry")
         self.shown = [m for m in self.shown if m is not target]
         return True
 
     def _write(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        self.show(ctx, _arg(args, 1, kwargs, "mesh"))
+        self.show(ctx, arg(args, 1, kwargs, "mesh"))
         return True
 
     def _read_file(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:

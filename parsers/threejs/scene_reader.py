@@ -14,9 +14,11 @@ import math
 import numpy as np
 
 from parsers.build import NativeObject
-from parsers.evaluator import CallContext, Record, Unknown, Value, is_number, type_name
-from parsers.threejs.engine import MESH_KINDS, GeometryState, ObjectState, ThreeEngine
+from parsers.evaluator import CallContext, Engine, Record, Unknown, Value, is_number, type_name
+from parsers.threejs.engine import ThreeEngine
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS, read_geometry
+from parsers.threejs.records import GeometryState, ObjectState
+from parsers.threejs.three_names import MESH_KINDS
 from spatialbabel.frames import Matrix
 from spatialbabel.palette import RGB, linear_to_srgb
 
@@ -45,9 +47,7 @@ def geometry_parameters(ctx: CallContext, geometry: Record) -> dict[str, float |
     return values
 
 
-def geometry_affine(
-    ctx: CallContext, engine: ThreeEngine, geometry: Value
-) -> tuple[str, Matrix] | None:
+def geometry_affine(ctx: CallContext, engine: Engine, geometry: Value) -> tuple[str, Matrix] | None:
     """(class, unit primitive -> geometry frame) of a geometry record, remarks reported."""
     if not isinstance(geometry, Record) or not engine.is_a(geometry, "BufferGeometry"):
         return None

@@ -176,12 +176,16 @@ def decompose(m: Matrix) -> tuple[Vec, Quat, Vec]:
 
 def euler_from_quat(q: Quat, order: str) -> Vec:
     """``Euler.setFromQuaternion`` (radians): through three's rotation matrix, as three does."""
-    return matrix_to_euler(rotation_matrix_from_quat(q)[:3, :3], order, degrees=False)
+    return matrix_to_euler(
+        rotation_matrix_from_quat(q)[:3, :3], order, degrees=False, three_compatible=True
+    )
 
 
 def euler_from_matrix(m: Matrix, order: str) -> Vec:
     """``Euler.setFromRotationMatrix`` (radians)."""
-    return matrix_to_euler(np.asarray(m, dtype=float)[:3, :3], order, degrees=False)
+    return matrix_to_euler(
+        np.asarray(m, dtype=float)[:3, :3], order, degrees=False, three_compatible=True
+    )
 
 
 def euler_matrix(x: float, y: float, z: float, order: str) -> Matrix:

@@ -11,27 +11,15 @@ from __future__ import annotations
 import re
 import time
 
-from parsers.build import build_objects
-from parsers.evaluator import (
-    CallContext,
-    Evaluation,
-    Limits,
-    ParseTimeout,
-    Reporter,
-    SourceTree,
-    evaluate,
-    ir,
-    parse_tree,
-)
+from parsers.evaluated import EvaluatedLanguage
+from parsers.evaluator import Limits, ParseTimeout, Reporter, SourceTree, ir, parse_tree
 from parsers.evaluator.csharp_front import ClassInfo, CSharpFrontEnd
 from parsers.evaluator.csharp_lib import CSharp
 from parsers.evaluator.limits import Budget
-from parsers.evaluator.repair import close_cut_off, keep_beginning
-from parsers.extract import extract_code
-from parsers.result import Diagnostics, ParseResult
+from parsers.evaluator.repair import close_cut_off
+from parsers.result import Diagnostics
 from parsers.unity.engine import UnityEngine
 from parsers.unity.structs import struct_operators
-from spatialbabel import Scene
 
 LANGUAGE = "unity"
 
@@ -162,35 +150,9 @@ def has_syntax_error(code: str) -> bool:
         return False
 
 
-def evaluate_unity(
-    code: str, *, limits: Limits | None = None, started: float | None = None
-) -> tuple[Evaluation, UnityEngine]:
-    """Run Unity C# ``code`` statically; the engine holds the GameObjects it built."""
-    engine = UnityEngine(code.split("\n"))
-    evaluation = evaluate(
-        code,
-        grammar="c_sharp",
-        front_end=_front_end,
-        dialect=CSharp(struct_operators),
-        engine=engine,
-        limits=limits,
-        started=started,
-    )
-    return evaluation, engine
-
-
-def parse_unity(text: str, *, limits: Limits | None = None) -> ParseResult:
-    started = time.monotonic()
-    extraction = extract_code(text, LANGUAGE)
-    diagnostics = Diagnostics(list(extraction.diagnostics))
-    diagnostics.line_map = extraction.reply_line
-    code, left_out = keep_beginning(extraction.code)
-    if left_out:
-        diagnostics.warning(
-            "unity.too_long",
-            f"the code is too long to read whole; its last {left_out} lines are left out",
-            code.count("\n") + 1,
-        )
+def _close_cut_off(code: str, diagnostics: Diagnostics) -> str:
+    """Code that stops inside open blocks, its unfinished end dropped and the blocks closed,
+    when that is what makes it parse."""
     # Only code with an unclosed block is parsed twice (the brace scan is cheap).
     repair = close_cut_off(code)
     if repair is not None and has_syntax_error(code) and not has_syntax_error(repair.code):
@@ -200,20 +162,23 @@ def parse_unity(text: str, *, limits: Limits | None = None) -> ParseResult:
             f"the code stops inside {repair.closed_blocks} open block(s); read without its last {repair.dropped_lines} unfinished line(s), the blocks closed",
             code.count("\n") - repair.closed_blocks,
         )
-    evaluation, engine = evaluate_unity(code, limits=limits, started=started)
-    natives = (
-        engine.native_objects(CallContext(evaluation.interpreter, 0, 0), creation_hints(code))
-        if evaluation.parsed
-        else []
-    )
-    evaluation.reporter.flush(diagnostics)
-    if (
-        evaluation.parsed
-        and not natives
-        and not any(d.severity == "error" for d in diagnostics.items)
-    ):
-        diagnostics.error(
-            "unity.no_objects", "the code makes no rendered GameObject of a known shape"
-        )
-    objects = build_objects(LANGUAGE, natives, diagnostics)
-    return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
+    return code
+
+
+UNITY: EvaluatedLanguage[UnityEngine] = EvaluatedLanguage(
+    LANGUAGE,
+    grammar="c_sharp",
+    front_end=_front_end,
+    new_engine=lambda code: UnityEngine(code.split("\n")),
+    new_dialect=lambda engine: CSharp(struct_operators),
+    read_objects=lambda ctx, engine, code: engine.native_objects(ctx, creation_hints(code)),
+    no_objects=("unity.no_objects", "the code makes no rendered GameObject of a known shape"),
+    too_long="unity.too_long",
+    prepare=_close_cut_off,
+)
+
+
+#: Runs Unity C# code statically: the evaluation, and the engine holding the GameObjects it
+#: built.
+evaluate_unity = UNITY.evaluate
+parse_unity = UNITY.parse

@@ -18,15 +18,18 @@ import numpy as np
 
 from parsers.evaluator import (
     UNDEFINED,
+    Args,
     Builtin,
     CallContext,
     Engine,
     EngineClass,
     Kind,
+    Kwargs,
     Namespace,
     Record,
     Unknown,
     Value,
+    arg,
     is_number,
 )
 from parsers.evaluator.csharp_lib import set_out
@@ -40,9 +43,6 @@ from spatialbabel.frames import (
     quaternion_to_matrix,
 )
 
-Args = list[Value]
-Kwargs = dict[str, Value]
-
 VECTOR_CONSTANTS = {
     "zero": (0.0, 0.0, 0.0),
     "one": (1.0, 1.0, 1.0),
@@ -53,14 +53,6 @@ VECTOR_CONSTANTS = {
     "forward": (0.0, 0.0, 1.0),
     "back": (0.0, 0.0, -1.0),
 }
-
-
-def _arg(args: Args, i: int, kwargs: Kwargs | None = None, name: str | None = None) -> Value:
-    if i < len(args):
-        return args[i]
-    if kwargs is not None and name is not None and name in kwargs:
-        return kwargs[name]
-    return UNDEFINED
 
 
 def vector3(x: float, y: float, z: float) -> Record:
@@ -149,7 +141,7 @@ def _new_vector(kind: str, size: int) -> Callable[[CallContext, Args, Kwargs], R
     def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         names = "xyzw"[:size]
         fields = {
-            n: ctx.number(_arg(args, i, kwargs, n), f"{kind}.{n}", 0.0) for i, n in enumerate(names)
+            n: ctx.number(arg(args, i, kwargs, n), f"{kind}.{n}", 0.0) for i, n in enumerate(names)
         }
         return Record(kind, fields, value_type=True)
 
@@ -158,7 +150,7 @@ def _new_vector(kind: str, size: int) -> Callable[[CallContext, Args, Kwargs], R
 
 def _new_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     values = [
-        ctx.number(_arg(args, i, kwargs, n), f"Color.{n}", 1.0 if n == "a" else 0.0)
+        ctx.number(arg(args, i, kwargs, n), f"Color.{n}", 1.0 if n == "a" else 0.0)
         for i, n in enumerate("rgba")
     ]
     if not args and not kwargs:
@@ -168,7 +160,7 @@ def _new_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 def _new_color32(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     values = [
-        ctx.number(_arg(args, i, kwargs, n), f"Color32.{n}", 255.0 if n == "a" else 0.0)
+        ctx.number(arg(args, i, kwargs, n), f"Color32.{n}", 255.0 if n == "a" else 0.0)
         for i, n in enumerate("rgba")
     ]
     return Record("Color32", dict(zip("rgba", values, strict=True)), value_type=True)
@@ -176,7 +168,7 @@ def _new_color32(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
 
 def _new_quaternion(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     values = [
-        ctx.number(_arg(args, i, kwargs, n), f"Quaternion.{n}", 0.0) for i, n in enumerate("xyzw")
+        ctx.number(arg(args, i, kwargs, n), f"Quaternion.{n}", 0.0) for i, n in enumerate("xyzw")
     ]
     return Record("Quaternion", dict(zip("xyzw", values, strict=True)), value_type=True)
 
@@ -186,15 +178,15 @@ def _euler(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         angles = components(ctx, args[0], "Quaternion.Euler angles", (0.0, 0.0, 0.0))
     else:
         angles = tuple(
-            ctx.number(_arg(args, i), f"Quaternion.Euler {n}", 0.0) for i, n in enumerate("xyz")
+            ctx.number(arg(args, i), f"Quaternion.Euler {n}", 0.0) for i, n in enumerate("xyz")
         )  # type: ignore[assignment]
     assert angles is not None
     return quaternion_from_matrix(euler_matrix(*angles))
 
 
 def _angle_axis(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    angle = ctx.number(_arg(args, 0), "AngleAxis angle", 0.0)
-    axis = components(ctx, _arg(args, 1), "AngleAxis axis", (0.0, 1.0, 0.0))
+    angle = ctx.number(arg(args, 0), "AngleAxis angle", 0.0)
+    axis = components(ctx, arg(args, 1), "AngleAxis axis", (0.0, 1.0, 0.0))
     assert axis is not None
     if not any(axis):
         return quaternion_from_matrix(np.eye(3))
@@ -218,9 +210,9 @@ def look_rotation(
 
 
 def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    forward = components(ctx, _arg(args, 0), "LookRotation forward")
+    forward = components(ctx, arg(args, 0), "LookRotation forward")
     up = (
-        components(ctx, _arg(args, 1), "LookRotation up", (0.0, 1.0, 0.0))
+        components(ctx, arg(args, 1), "LookRotation up", (0.0, 1.0, 0.0))
         if len(args) > 1
         else (0.0, 1.0, 0.0)
     )
@@ -231,7 +223,7 @@ def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 
 def _inverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    m = rotation_of(_arg(args, 0))
+    m = rotation_of(arg(args, 0))
     return (
         quaternion_from_matrix(m.T) if m is not None else Unknown("Inverse of an unknown rotation")
     )
@@ -241,8 +233,8 @@ def _vector_fn(
     fn: Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], Any], wrap: bool = True
 ) -> Callable[[CallContext, Args, Kwargs], Value]:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        a = components(ctx, _arg(args, 0), "vector")
-        b = components(ctx, _arg(args, 1), "vector")
+        a = components(ctx, arg(args, 0), "vector")
+        b = components(ctx, arg(args, 1), "vector")
         if a is None or b is None:
             return Unknown("a vector function of unknown vectors")
         result = fn(np.asarray(a), np.asarray(b))
@@ -252,17 +244,17 @@ def _vector_fn(
 
 
 def _lerp_vector(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    a = components(ctx, _arg(args, 0), "Lerp a")
-    b = components(ctx, _arg(args, 1), "Lerp b")
-    t = min(max(ctx.number(_arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
+    a = components(ctx, arg(args, 0), "Lerp a")
+    b = components(ctx, arg(args, 1), "Lerp b")
+    t = min(max(ctx.number(arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
     if a is None or b is None:
         return Unknown("Lerp of unknown vectors")
     return vec([x + (y - x) * t for x, y in zip(a, b, strict=True)])
 
 
 def _lerp_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    a, b = _arg(args, 0), _arg(args, 1)
-    t = min(max(ctx.number(_arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
+    a, b = arg(args, 0), arg(args, 1)
+    t = min(max(ctx.number(arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
     if not (
         isinstance(a, Record) and a.kind == "Color" and isinstance(b, Record) and b.kind == "Color"
     ):
@@ -277,12 +269,12 @@ def _lerp_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 
 def _hsv_to_rgb(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    h, s, v = (ctx.number(_arg(args, i), "HSV", 0.0) for i in range(3))
+    h, s, v = (ctx.number(arg(args, i), "HSV", 0.0) for i in range(3))
     return color(*colorsys.hsv_to_rgb(h % 1.0, s, v))
 
 
 def _try_parse_html(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    text = _arg(args, 0)
+    text = arg(args, 0)
     rgb = (
         color_from_text(text)
         if (isinstance(text, str) and text.strip().startswith("#"))

@@ -19,15 +19,15 @@ lines it dropped.
 from __future__ import annotations
 
 import builtins
-import json
 import sys
 import time
 import types
-from pathlib import Path
 from typing import Any
 
 import bpy
 import numpy as np
+
+from tests.engines.runner_io import compilable_prefix, serve
 
 #: Operators whose side effects are files or renders: replaced by no-ops.
 _STUBBED_OPS = {
@@ -104,17 +104,6 @@ def _vertices(mesh: Any) -> np.ndarray[Any, Any]:
     return flat.reshape(-1, 3)
 
 
-def _compilable_prefix(code: str) -> tuple[Any, int]:
-    lines = code.split("\n")
-    for dropped in range(len(lines) + 1):
-        text = "\n".join(lines[: len(lines) - dropped])
-        try:
-            return compile(text, "<reply>", "exec"), dropped
-        except SyntaxError:
-            continue
-    return compile("", "<reply>", "exec"), len(lines)
-
-
 def _socket_colour(node: Any) -> list[float] | None:
     for name in ("Base Color", "Color"):
         socket = node.inputs.get(name)
@@ -178,7 +167,7 @@ def _read_scene() -> list[dict[str, Any]]:
 
 
 def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
-    compiled, dropped = _compilable_prefix(code)
+    compiled, dropped = compilable_prefix(code)
     seconds: list[float] = []
     reset_seconds: list[float] = []
     error: str | None = None
@@ -210,16 +199,7 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    request = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-    repeat = int(request.get("repeat", 1))
-    results = []
-    for case in request["cases"]:
-        result = run_case(case["code"], repeat)
-        result["name"] = case["name"]
-        results.append(result)
-    answer = {"engine": f"bpy {bpy.app.version_string}", "results": results}
-    Path(argv[2]).write_text(json.dumps(answer), encoding="utf-8")
-    return 0
+    return serve(argv, run_case, f"bpy {bpy.app.version_string}")
 
 
 if __name__ == "__main__":

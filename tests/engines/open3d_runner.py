@@ -15,14 +15,14 @@ vertices for ``engine_scenes`` to match against the creations.
 from __future__ import annotations
 
 import builtins
-import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import open3d as o3d
+
+from tests.engines.runner_io import compilable_prefix, serve
 
 _MESH = o3d.geometry.TriangleMesh
 _CREATORS = [
@@ -147,16 +147,6 @@ def _install() -> None:
             setattr(o3d.io, name, _write)
 
 
-def _compilable_prefix(code: str) -> tuple[Any, int]:
-    lines = code.split("\n")
-    for dropped in range(len(lines) + 1):
-        try:
-            return compile("\n".join(lines[: len(lines) - dropped]), "<reply>", "exec"), dropped
-        except SyntaxError:
-            continue
-    return compile("", "<reply>", "exec"), len(lines)
-
-
 def _colours(mesh: Any) -> list[list[float]] | None:
     if not mesh.has_vertex_colors():
         return None
@@ -207,7 +197,7 @@ def _read(namespace: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
-    compiled, dropped = _compilable_prefix(code)
+    compiled, dropped = compilable_prefix(code)
     seconds: list[float] = []
     error: str | None = None
     read: dict[str, Any] = {}
@@ -228,16 +218,7 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     _install()
-    request = json.loads(Path(argv[1]).read_text(encoding="utf-8"))
-    repeat = int(request.get("repeat", 1))
-    results = []
-    for case in request["cases"]:
-        result = run_case(case["code"], repeat)
-        result["name"] = case["name"]
-        results.append(result)
-    answer = {"engine": f"open3d {o3d.__version__}", "results": results}
-    Path(argv[2]).write_text(json.dumps(answer), encoding="utf-8")
-    return 0
+    return serve(argv, run_case, f"open3d {o3d.__version__}")
 
 
 if __name__ == "__main__":

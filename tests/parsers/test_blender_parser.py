@@ -11,13 +11,20 @@ import numpy as np
 import pytest
 
 from parsers import parse, write
-from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
+from spatialbabel import SceneObject
 from tests.engines.engine_scenes import (
     EngineRun,
     expected_scene,
     fixture_cases,
     reply_code,
     run_engine,
+)
+from tests.engines.parser_checks import (
+    check_golden_reply,
+    every_class_scene,
+    matching_count,
+    read_fixture,
+    run_fixtures,
 )
 from tests.engines.three_engine import compare_scenes
 
@@ -35,7 +42,7 @@ REQUIRED_CODES: dict[str, set[str]] = {
 
 
 def read(case: str) -> str:
-    return (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
+    return read_fixture("blender", case)
 
 
 def test_enough_fixtures() -> None:
@@ -45,12 +52,7 @@ def test_enough_fixtures() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_golden_reply(case: str) -> None:
-    result = parse(read(case), "blender", scene_id=case)
-    expected = Scene.load(FIXTURES / f"{case}.expected.json")
-    assert compare_scenes(result.scene, expected) == []
-    codes = {d.code for d in result.diagnostics}
-    assert "parse.internal" not in codes
-    assert REQUIRED_CODES.get(case, set()) <= codes, codes
+    check_golden_reply("blender", case, REQUIRED_CODES.get(case, set()))
 
 
 def objects(code: str) -> list[SceneObject]:
@@ -137,8 +139,7 @@ def test_reply_without_objects_is_a_failure_with_a_reason() -> None:
 @pytest.fixture(scope="module")
 def engine_runs() -> dict[str, EngineRun]:
     pytest.importorskip("bpy")
-    runs = run_engine("blender", [(case, reply_code(read(case), "blender")) for case in CASES])
-    return {run.name: run for run in runs}
+    return run_fixtures("blender", CASES)
 
 
 @pytest.mark.bpy
@@ -150,32 +151,13 @@ def test_parser_matches_bpy(case: str, engine_runs: dict[str, EngineRun]) -> Non
 
 @pytest.mark.bpy
 def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
-    matched = sum(
-        not compare_scenes(
-            parse(read(c), "blender").scene, expected_scene(engine_runs[c], "blender")
-        )
-        for c in CASES
-    )
+    matched = matching_count("blender", CASES, engine_runs)
     assert matched == len(CASES), f"{matched}/{len(CASES)} Blender fixtures match bpy"
 
 
 @pytest.mark.bpy
 def test_written_script_builds_the_scene_in_bpy() -> None:
-    rng = np.random.default_rng(3)
-    scene = Scene(
-        "written",
-        tuple(
-            SceneObject(
-                f"o{i}",
-                c,
-                tuple(rng.uniform(-2, 2, 3)),
-                tuple(rng.uniform(-180, 180, 3)),
-                (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)),
-                color=list(PALETTE)[i],
-            )
-            for i, c in enumerate(CLASSES)
-        ),
-    )
+    scene = every_class_scene(3)
     pytest.importorskip("bpy")
     (run,) = run_engine("blender", [("written", reply_code(write(scene, "blender"), "blender"))])
     assert run.error is None

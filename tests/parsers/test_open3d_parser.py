@@ -13,7 +13,7 @@ import pytest
 from parsers import parse, write
 from parsers.open3d_lang import shapes
 from parsers.open3d_lang.engine import ROTATION_ORDERS, rotation_matrix
-from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
+from spatialbabel import SceneObject
 from spatialbabel.frames import axis_rotation
 from tests.engines.engine_scenes import (
     EngineRun,
@@ -21,6 +21,13 @@ from tests.engines.engine_scenes import (
     fixture_cases,
     reply_code,
     run_engine,
+)
+from tests.engines.parser_checks import (
+    check_golden_reply,
+    every_class_scene,
+    matching_count,
+    read_fixture,
+    run_fixtures,
 )
 from tests.engines.three_engine import compare_scenes
 
@@ -35,7 +42,7 @@ REQUIRED_CODES: dict[str, set[str]] = {
 
 
 def read(case: str) -> str:
-    return (FIXTURES / f"{case}.txt").read_text(encoding="utf-8")
+    return read_fixture("open3d", case)
 
 
 def test_enough_fixtures() -> None:
@@ -45,12 +52,7 @@ def test_enough_fixtures() -> None:
 
 @pytest.mark.parametrize("case", CASES)
 def test_golden_reply(case: str) -> None:
-    result = parse(read(case), "open3d", scene_id=case)
-    expected = Scene.load(FIXTURES / f"{case}.expected.json")
-    assert compare_scenes(result.scene, expected) == []
-    codes = {d.code for d in result.diagnostics}
-    assert "parse.internal" not in codes
-    assert REQUIRED_CODES.get(case, set()) <= codes, codes
+    check_golden_reply("open3d", case, REQUIRED_CODES.get(case, set()))
 
 
 def parsed(code: str) -> tuple[list[SceneObject], set[str]]:
@@ -150,8 +152,7 @@ def test_factory_vertices_are_open3ds(factory: str, variant: int) -> None:
 @pytest.fixture(scope="module")
 def engine_runs() -> dict[str, EngineRun]:
     pytest.importorskip("open3d")
-    runs = run_engine("open3d", [(case, reply_code(read(case), "open3d")) for case in CASES])
-    return {run.name: run for run in runs}
+    return run_fixtures("open3d", CASES)
 
 
 @pytest.mark.open3d
@@ -163,30 +164,13 @@ def test_parser_matches_open3d(case: str, engine_runs: dict[str, EngineRun]) -> 
 
 @pytest.mark.open3d
 def test_parity_rate_is_total(engine_runs: dict[str, EngineRun]) -> None:
-    matched = sum(
-        not compare_scenes(parse(read(c), "open3d").scene, expected_scene(engine_runs[c], "open3d"))
-        for c in CASES
-    )
+    matched = matching_count("open3d", CASES, engine_runs)
     assert matched == len(CASES), f"{matched}/{len(CASES)} Open3D fixtures match open3d"
 
 
 @pytest.mark.open3d
 def test_written_script_builds_the_scene_in_open3d() -> None:
-    rng = np.random.default_rng(4)
-    scene = Scene(
-        "written",
-        tuple(
-            SceneObject(
-                f"o{i}",
-                c,
-                tuple(rng.uniform(-2, 2, 3)),
-                tuple(rng.uniform(-180, 180, 3)),
-                (1.2, 0.3, 1.2) if c == "torus" else tuple(rng.uniform(0.3, 2, 3)),
-                color=list(PALETTE)[i],
-            )
-            for i, c in enumerate(CLASSES)
-        ),
-    )
+    scene = every_class_scene(4)
     pytest.importorskip("open3d")
     (run,) = run_engine("open3d", [("written", reply_code(write(scene, "open3d"), "open3d"))])
     assert run.error is None

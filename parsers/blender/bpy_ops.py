@@ -1,0 +1,354 @@
+"""``bpy.ops`` for the static evaluator: the ``primitive_*_add`` operators with every
+argument (see ``shapes``), the object operators that select, delete, duplicate, parent, join
+and apply transforms, the transform operators on the selection, ``read_factory_settings``;
+operators with no effect on the objects (render, save, shading, lights, cameras) are
+accepted and ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from parsers.blender import materials, vectors
+from parsers.blender.object_members import ObjectMembers
+from parsers.blender.shapes import OPERATORS, primitive_shape, scaled
+from parsers.evaluator import (
+    UNDEFINED,
+    Args,
+    Builtin,
+    CallContext,
+    Kwargs,
+    Namespace,
+    Record,
+    Value,
+)
+
+#: Modifiers that change an object's shape; others (bevel, subdivision...) keep its bounds.
+SHAPE_MODIFIERS = frozenset(
+    {
+        "ARRAY",
+        "MIRROR",
+        "SOLIDIFY",
+        "SCREW",
+        "DISPLACE",
+        "SIMPLE_DEFORM",
+        "CURVE",
+        "LATTICE",
+        "BOOLEAN",
+        "SKIN",
+        "WELD",
+        "BUILD",
+        "DECIMATE",
+    }
+)
+
+
+class Operators(ObjectMembers):
+    """The ``bpy.ops`` namespace and its operators."""
+
+    # --- bpy.ops -------------------------------------------------------------------------------------
+    def _ops(self) -> Namespace:
+        def group(
+            name: str, members: dict[str, Callable[[CallContext, Args, Kwargs], Value]]
+        ) -> Namespace:
+            table = {op: Builtin(f"bpy.ops.{name}.{op}", fn) for op, fn in members.items()}
+            return Namespace(
+                f"bpy.ops.{name}",
+                table,
+                missing=lambda op: Builtin(
+                    f"bpy.ops.{name}.{op}", self._ignored(f"bpy.ops.{name}.{op}")
+                ),
+            )
+
+        mesh_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            op: self._primitive(op) for op in OPERATORS
+        }
+        object_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            "select_all": self._op_select_all,
+            "select_by_type": self._op_select_by_type,
+            "delete": self._op_delete,
+            "duplicate": self._op_duplicate,
+            "duplicate_move": self._op_duplicate,
+            "transform_apply": self._op_transform_apply,
+            "parent_set": self._op_parent_set,
+            "parent_clear": self._op_parent_clear,
+            "empty_add": self._op_non_mesh("EMPTY", "Empty"),
+            "light_add": self._op_non_mesh("LIGHT", "Light"),
+            "camera_add": self._op_non_mesh("CAMERA", "Camera"),
+            "text_add": self._op_non_mesh("FONT", "Text"),
+            "modifier_add": self._op_modifier_add,
+            "origin_set": self._op_origin_set,
+            "join": self._op_join,
+        }
+        for inert in (
+            "shade_smooth",
+            "shade_flat",
+            "shade_auto_smooth",
+            "mode_set",
+            "material_slot_add",
+            "editmode_toggle",
+            "convert",
+        ):
+            object_ops[inert] = self._ignored(f"bpy.ops.object.{inert}", silent=True)
+        transform_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            "translate": self._op_translate,
+            "resize": self._op_resize,
+            "rotate": self._op_rotate,
+        }
+        wm_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
+            "read_factory_settings": self._op_read_factory,
+            "read_homefile": self._op_read_factory,
+        }
+        for inert in ("save_as_mainfile", "save_mainfile", "quit_blender", "open_mainfile"):
+            wm_ops[inert] = self._ignored(f"bpy.ops.wm.{inert}", silent=True)
+        render_ops = {"render": self._ignored("bpy.ops.render.render", silent=True)}
+        return Namespace(
+            "bpy.ops",
+            {
+                "mesh": group("mesh", mesh_ops),
+                "object": group("object", object_ops),
+                "transform": group("transform", transform_ops),
+                "wm": group("wm", wm_ops),
+                "render": group("render", render_ops),
+            },
+            missing=lambda name: group(name, {}),
+        )
+
+    def _ignored(
+        self, name: str, *, silent: bool = False
+    ) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            if not silent:
+                ctx.info(
+                    "blender.ignored_operator", f"{name} does not change the objects read; ignored"
+                )
+            return ["FINISHED"]
+
+        return call
+
+    def _primitive(self, operator: str) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            if args:
+                ctx.warning(
+                    "blender.positional_arguments",
+                    f"{operator} takes keyword arguments only; positional ones ignored",
+                )
+            shape = primitive_shape(ctx, operator, kwargs)
+            scale = (
+                vectors.fixed(ctx, kwargs.get("scale", UNDEFINED), "scale", 3, [1.0, 1.0, 1.0])
+                if "scale" in kwargs
+                else [1.0, 1.0, 1.0]
+            )
+            scaled(shape, scale or [1.0, 1.0, 1.0])
+            align = kwargs.get("align", "WORLD")
+            if align not in ("WORLD", UNDEFINED):
+                ctx.info("blender.align", f"align={align!r} depends on the view; read as 'WORLD'")
+            base = OPERATORS[operator][1]
+            mesh = self.new_mesh(base, shape)
+            record = self.new_object(ctx, base, mesh)
+            if "location" in kwargs:
+                location = vectors.fixed(ctx, kwargs["location"], "location", 3, [0.0, 0.0, 0.0])
+                record.fields["location"].native[:] = location or [0.0, 0.0, 0.0]
+            if "rotation" in kwargs:
+                rotation = vectors.fixed(ctx, kwargs["rotation"], "rotation", 3, [0.0, 0.0, 0.0])
+                record.fields["rotation_euler"].native[:] = rotation or [0.0, 0.0, 0.0]
+            self._add_to_scene(record)
+            return ["FINISHED"]
+
+        return add
+
+    def _op_non_mesh(
+        self, object_type: str, name: str
+    ) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            record = self.new_object(ctx, name, Record("Inert", {"name": name}), object_type)
+            location = (
+                vectors.fixed(
+                    ctx, kwargs.get("location", UNDEFINED), "location", 3, [0.0, 0.0, 0.0]
+                )
+                if "location" in kwargs
+                else None
+            )
+            if location is not None:
+                record.fields["location"].native[:] = location
+            self._add_to_scene(record)
+            return ["FINISHED"]
+
+        return add
+
+    def _op_select_all(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        action = kwargs.get("action", "TOGGLE")
+        objects = self.linked_objects()
+        if action == "TOGGLE":
+            action = "DESELECT" if any(o.native.selected for o in objects) else "SELECT"
+        for obj in objects:
+            obj.native.selected = action == "SELECT" or (
+                action == "INVERT" and not obj.native.selected
+            )
+        return ["FINISHED"]
+
+    def _op_select_by_type(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        wanted = kwargs.get("type", "MESH")
+        extend = ctx.truthy(kwargs.get("extend", False))
+        for obj in self.linked_objects():
+            if obj.native.type == wanted:
+                obj.native.selected = True
+            elif not extend:
+                obj.native.selected = False
+        return ["FINISHED"]
+
+    def _op_delete(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        for obj in self.selected():
+            self._remove_object(obj)
+        return ["FINISHED"]
+
+    def _op_duplicate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        linked = ctx.truthy(kwargs.get("linked", False)) is True
+        move = kwargs.get("TRANSFORM_OT_translate")
+        offset = None
+        if isinstance(move, dict) and "value" in move:
+            offset = vectors.fixed(ctx, move["value"], "duplicate_move value", 3, [0.0, 0.0, 0.0])
+        copies = []
+        for obj in self.selected():
+            copy = self._object_copy(ctx, obj, [], {})
+            assert isinstance(copy, Record)
+            data = obj.fields.get("data")
+            if not linked and isinstance(data, Record) and data.kind == "Mesh":
+                copy.fields["data"] = self._mesh_copy(ctx, data, [], {})
+            copy.native.linked = True
+            if offset is not None:
+                location = copy.fields["location"].native
+                location[:] = [a + b for a, b in zip(location, offset, strict=True)]
+            copies.append(copy)
+        for obj in self.linked_objects():
+            obj.native.selected = obj in copies
+        if copies:
+            self.active = copies[-1]
+        return ["FINISHED"]
+
+    def _op_transform_apply(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        flags = {
+            name: ctx.truthy(kwargs.get(name, True)) is not False
+            for name in ("location", "rotation", "scale")
+        }
+        for obj in self.selected():
+            shape = self.mesh_shape(obj)
+            basis = self.basis_matrix(obj)
+            if flags["location"]:
+                obj.fields["location"].native[:] = [0.0, 0.0, 0.0]
+            if flags["rotation"]:
+                self.set_rotation(obj, np.eye(3))
+            if flags["scale"]:
+                obj.fields["scale"].native[:] = [1.0, 1.0, 1.0]
+            if shape is not None:
+                # The world shape stays put: the mesh takes what the object's transform lost.
+                shape.transform(np.linalg.inv(self.basis_matrix(obj)) @ basis)
+        return ["FINISHED"]
+
+    def _op_parent_set(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        parent = self.active
+        if parent is None:
+            ctx.warning("blender.no_active", "parent_set with no active object; ignored")
+            return ["CANCELLED"]
+        inverse = np.linalg.inv(self.world_matrix(parent))
+        for obj in self.selected():
+            if obj is parent:
+                continue
+            world = self.world_matrix(obj)
+            obj.fields["parent"] = parent
+            obj.native.parent_inverse = inverse.copy()
+            if ctx.truthy(kwargs.get("keep_transform", False)):
+                self.set_world(obj, world)
+        return ["FINISHED"]
+
+    def _op_parent_clear(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        keep = kwargs.get("type", "CLEAR") == "CLEAR_KEEP_TRANSFORM"
+        for obj in self.selected():
+            world = self.world_matrix(obj)
+            obj.fields["parent"] = None
+            obj.native.parent_inverse = np.eye(4)
+            if keep:
+                self.set_basis(obj, world)
+        return ["FINISHED"]
+
+    def _op_modifier_add(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        kind = kwargs.get("type")
+        if kind in SHAPE_MODIFIERS:
+            ctx.warning(
+                "blender.shape_modifier",
+                f"a {kind} modifier changes the object's shape; its bounds are read without it",
+            )
+        return ["FINISHED"]
+
+    def _op_origin_set(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        ctx.warning(
+            "blender.origin_set",
+            "origin_set moves the object's origin relative to its mesh; not modelled, the object is read as if its origin were unchanged",
+        )
+        return ["FINISHED"]
+
+    def _op_join(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        ctx.warning(
+            "blender.join", "join merges meshes into one object; the objects are read separately"
+        )
+        return ["FINISHED"]
+
+    def _transform_targets(self) -> list[Record]:
+        return self.selected()
+
+    def _op_translate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        offset = vectors.fixed(
+            ctx, kwargs.get("value", UNDEFINED), "translate value", 3, [0.0, 0.0, 0.0]
+        )
+        if offset is not None:
+            for obj in self._transform_targets():
+                location = obj.fields["location"].native
+                location[:] = [a + b for a, b in zip(location, offset, strict=True)]
+        return ["FINISHED"]
+
+    def _op_resize(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        factors = vectors.fixed(
+            ctx, kwargs.get("value", UNDEFINED), "resize value", 3, [1.0, 1.0, 1.0]
+        )
+        targets = self._transform_targets()
+        if factors is None or not targets:
+            return ["FINISHED"]
+        pivot = np.mean([obj.fields["location"].native for obj in targets], axis=0)
+        for obj in targets:
+            scale = obj.fields["scale"].native
+            scale[:] = [a * b for a, b in zip(scale, factors, strict=True)]
+            location = obj.fields["location"].native
+            location[:] = [
+                float(p + (c - p) * f) for c, p, f in zip(location, pivot, factors, strict=True)
+            ]
+        return ["FINISHED"]
+
+    def _op_rotate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        ctx.warning(
+            "blender.transform_rotate",
+            "bpy.ops.transform.rotate depends on the view's orientation settings; not modelled, the rotation is ignored",
+        )
+        return ["FINISHED"]
+
+    def _op_read_factory(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        for obj in self.objects:
+            self._remove_object(obj)
+        self.meshes.clear()
+        self.materials_list.clear()
+        if ctx.truthy(kwargs.get("use_empty", False)) is not True:
+            # Blender's startup file: a 2 m cube with a default material, a light and a camera.
+            cube_op = self._primitive("primitive_cube_add")
+            cube_op(ctx, [], {})
+            cube = self.active
+            material = materials.new_material("Material")
+            self.materials_list.append(material)
+            if cube is not None:
+                self._set_slot(ctx, cube, 0, material)
+            self._op_non_mesh("LIGHT", "Light")(ctx, [], {"location": [4.08, 1.0, 5.9]})
+            self._op_non_mesh("CAMERA", "Camera")(ctx, [], {"location": [7.36, -6.93, 4.96]})
+            for obj in self.linked_objects():
+                obj.native.selected = False
+            self.active = cube
+        return ["FINISHED"]

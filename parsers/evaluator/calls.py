@@ -1,0 +1,531 @@
+"""Calls and member access for the interpreter: binding values to targets (names, members,
+indexes, destructuring patterns), reading and writing members (engine getters and hooks, user
+accessors), calling closures and built-ins with their parameters bound, making classes from
+their definitions, and constructing instances (fields, constructors, ``super``, classes
+extending engine classes).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from parsers.evaluator import ir
+from parsers.evaluator.context import CallContext
+from parsers.evaluator.control_flow import (
+    HOME,
+    NEW_TARGET,
+    THIS,
+    BreakSignal,
+    ContinueSignal,
+    ReturnSignal,
+)
+from parsers.evaluator.interpreter_state import InterpreterState
+from parsers.evaluator.scope import Scope
+from parsers.evaluator.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    EngineClass,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    type_name,
+)
+
+
+class Calls(InterpreterState):
+    """Binding, members, calls and construction."""
+
+    def call_value(
+        self,
+        function: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        line: int,
+        col: int,
+        this: Value = UNDEFINED,
+    ) -> Value:
+        """Call any callable value (what a built-in uses to call back)."""
+        return self._call_value(function, args, kwargs, line, col, this)
+
+    # --- binding ------------------------------------------------------------------------------
+    def bind(
+        self, target: ir.Pattern, value: Value, env: Scope, declare: str | None, line: int, col: int
+    ) -> None:
+        """Bind ``value`` to a name, member, index or destructuring pattern; ``declare`` is
+        the declaration kind (const/let/var) or None for an assignment."""
+        if isinstance(value, Record) and value.value_type:
+            value = value.copy()
+        kind = type(target)
+        if kind is ir.Name:
+            name = target.id  # type: ignore[union-attr]
+            if declare is None:
+                self.assign_name(name, value, env, line, col)
+            elif declare == "var":
+                env.function_scope().declare(name, value)
+            else:
+                env.declare(name, value, constant=declare == "const")
+        elif kind is ir.Member:
+            member: ir.Member = target  # type: ignore[assignment]
+            self.set_member(self.eval(member.obj, env), member.name, value, member.line, member.col)
+        elif kind is ir.Index:
+            index: ir.Index = target  # type: ignore[assignment]
+            obj = self.eval(index.obj, env)
+            key = self.eval(index.index, env)
+            self.set_index(obj, key, value, index.line, index.col)
+        elif kind is ir.DefaultPattern:
+            default: ir.DefaultPattern = target  # type: ignore[assignment]
+            if value is UNDEFINED:
+                value = self.eval(default.default, env)
+            self.bind(default.target, value, env, declare, line, col)
+        elif kind is ir.ListPattern:
+            pattern: ir.ListPattern = target  # type: ignore[assignment]
+            items = self.dialect.iterate(value, "of")
+            if items is None:
+                reason = (
+                    value.reason
+                    if isinstance(value, Unknown)
+                    else f"a {type_name(value)} cannot be unpacked"
+                )
+                unknown = Unknown(reason, line)
+                for item in pattern.items:
+                    if item is not None:
+                        self.bind(item, unknown, env, declare, line, col)
+                if pattern.rest is not None:
+                    self.bind(pattern.rest, unknown, env, declare, line, col)
+                return
+            values = list(itertools.islice(items, self.limits.max_collection))
+            for i, item in enumerate(pattern.items):
+                if item is not None:
+                    self.bind(
+                        item, values[i] if i < len(values) else UNDEFINED, env, declare, line, col
+                    )
+            if pattern.rest is not None:
+                self.bind(pattern.rest, values[len(pattern.items) :], env, declare, line, col)
+        elif kind is ir.DictPattern:
+            props: ir.DictPattern = target  # type: ignore[assignment]
+            used = set()
+            for key, sub in props.props:
+                used.add(key)
+                self.bind(sub, self.get_member(value, key, line, col), env, declare, line, col)
+            if props.rest is not None:
+                rest = (
+                    {k: v for k, v in value.items() if k not in used}
+                    if isinstance(value, dict)
+                    else {}
+                )
+                self.bind(props.rest, rest, env, declare, line, col)
+        else:
+            self.warning("eval.bad_target", "cannot assign to this", line, col)
+
+    def assign_name(self, name: str, value: Value, env: Scope, line: int, col: int) -> None:
+        if self.dialect.assignment_declares_local:
+            # Python: no block scopes; a name assigned in a function is local to it.
+            scope = env.function_scope()
+            if scope.outer_names is not None and name in scope.outer_names:
+                owner = scope.parent.owner(name) if scope.parent is not None else None
+                (owner or self.globals).vars[name] = value
+            else:
+                scope.vars[name] = value
+            return
+        owner = env.owner(name)
+        if owner is None:
+            if self.dialect.implicit_this:
+                target, instance = self._implicit_owner(name, env)
+                if target is not None:
+                    if instance:
+                        self.set_member(target, name, value, line, col)
+                    else:
+                        target.static[name] = value
+                    return
+            self.globals.declare(name, value)
+            return
+        if owner.is_constant(name):
+            self.warning("eval.const_assignment", f"assignment to the constant {name}", line, col)
+        owner.vars[name] = value
+
+    # --- members ------------------------------------------------------------------------------
+    def get_member(self, obj: Value, name: str, line: int, col: int) -> Value:
+        if isinstance(obj, Record):
+            return self._record_member(obj, name, line, col)
+        if isinstance(obj, Unknown):
+            return obj
+        if isinstance(obj, Namespace):
+            return obj.get(name)
+        if isinstance(obj, EngineClass):
+            if name in obj.static:
+                return obj.static[name]
+            return Unknown(f"{obj.name}.{name} is not known")
+        if isinstance(obj, ClassValue):
+            cls: ClassValue | None = obj
+            while cls is not None:
+                if name in cls.static:
+                    return cls.static[name]
+                if cls.explicit_self and name in cls.methods:
+                    return Closure(cls.methods[name], cls.env, cls)
+                base = cls.base
+                if isinstance(base, EngineClass):
+                    return self.get_member(base, name, line, col)
+                cls = base if isinstance(base, ClassValue) else None
+            return UNDEFINED
+        return self.dialect.get_member(CallContext(self, line, col), obj, name)
+
+    def _record_member(self, record: Record, name: str, line: int, col: int) -> Value:
+        fields = record.fields
+        if name in fields:
+            value = fields[name]
+            if isinstance(value, Record) and value.value_type:
+                return value.copy()
+            return value
+        cls = record.cls
+        if cls is not None:
+            accessor = cls.find_accessor(name, setter=False)
+            if accessor is not None:
+                fn, home = accessor
+                # Python's @property takes the instance as its first parameter.
+                args = [record] if home.explicit_self else []
+                return self._invoke(Closure(fn, home.env, home), args, {}, record, line, col)
+            method = cls.find_method(name)
+            if method is not None:
+                fn, home = method
+                return BoundMethod(record, Closure(fn, home.env, home))
+        if record.kind:
+            ctx = CallContext(self, line, col)
+            getter = self.engine.getter(record.kind, name)
+            if getter is not None:
+                return getter(ctx, record)
+            builtin = self.engine.method(record.kind, name)
+            if builtin is not None:
+                return BoundMethod(record, builtin)
+            if self.engine.kinds.get(record.kind) is not None:
+                return self.engine.missing_member(ctx, record, name)
+        return UNDEFINED
+
+    def set_member(self, obj: Value, name: str, value: Value, line: int, col: int) -> None:
+        if isinstance(obj, Record):
+            cls = obj.cls
+            if cls is not None:
+                accessor = cls.find_accessor(name, setter=True)
+                if accessor is not None:
+                    fn, home = accessor
+                    args = [obj, value] if home.explicit_self else [value]
+                    self._invoke(Closure(fn, home.env, home), args, {}, obj, line, col)
+                    return
+            if obj.kind:
+                hook = self.engine.set_hook(obj.kind)
+                if hook is not None and hook(CallContext(self, line, col), obj, name, value):
+                    return
+            obj.fields[name] = value
+            return
+        if isinstance(obj, Unknown):
+            return
+        if isinstance(obj, ClassValue):
+            obj.static[name] = value
+            return
+        if isinstance(obj, Namespace):
+            obj.members[name] = value
+            return
+        self.dialect.set_member(CallContext(self, line, col), obj, name, value)
+
+    def set_index(self, obj: Value, key: Value, value: Value, line: int, col: int) -> None:
+        if isinstance(obj, Record) and isinstance(key, str):
+            self.set_member(obj, key, value, line, col)
+            return
+        if isinstance(obj, Unknown) or isinstance(key, Unknown):
+            return
+        self.dialect.set_index(CallContext(self, line, col), obj, key, value)
+
+    def _implicit_owner(self, name: str, env: Scope) -> tuple[Value, bool]:
+        """Where a bare ``name`` inside a method refers to a member (C#): the instance
+        (``True``) or the class holding the static (``False``); ``(None, False)`` for neither."""
+        found, this = env.lookup(THIS)
+        if found and isinstance(this, Record):
+            cls = this.cls
+            if name in this.fields or (
+                cls is not None
+                and (
+                    cls.find_accessor(name, setter=False)
+                    or cls.find_accessor(name, setter=True)
+                    or cls.find_method(name)
+                )
+            ):
+                return this, True
+            if this.kind and (
+                self.engine.getter(this.kind, name) is not None
+                or self.engine.method(this.kind, name) is not None
+            ):
+                return this, True
+        found, home = env.lookup(HOME)
+        cls_value = home if found and isinstance(home, ClassValue) else None
+        while cls_value is not None:
+            if name in cls_value.static:
+                return cls_value, False
+            cls_value = cls_value.base if isinstance(cls_value.base, ClassValue) else None
+        return None, False
+
+    def _arguments(
+        self, args: tuple[ir.Argument, ...], env: Scope
+    ) -> tuple[list[Value], dict[str, Value]]:
+        positional: list[Value] = []
+        keywords: dict[str, Value] = {}
+        evaluate = self._eval  # ``self.eval`` inlined: arguments are the commonest expressions
+        for arg in args:
+            kind = type(arg)
+            if kind is ir.Spread:
+                self._spread(arg, env, positional)  # type: ignore[arg-type]
+            elif kind is ir.Keyword:
+                keyword: ir.Keyword = arg  # type: ignore[assignment]
+                value = self.eval(keyword.value, env)
+                if keyword.name is None:
+                    if isinstance(value, dict):
+                        keywords.update({str(k): v for k, v in value.items()})
+                else:
+                    keywords[keyword.name] = value
+            else:
+                positional.append(evaluate[kind](arg, env))
+        return positional, keywords
+
+    def _call_value(
+        self,
+        function: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        line: int,
+        col: int,
+        this: Value = UNDEFINED,
+    ) -> Value:
+        self.budget.step()
+        kind = type(function)
+        if kind is BoundMethod:
+            receiver = function.receiver
+            inner = function.function
+            if type(inner) is Builtin:
+                return inner.fn(CallContext(self, line, col), receiver, args, kwargs)
+            if type(inner) is Closure and inner.home is not None and inner.home.explicit_self:
+                return self._invoke(inner, [receiver, *args], kwargs, receiver, line, col)
+            return self._call_value(inner, args, kwargs, line, col, receiver)
+        if kind is Builtin:
+            return function.fn(CallContext(self, line, col), args, kwargs)
+        if kind is Closure:
+            if function.bound_this is not UNDEFINED:
+                this = function.bound_this
+            return self._invoke(function, args, kwargs, this, line, col)
+        if kind is EngineClass or kind is ClassValue:
+            return self._construct(function, args, kwargs, line, col)
+        if kind is Unknown:
+            return function
+        return Unknown(f"a {type_name(function)} is not callable", line)
+
+    def _invoke(
+        self,
+        closure: Closure,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        this: Value,
+        line: int,
+        col: int,
+        new_target: ClassValue | None = None,
+    ) -> Value:
+        fn = closure.fn
+        if self.depth >= self.limits.max_call_depth:
+            self.warning(
+                "eval.recursion_limit",
+                f"calls nest deeper than {self.limits.max_call_depth} (recursion?); {closure.name}() not followed further",
+                line,
+                col,
+            )
+            return Unknown(f"{closure.name}() recursed too deeply", line)
+        scope = Scope(closure.env, function=True)
+        if not fn.arrow:
+            scope.declare(THIS, this)
+            if closure.home is not None:
+                scope.declare(HOME, closure.home)
+            if new_target is not None:
+                scope.declare(NEW_TARGET, new_target)
+        self._bind_params(fn, args, kwargs, scope, line, col)
+        self.depth += 1
+        try:
+            if not isinstance(fn.body, ir.Block):
+                return self.eval(fn.body, scope)
+            try:
+                self.exec_block(fn.body.body, scope)
+            except ReturnSignal as returned:
+                return returned.value
+            except (BreakSignal, ContinueSignal):
+                pass
+            return UNDEFINED
+        finally:
+            self.depth -= 1
+
+    def _bind_params(
+        self,
+        fn: ir.FunctionExpr,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        scope: Scope,
+        line: int,
+        col: int,
+    ) -> None:
+        position = 0
+        remaining = dict(kwargs)
+        for param in fn.params:
+            if param.kind == "rest":
+                self.bind(param.target, list(args[position:]), scope, "let", line, col)
+                position = len(args)
+                continue
+            if param.kind == "kwrest":
+                self.bind(param.target, remaining, scope, "let", line, col)
+                remaining = {}
+                continue
+            name = param.target.id if isinstance(param.target, ir.Name) else None
+            value: Value = UNDEFINED
+            if param.kind == "positional" and position < len(args):
+                value = args[position]
+                position += 1
+            elif name is not None and name in remaining:
+                value = remaining.pop(name)
+            if value is UNDEFINED and param.default is not None:
+                value = self.eval(param.default, scope)
+            self.bind(param.target, value, scope, "let", line, col)
+
+    def _construct(
+        self,
+        cls: Value,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        line: int,
+        col: int,
+        new_target: ClassValue | None = None,
+    ) -> Value:
+        self.budget.step()
+        if isinstance(cls, EngineClass):
+            record = cls.construct(CallContext(self, line, col), args, kwargs)
+            if new_target is not None and isinstance(record, Record):
+                record.cls = new_target
+            return record
+        if isinstance(cls, Unknown):
+            return cls
+        if not isinstance(cls, ClassValue):
+            return Unknown(f"a {type_name(cls)} cannot be constructed", line)
+        target = new_target or cls
+        if self.depth >= self.limits.max_call_depth:
+            self.warning(
+                "eval.recursion_limit",
+                f"constructors nest deeper than {self.limits.max_call_depth}; {cls.name} not built",
+                line,
+                col,
+            )
+            return Unknown(f"{cls.name} nests too deeply", line)
+        if cls.explicit_self:
+            # Python: the instance exists first; __init__ (inherited or not) fills it.
+            engine_base = cls.engine_base()
+            instance: Value = Record("", cls=target)
+            if engine_base is not None:
+                instance = self._construct(engine_base, [], {}, line, col, target)
+            self._init_fields(cls, instance, line, col)
+            ctor = self._find_constructor(cls)
+            if ctor is not None:
+                fn, home = ctor
+                self._invoke(
+                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col
+                )
+            return instance
+        if cls.constructor is None:
+            if cls.base is None or cls.base is UNDEFINED:
+                record = Record("", cls=target)
+            else:
+                record = self._construct(cls.base, args, kwargs, line, col, target)
+            if isinstance(record, Record):
+                record.cls = target
+                self._init_fields(cls, record, line, col)
+            return record
+        if cls.base is None or cls.base is UNDEFINED:
+            record = Record("", cls=target)
+            self._init_fields(cls, record, line, col)
+            self._invoke(
+                Closure(cls.constructor, cls.env, cls), args, kwargs, record, line, col, target
+            )
+            return record
+        # A derived constructor: ``this`` appears when it calls super().
+        pending = Unknown(f"{cls.name} uses this before calling super()", line)
+        closure = Closure(cls.constructor, cls.env, cls)
+        holder: dict[str, Value] = {}
+        self._pending_this.append(holder)
+        try:
+            self._invoke(closure, args, kwargs, pending, line, col, target)
+        finally:
+            self._pending_this.pop()
+        record = holder.get("this", pending)
+        return record
+
+    def _find_constructor(self, cls: ClassValue) -> tuple[ir.FunctionExpr, ClassValue] | None:
+        current: ClassValue | None = cls
+        while current is not None:
+            if current.constructor is not None:
+                return current.constructor, current
+            current = current.base if isinstance(current.base, ClassValue) else None
+        return None
+
+    def _init_fields(self, cls: ClassValue, record: Value, line: int, col: int) -> None:
+        if not isinstance(record, Record) or not cls.instance_fields:
+            return
+        scope = Scope(cls.env, function=True)
+        scope.declare(THIS, record)
+        for name, init in cls.instance_fields:
+            record.fields[name] = UNDEFINED if init is None else self.eval(init, scope)
+
+    def _construct_plain_base(
+        self,
+        base: ClassValue,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        line: int,
+        col: int,
+        target: ClassValue,
+    ) -> Value:
+        """Build a base class that has no base of its own, for a derived class's super()."""
+        if base.base not in (None, UNDEFINED):
+            return self._construct(base, args, kwargs, line, col, target)
+        record = Record("", cls=target)
+        self._init_fields(base, record, line, col)
+        if base.constructor is not None:
+            self._invoke(
+                Closure(base.constructor, base.env, base), args, kwargs, record, line, col, target
+            )
+        return record
+
+    def _class(self, expr: ir.ClassExpr, env: Scope) -> Value:
+        base = self.eval(expr.base, env) if expr.base is not None else None
+        class_env = Scope(env)
+        cls = ClassValue(expr.name or "<class>", base, class_env, explicit_self=expr.explicit_self)
+        if expr.name:
+            class_env.declare(expr.name, cls)
+        class_env.declare(HOME, cls)
+        fields: list[tuple[str, ir.Expr | None]] = []
+        for member in expr.members:
+            if member.kind == "constructor" and isinstance(member.value, ir.FunctionExpr):
+                cls.constructor = member.value
+            elif member.kind == "method" and isinstance(member.value, ir.FunctionExpr):
+                if member.static:
+                    cls.static[member.name] = Closure(member.value, class_env, cls)
+                else:
+                    cls.methods[member.name] = member.value
+            elif member.kind == "getter" and isinstance(member.value, ir.FunctionExpr):
+                cls.getters[member.name] = member.value
+            elif member.kind == "setter" and isinstance(member.value, ir.FunctionExpr):
+                cls.setters[member.name] = member.value
+            elif member.kind == "field":
+                init = member.value
+                if member.static:
+                    static_scope = Scope(class_env, function=True)
+                    static_scope.declare(THIS, cls)
+                    cls.static[member.name] = (
+                        UNDEFINED if init is None else self.eval(init, static_scope)
+                    )
+                else:
+                    fields.append((member.name, init))
+        cls.instance_fields = tuple(fields)
+        return cls

@@ -1,0 +1,547 @@
+"""C# expressions for the C# front end: literals and interpolated strings, member access
+and qualified names, invocations with generic type arguments (passed as ``%types``) and
+``out`` arguments, ``new`` with object and collection initialisers, arrays, element access,
+operators, casts, ``is`` patterns, ``default``, tuples, ``?.`` and ``switch`` expressions;
+and assignment targets (patterns).
+"""
+
+from __future__ import annotations
+
+from parsers.evaluator import ir
+from parsers.evaluator.csharp_literals import csharp_number, unescape
+from parsers.evaluator.csharp_types import CSharpTypes
+from parsers.evaluator.lowering import Incomplete, TooDeep
+from parsers.evaluator.treesitter import Node
+from parsers.evaluator.values import UNDEFINED
+
+_ASSIGNMENT_OPS = {
+    "=": None,
+    "+=": "+",
+    "-=": "-",
+    "*=": "*",
+    "/=": "/",
+    "%=": "%",
+    "&=": "&",
+    "|=": "|",
+    "^=": "^",
+    "<<=": "<<",
+    ">>=": ">>",
+    "??=": "??",
+}
+_BINARY_LOGICAL = {"&&": "and", "||": "or", "??": "??"}
+_BINARY_OPS = {"==": "===", "!=": "!=="}
+_PREFIX = {"-": "-", "+": "+", "!": "not", "~": "~"}
+
+
+class CSharpExpressions(CSharpTypes):
+    """The lowering of C# expressions and patterns."""
+
+    # --- expressions -------------------------------------------------------------------------------
+    def expression(self, node: Node) -> ir.Expr:
+        kind = node.type
+        if kind == "ERROR" or node.is_missing:
+            raise Incomplete(node)
+        if self.depth >= self.limits.max_nesting:
+            raise TooDeep(node)
+        self._tick()
+        # The commonest leaves are lowered here, without the table and the nesting count
+        # (nothing nests inside them).
+        if kind == "identifier":
+            row, column = node.start_point
+            return ir.Name(row + 1, column + 1, self.source.text(node))
+        if kind == "real_literal" or kind == "integer_literal":
+            return self._number(node)
+        self.depth += 1
+        try:
+            handler = self._expressions.get(kind)
+            if handler is None:
+                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
+            return handler(node)
+        finally:
+            self.depth -= 1
+
+    def _number(self, node: Node) -> ir.Expr:
+        try:
+            return ir.Const(*self._pos(node), csharp_number(self.text(node)))
+        except (ValueError, IndexError):
+            return ir.Opaque(*self._pos(node), f"number {self.text(node)!r} cannot be read")
+
+    def _string(self, node: Node) -> ir.Expr:
+        if node.has_error:
+            self._named(node)
+        parts = []
+        for child in node.named_children:
+            if child.type in ("string_literal_content", "escape_sequence"):
+                parts.append(unescape(self.text(child)))
+        return ir.Const(*self._pos(node), "".join(parts))
+
+    def _verbatim(self, node: Node) -> ir.Expr:
+        raw = self.text(node)
+        body = raw[2:-1] if raw.startswith('@"') else raw[1:-1]
+        return ir.Const(*self._pos(node), body.replace('""', '"'))
+
+    def _raw_string(self, node: Node) -> ir.Expr:
+        return ir.Const(*self._pos(node), self.text(node).strip('"'))
+
+    def _character(self, node: Node) -> ir.Expr:
+        raw = self.text(node)[1:-1]
+        return ir.Const(*self._pos(node), unescape(raw))
+
+    def _interpolated(self, node: Node) -> ir.Expr:
+        parts: list[str | ir.Expr] = []
+        verbatim = self.text(node).startswith(("$@", "@$"))
+        for child in node.named_children:
+            if child.type in ("string_content", "escape_sequence"):
+                text = self.text(child)
+                parts.append(text if verbatim else unescape(text))
+            elif child.type == "interpolation":
+                inner = [
+                    c
+                    for c in self._named(child)
+                    if c.type
+                    not in (
+                        "interpolation_brace",
+                        "interpolation_format_clause",
+                        "interpolation_alignment_clause",
+                    )
+                ]
+                if inner:
+                    parts.append(self.expression(inner[0]))
+            elif child.type == "ERROR" or child.is_missing:
+                raise Incomplete(child)
+        return ir.Template(*self._pos(node), tuple(parts))
+
+    def _member_name(self, node: Node) -> tuple[str, list[str]]:
+        if node.type == "generic_name":
+            return self._generic_base(node), self._type_arguments(node)
+        return self.text(node), []
+
+    def _member(self, node: Node) -> ir.Expr:
+        obj = self._required(node, "expression")
+        name, _ = self._member_name(self._required(node, "name"))
+        if obj.type == "base":
+            return ir.SuperMember(*self._pos(node), name)
+        return ir.Member(*self._pos(node), self.expression(obj), name)
+
+    def _qualified(self, node: Node) -> ir.Expr:
+        qualifier = self._required(node, "qualifier")
+        name, _ = self._member_name(self._required(node, "name"))
+        return ir.Member(*self._pos(node), self.expression(qualifier), name)
+
+    def _arguments(
+        self, node: Node | None
+    ) -> tuple[list[ir.Argument], list[tuple[int, ir.Pattern]]]:
+        """Arguments, and the out targets by argument position."""
+        result: list[ir.Argument] = []
+        outs: list[tuple[int, ir.Pattern]] = []
+        if node is None:
+            return result, outs
+        for child in self._named(node):
+            if child.type != "argument":
+                result.append(self.expression(child))
+                continue
+            line, col = self._pos(child)
+            name_node = child.child_by_field_name("name")
+            inner = [c for c in self._named(child) if c != name_node]
+            if not inner:
+                raise Incomplete(child)
+            modifier = next(
+                (self.text(c) for c in child.children if c.type in ("out", "ref", "in")), None
+            )
+            value_node = inner[-1]
+            if modifier == "out":
+                if value_node.type == "declaration_expression":
+                    target: ir.Pattern = ir.Name(
+                        *self._pos(value_node), self.text(self._required(value_node, "name"))
+                    )
+                elif value_node.type == "discard" or self.text(value_node) == "_":
+                    target = ir.Name(line, col, "%discard")
+                else:
+                    target = self.pattern(value_node)
+                outs.append((len(result), target))
+                result.append(ir.Const(line, col, UNDEFINED))
+                continue
+            value = self.expression(value_node)
+            if name_node is not None:
+                result.append(ir.Keyword(line, col, self.text(name_node), value))
+            else:
+                result.append(value)
+        return result, outs
+
+    def _invocation(self, node: Node) -> ir.Expr:
+        function = self._required(node, "function")
+        args, outs = self._arguments(self._field(node, "arguments"))
+        line, col = self._pos(node)
+        type_args: list[str] = []
+        if function.type == "member_access_expression":
+            name_node = self._required(function, "name")
+            _, type_args = self._member_name(name_node)
+            callee = self._member(function)
+        elif function.type == "generic_name":
+            type_args = self._type_arguments(function)
+            callee = ir.Name(*self._pos(function), self._generic_base(function))
+        elif function.type == "identifier" and self.text(function) == "nameof":
+            inner = args[0] if args else None
+            name = (
+                inner.id
+                if isinstance(inner, ir.Name)
+                else inner.name
+                if isinstance(inner, ir.Member)
+                else "?"
+            )
+            return ir.Const(line, col, name)
+        else:
+            callee = self.expression(function)
+        if type_args:
+            args.append(
+                ir.Keyword(
+                    line,
+                    col,
+                    "%types",
+                    ir.TupleLit(line, col, tuple(ir.Const(line, col, t) for t in type_args)),
+                )
+            )
+        if outs:
+            args.append(
+                ir.Keyword(line, col, "%outs", ir.Const(line, col, tuple(i for i, _ in outs)))
+            )
+        call = ir.Call(line, col, callee, tuple(args))
+        if not outs:
+            return call
+        # result = f(...); each out target = %out[i]; the call's value last
+        items: list[ir.Expr] = [
+            ir.Assign(line, col, ir.Name(line, col, "%out"), None, ir.Const(line, col, None)),
+            ir.Assign(line, col, ir.Name(line, col, "%result"), None, call),
+        ]
+        for position, (_, target) in enumerate(outs):
+            items.append(
+                ir.Assign(
+                    line,
+                    col,
+                    target,
+                    None,
+                    ir.Index(line, col, ir.Name(line, col, "%out"), ir.Const(line, col, position)),
+                )
+            )
+        items.append(ir.Name(line, col, "%result"))
+        return ir.Sequence(line, col, tuple(items))
+
+    def _initializer_items(
+        self, node: Node
+    ) -> tuple[list[ir.Expr], list[tuple[str, ir.Expr]], list[tuple[ir.Expr, ir.Expr]]]:
+        """Items (collection), member assignments (object) and keyed entries (dictionary)."""
+        items: list[ir.Expr] = []
+        members: list[tuple[str, ir.Expr]] = []
+        keyed: list[tuple[ir.Expr, ir.Expr]] = []
+        for child in self._named(node):
+            if child.type == "assignment_expression":
+                left = self._required(child, "left")
+                right = self.expression(self._required(child, "right"))
+                if left.type == "identifier":
+                    members.append((self.text(left), right))
+                elif left.type in ("element_binding_expression", "implicit_element_access"):
+                    inner = [c for c in self._named(left) if c.type == "argument"]
+                    if inner:
+                        keyed.append((self.expression(self._named(inner[0])[-1]), right))
+            elif child.type == "initializer_expression":
+                pair = [self.expression(c) for c in self._named(child)]
+                if len(pair) == 2:
+                    keyed.append((pair[0], pair[1]))
+                else:
+                    items.append(ir.ListLit(*self._pos(child), tuple(pair)))
+            else:
+                items.append(self.expression(child))
+        return items, members, keyed
+
+    def _with_initializer(
+        self, created: ir.Expr, initializer: Node | None, line: int, col: int
+    ) -> ir.Expr:
+        if initializer is None:
+            return created
+        items, members, keyed = self._initializer_items(initializer)
+        entries: list[tuple[ir.Expr, ir.Expr] | ir.Spread] = [
+            (ir.Const(line, col, name), value) for name, value in members
+        ]
+        payload = ir.TupleLit(
+            line,
+            col,
+            (
+                ir.DictLit(line, col, tuple(entries)),
+                ir.ListLit(line, col, tuple(items)),
+                ir.ListLit(line, col, tuple(ir.TupleLit(line, col, pair) for pair in keyed)),
+            ),
+        )
+        return ir.Call(line, col, ir.Name(line, col, "%init"), (created, payload))
+
+    def _new(self, node: Node) -> ir.Expr:
+        type_node = self._required(node, "type")
+        line, col = self._pos(node)
+        args, _ = self._arguments(self._field(node, "arguments"))
+        type_name = self._type_name(type_node)
+        initializer = self._field(node, "initializer")
+        if type_name in (
+            "List",
+            "HashSet",
+            "Queue",
+            "Stack",
+            "LinkedList",
+            "ArrayList",
+            "Collection",
+            "IList",
+            "IEnumerable",
+        ):
+            created: ir.Expr = ir.ListLit(line, col, ())
+            if args:
+                created = ir.Call(line, col, ir.Name(line, col, "%list_of"), tuple(args))
+        elif type_name in ("Dictionary", "SortedDictionary", "Hashtable"):
+            created = ir.DictLit(line, col, ())
+        else:
+            callee = (
+                self.expression(type_node)
+                if type_node.type != "generic_name"
+                else ir.Name(line, col, type_name)
+            )
+            created = ir.New(line, col, callee, tuple(args))
+        return self._with_initializer(created, initializer, line, col)
+
+    def _implicit_new(self, node: Node) -> ir.Expr:
+        line, col = self._pos(node)
+        return ir.Opaque(line, col, "a target-typed new() has no type the code states")
+
+    def _array_creation(self, node: Node) -> ir.Expr:
+        line, col = self._pos(node)
+        type_node = self._field(node, "type")
+        initializer = next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
+        if initializer is not None:
+            return self._initializer_list(initializer)
+        sizes: list[ir.Expr] = []
+        element: Node | None = None
+        if type_node is not None and type_node.type == "array_type":
+            element = type_node.child_by_field_name("type")
+            rank = type_node.child_by_field_name("rank")
+            if rank is not None:
+                sizes = [self.expression(c) for c in self._named(rank)]
+        default = self._type_default(element, line, col)
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%array"),
+            (
+                ir.TupleLit(line, col, tuple(sizes)),
+                ir.FunctionExpr(line, col, None, (), default, True),
+            ),
+        )
+
+    def _implicit_array(self, node: Node) -> ir.Expr:
+        initializer = next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
+        return (
+            self._initializer_list(initializer)
+            if initializer is not None
+            else ir.ListLit(*self._pos(node), ())
+        )
+
+    def _initializer_list(self, node: Node) -> ir.Expr:
+        items, _members, keyed = self._initializer_items(node)
+        line, col = self._pos(node)
+        if keyed and not items:
+            return ir.DictLit(line, col, tuple(keyed))
+        return ir.ListLit(line, col, tuple(items))
+
+    def _element_access(self, node: Node) -> ir.Expr:
+        obj = self.expression(self._required(node, "expression"))
+        subscript = self._required(node, "subscript")
+        indices = [
+            self.expression(self._named(a)[-1])
+            for a in self._named(subscript)
+            if a.type == "argument"
+        ]
+        if not indices:
+            raise Incomplete(node)
+        line, col = self._pos(node)
+        index = indices[0] if len(indices) == 1 else ir.TupleLit(line, col, tuple(indices))
+        return ir.Index(line, col, obj, index)
+
+    def _binary(self, node: Node) -> ir.Expr:
+        left = self.expression(self._required(node, "left"))
+        right = self.expression(self._required(node, "right"))
+        op = self._operator(node)
+        line, col = self._pos(node)
+        if op in _BINARY_LOGICAL:
+            return ir.Logical(line, col, _BINARY_LOGICAL[op], left, right)  # type: ignore[arg-type]
+        return ir.Binary(line, col, _BINARY_OPS.get(op, op), left, right)
+
+    def _prefix(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        op = next((c.type for c in node.children if not c.is_named), "+")
+        line, col = self._pos(node)
+        if op in ("++", "--"):
+            return ir.Update(line, col, self.pattern(named[0]), 1 if op == "++" else -1, True)
+        if op == "^":
+            return ir.Opaque(line, col, "an index from the end has no static value")
+        return ir.Unary(line, col, _PREFIX.get(op, op), self.expression(named[0]))
+
+    def _postfix(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        op = next((c.type for c in node.children if not c.is_named), "++")
+        line, col = self._pos(node)
+        if op == "!":
+            return self.expression(named[0])
+        return ir.Update(line, col, self.pattern(named[0]), 1 if op == "++" else -1, False)
+
+    def _assignment(self, node: Node) -> ir.Expr:
+        target = self.pattern(self._required(node, "left"))
+        op = self._operator(node)
+        if op not in _ASSIGNMENT_OPS:
+            raise Incomplete(node)
+        compound = _ASSIGNMENT_OPS[op]
+        value = self.expression(self._required(node, "right"))
+        line, col = self._pos(node)
+        if compound == "??":
+            return ir.Assign(line, col, target, "??", value)
+        return ir.Assign(line, col, target, compound, value)
+
+    def _conditional(self, node: Node) -> ir.Expr:
+        return ir.Conditional(
+            *self._pos(node),
+            self.expression(self._required(node, "condition")),
+            self.expression(self._required(node, "consequence")),
+            self.expression(self._required(node, "alternative")),
+        )
+
+    def _cast(self, node: Node) -> ir.Expr:
+        type_name = self._type_name(self._required(node, "type"))
+        value = self.expression(self._required(node, "value"))
+        line, col = self._pos(node)
+        return ir.Call(
+            line, col, ir.Name(line, col, "%cast"), (ir.Const(line, col, type_name), value)
+        )
+
+    def _is_pattern(self, node: Node) -> ir.Expr:
+        expression = self.expression(self._required(node, "expression"))
+        pattern = self._required(node, "pattern")
+        line, col = self._pos(node)
+        if pattern.type == "constant_pattern":
+            inner = self._named(pattern)
+            if inner:
+                return ir.Binary(line, col, "===", expression, self.expression(inner[0]))
+        if pattern.type == "unary_pattern" and "not" in self.text(pattern):
+            inner = [c for c in self._named(pattern) if c.type == "constant_pattern"]
+            if inner:
+                return ir.Binary(
+                    line, col, "!==", expression, self.expression(self._named(inner[0])[0])
+                )
+        return ir.Opaque(line, col, "a type pattern has no static value")
+
+    def _default(self, node: Node) -> ir.Expr:
+        type_node = node.child_by_field_name("type")
+        line, col = self._pos(node)
+        if type_node is None:
+            return ir.Const(line, col, 0)
+        return self._type_default(type_node, line, col)
+
+    def _tuple(self, node: Node) -> ir.Expr:
+        items = []
+        for child in self._named(node):
+            inner = self._named(child) if child.type == "argument" else [child]
+            items.append(self.expression(inner[-1]))
+        return ir.TupleLit(*self._pos(node), tuple(items))
+
+    def _conditional_access(self, node: Node) -> ir.Expr:
+        condition = self._required(node, "condition")
+        base = self.expression(condition)
+        binding = [c for c in self._named(node) if c != condition]
+        if not binding:
+            raise Incomplete(node)
+        target = binding[-1]
+        line, col = self._pos(node)
+        if target.type == "member_binding_expression":
+            name, _ = self._member_name(self._required(target, "name"))
+            return ir.Member(line, col, base, name, optional=True)
+        if target.type == "element_binding_expression":
+            indices = [
+                self.expression(self._named(a)[-1])
+                for a in self._named(target)
+                if a.type == "argument"
+            ]
+            if indices:
+                return ir.Index(line, col, base, indices[0], optional=True)
+        if target.type == "invocation_expression":
+            function = self._required(target, "function")
+            args, _ = self._arguments(self._field(target, "arguments"))
+            if function.type == "member_binding_expression":
+                name, _ = self._member_name(self._required(function, "name"))
+                return ir.Call(
+                    line,
+                    col,
+                    ir.Member(line, col, base, name, optional=True),
+                    tuple(args),
+                    optional=True,
+                )
+        return ir.Opaque(line, col, "a conditional access that is not modelled")
+
+    def _switch_expression(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        subject = self.expression(named[0])
+        line, col = self._pos(node)
+        arms = [c for c in named[1:] if c.type == "switch_expression_arm"]
+        result: ir.Expr = ir.Opaque(line, col, "no arm of the switch expression matches")
+        for arm in reversed(arms):
+            parts = self._named(arm)
+            if len(parts) < 2:
+                continue
+            pattern, value = parts[0], self.expression(parts[-1])
+            if pattern.type == "discard":
+                result = value
+            elif pattern.type == "constant_pattern":
+                test = ir.Binary(
+                    line, col, "===", subject, self.expression(self._named(pattern)[0])
+                )
+                result = ir.Conditional(line, col, test, value, result)
+            else:
+                result = ir.Conditional(
+                    line, col, ir.Opaque(line, col, "a pattern has no static value"), value, result
+                )
+        return result
+
+    # --- patterns -------------------------------------------------------------------------------------
+    def pattern(self, node: Node) -> ir.Pattern:
+        if node.type == "ERROR" or node.is_missing:
+            raise Incomplete(node)
+        kind = node.type
+        line, col = self._pos(node)
+        if kind == "identifier":
+            return ir.Name(line, col, self.text(node))
+        if kind == "member_access_expression":
+            lowered = self._member(node)
+            if isinstance(lowered, ir.Member):
+                return lowered
+        if kind == "element_access_expression":
+            lowered = self._element_access(node)
+            if isinstance(lowered, ir.Index):
+                return lowered
+        if kind == "parenthesized_expression":
+            return self.pattern(self._named(node)[-1])
+        if kind in ("tuple_pattern", "tuple_expression", "parenthesized_variable_designation"):
+            items: list[ir.Pattern | None] = []
+            for child in self._named(node):
+                inner = self._named(child) if child.type == "argument" else [child]
+                target = inner[-1]
+                if target.type == "declaration_expression":
+                    target = self._required(target, "name")
+                items.append(None if target.type == "discard" else self.pattern(target))
+            return ir.ListPattern(line, col, tuple(items))
+        if kind == "declaration_expression":
+            return ir.Name(line, col, self.text(self._required(node, "name")))
+        if kind == "this_expression" or kind == "this":
+            return ir.Name(line, col, "this")
+        raise Incomplete(node)

@@ -1,0 +1,215 @@
+"""C# statements for the C# front end: blocks, namespaces, typed locals (a type's default
+when there is no initialiser), ``if``/``for``/``foreach``/``while``/``do``, ``switch``, ``try``,
+``using``/``lock`` bodies, ``yield``, ``return``/``throw``.
+"""
+
+from __future__ import annotations
+
+from parsers.evaluator import ir
+from parsers.evaluator.csharp_types import CSharpTypes
+from parsers.evaluator.lowering import Incomplete
+from parsers.evaluator.treesitter import Node
+
+
+class CSharpStatements(CSharpTypes):
+    """The lowering of C# statements."""
+
+    # --- program and statements ---------------------------------------------------------------------
+    def _unknown_statement(self, node: Node) -> None:
+        if not node.type.endswith("_declaration"):
+            super()._unknown_statement(node)
+
+    def _global(self, node: Node) -> ir.Stmt | None:
+        named = self._named(node)
+        return self.statement(named[0]) if named else None
+
+    def _namespace(self, node: Node) -> ir.Stmt:
+        body = node.child_by_field_name("body")
+        line, col = self._pos(node)
+        if body is None:
+            # file-scoped namespace: declarations follow as siblings of the name
+            children = [
+                c for c in node.named_children if c.type not in ("identifier", "qualified_name")
+            ]
+            return ir.Block(line, col, tuple(self._statement_list(children)), scoped=False)
+        return ir.Block(line, col, tuple(self._statement_list(body.children)), scoped=False)
+
+    def _block(self, node: Node | None) -> ir.Block:
+        if node is None:
+            return ir.Block(0, 0, ())
+        line, col = self._pos(node)
+        if node.type != "block":
+            stmt = self.statement(node)
+            return ir.Block(line, col, () if stmt is None else (stmt,))
+        return ir.Block(line, col, tuple(self._statement_list(node.children)))
+
+    def _wrapped_body(self, node: Node) -> ir.Stmt:
+        body = self._field(node, "body") or next(
+            (c for c in reversed(node.named_children) if c.type == "block"), None
+        )
+        return self._block(body)
+
+    def _labeled(self, node: Node) -> ir.Stmt | None:
+        named = [c for c in self._named(node) if c.type != "identifier"]
+        return self.statement(named[0]) if named else None
+
+    def _yield(self, node: Node) -> ir.Stmt:
+        # A coroutine's yields only wait: the statements around them still run.
+        return ir.Pass(*self._pos(node))
+
+    def _declarators(self, declaration: Node) -> list[tuple[ir.Pattern, ir.Expr | None, Node]]:
+        type_node = declaration.child_by_field_name("type")
+        result: list[tuple[ir.Pattern, ir.Expr | None, Node]] = []
+        for child in self._named(declaration):
+            if child.type != "variable_declarator":
+                continue
+            name_node = child.child_by_field_name("name")
+            target: ir.Pattern
+            if name_node is None:
+                patterns = [c for c in child.named_children if c.type == "tuple_pattern"]
+                if not patterns:
+                    raise Incomplete(child)
+                target = self.pattern(patterns[0])
+            else:
+                target = ir.Name(*self._pos(name_node), self.text(name_node))
+            values = [
+                c
+                for c in self._named(child)
+                if c != name_node and c.type not in ("tuple_pattern", "bracketed_argument_list")
+            ]
+            value = self.expression(values[-1]) if values else None
+            if value is None and type_node is not None and type_node.type != "implicit_type":
+                value = self._type_default(type_node, *self._pos(child))
+            result.append((target, value, child))
+        return result
+
+    def _local_declaration(self, node: Node) -> ir.Stmt:
+        declarations = [c for c in self._named(node) if c.type == "variable_declaration"]
+        if not declarations:
+            raise Incomplete(node)
+        line, col = self._pos(node)
+        statements = [
+            ir.Declare(*self._pos(d), target, value, "let")
+            for target, value, d in self._declarators(declarations[0])
+        ]
+        return (
+            statements[0]
+            if len(statements) == 1
+            else ir.Block(line, col, tuple(statements), scoped=False)
+        )
+
+    def _expression_statement(self, node: Node) -> ir.Stmt:
+        named = self._named(node)
+        if not named:
+            return ir.Pass(*self._pos(node))
+        return ir.ExprStmt(*self._pos(node), self.expression(named[0]))
+
+    def _if(self, node: Node) -> ir.Stmt:
+        test = self.expression(self._required(node, "condition"))
+        then = self._block(self._required(node, "consequence"))
+        alternative = self._field(node, "alternative")
+        other = self._block(alternative) if alternative is not None else None
+        return ir.If(*self._pos(node), test, then, other)
+
+    def _for(self, node: Node) -> ir.Stmt:
+        line, col = self._pos(node)
+        init: ir.Stmt | None = None
+        initializers = node.children_by_field_name("initializer")
+        init_parts: list[ir.Stmt] = []
+        for part in initializers:
+            if part.type == "ERROR" or part.is_missing:
+                raise Incomplete(part)
+            if part.type == "variable_declaration":
+                init_parts.extend(
+                    ir.Declare(*self._pos(d), t, v, "let") for t, v, d in self._declarators(part)
+                )
+            elif part.is_named:
+                init_parts.append(ir.ExprStmt(*self._pos(part), self.expression(part)))
+        if init_parts:
+            init = (
+                init_parts[0]
+                if len(init_parts) == 1
+                else ir.Block(line, col, tuple(init_parts), scoped=False)
+            )
+        condition = self._field(node, "condition")
+        test = self.expression(condition) if condition is not None else None
+        updates = [u for u in node.children_by_field_name("update") if u.is_named]
+        update: ir.Expr | None = None
+        if updates:
+            lowered = tuple(self.expression(u) for u in updates)
+            update = lowered[0] if len(lowered) == 1 else ir.Sequence(line, col, lowered)
+        return ir.ForC(line, col, init, test, update, self._block(self._required(node, "body")))
+
+    def _foreach(self, node: Node) -> ir.Stmt:
+        left = self._required(node, "left")
+        target = self.pattern(left)
+        iterable = self.expression(self._required(node, "right"))
+        return ir.ForEach(
+            *self._pos(node), target, iterable, self._block(self._required(node, "body")), "let"
+        )
+
+    def _while(self, node: Node) -> ir.Stmt:
+        return ir.While(
+            *self._pos(node),
+            self.expression(self._required(node, "condition")),
+            self._block(self._required(node, "body")),
+        )
+
+    def _do(self, node: Node) -> ir.Stmt:
+        return ir.While(
+            *self._pos(node),
+            self.expression(self._required(node, "condition")),
+            self._block(self._required(node, "body")),
+            do_while=True,
+        )
+
+    def _try(self, node: Node) -> ir.Stmt:
+        body = self._block(self._required(node, "body"))
+        handler: ir.Block | None = None
+        target: ir.Pattern | None = None
+        final: ir.Block | None = None
+        for child in node.named_children:
+            if child.type == "catch_clause" and handler is None:
+                for part in child.named_children:
+                    if part.type == "catch_declaration":
+                        name = part.child_by_field_name("name")
+                        if name is not None:
+                            target = ir.Name(*self._pos(name), self.text(name))
+                    elif part.type == "block":
+                        handler = self._block(part)
+            elif child.type == "finally_clause":
+                blocks = [c for c in child.named_children if c.type == "block"]
+                final = self._block(blocks[0]) if blocks else None
+        if handler is None and final is None:
+            handler = ir.Block(*self._pos(node), ())
+        return ir.Try(*self._pos(node), body, target, handler, final)
+
+    def _switch(self, node: Node) -> ir.Stmt:
+        value = self.expression(self._required(node, "value"))
+        body = self._required(node, "body")
+        cases: list[tuple[ir.Expr | None, tuple[ir.Stmt, ...]]] = []
+        for section in self._named(body):
+            if section.type != "switch_section":
+                continue
+            labels: list[ir.Expr | None] = []
+            statements: list[ir.Stmt] = []
+            for child in section.named_children:
+                if child.type in ("constant_pattern", "case_switch_label"):
+                    inner = self._named(child)
+                    labels.append(self.expression(inner[0]) if inner else None)
+                elif child.type in ("default_switch_label",) or (child.type == "discard"):
+                    labels.append(None)
+                elif child.type == "comment":
+                    continue
+                elif child.type.endswith("_pattern"):
+                    labels.append(ir.Opaque(*self._pos(child), "a pattern has no static value"))
+                else:
+                    stmt = self.statement(child)
+                    if stmt is not None:
+                        statements.append(stmt)
+            if any(c.type == "default" for c in section.children):
+                labels.append(None)
+            for label in labels[:-1]:
+                cases.append((label, ()))
+            cases.append((labels[-1] if labels else None, tuple(statements)))
+        return ir.Switch(*self._pos(node), value, tuple(cases))

@@ -1,0 +1,102 @@
+"""Types as the C# front end reads them: modifiers and attributes of a declaration, the
+simple name of a type (``UnityEngine.Color`` -> ``Color``, ``List<T>`` -> ``List``), its
+generic arguments, and the default value of a typed local or field without an initialiser.
+"""
+
+from __future__ import annotations
+
+from parsers.evaluator import ir
+from parsers.evaluator.lowering import TreeLowering
+from parsers.evaluator.treesitter import Node
+
+NUMERIC_TYPES = frozenset(
+    {
+        "int",
+        "float",
+        "double",
+        "decimal",
+        "long",
+        "short",
+        "byte",
+        "uint",
+        "ulong",
+        "ushort",
+        "sbyte",
+        "char",
+    }
+)
+#: Struct types whose default value is ``new T()``.
+STRUCT_TYPES = frozenset(
+    {
+        "Vector2",
+        "Vector3",
+        "Vector4",
+        "Vector2Int",
+        "Vector3Int",
+        "Quaternion",
+        "Color",
+        "Color32",
+        "Matrix4x4",
+        "Rect",
+        "Bounds",
+    }
+)
+
+
+class CSharpTypes(TreeLowering):
+    """The base of the C# front end: reading types, modifiers and attributes."""
+
+    REPORTS_UNCLOSED_BLOCKS = True
+
+    # --- helpers ------------------------------------------------------------------------------------
+    def _modifiers(self, node: Node) -> set[str]:
+        return {self.text(c) for c in node.children if c.type == "modifier"}
+
+    def _attributes(self, node: Node) -> tuple[str, ...]:
+        names = []
+        for child in node.children:
+            if child.type == "attribute_list":
+                for attribute in child.named_children:
+                    if attribute.type == "attribute":
+                        name = attribute.child_by_field_name("name")
+                        if name is not None:
+                            names.append(self.text(name).split(".")[-1].removesuffix("Attribute"))
+        return tuple(names)
+
+    def _generic_base(self, node: Node) -> str:
+        for child in node.children:
+            if child.type == "identifier":
+                return self.text(child)
+        return self.text(node).split("<")[0]
+
+    def _type_arguments(self, node: Node) -> list[str]:
+        for child in node.children:
+            if child.type == "type_argument_list":
+                return [self._type_name(c) for c in child.named_children if c.type != "comment"]
+        return []
+
+    def _type_name(self, node: Node | None) -> str:
+        """The simple name of a type (``UnityEngine.Color`` -> ``Color``, ``List<T>`` -> ``List``)."""
+        if node is None:
+            return ""
+        if node.type == "generic_name":
+            return self._generic_base(node)
+        if node.type == "qualified_name":
+            name = node.child_by_field_name("name")
+            return self._type_name(name) if name is not None else self.text(node)
+        if node.type == "nullable_type":
+            inner = node.named_children
+            return self._type_name(inner[0]) if inner else self.text(node)
+        if node.type == "array_type":
+            return "array"
+        return self.text(node)
+
+    def _type_default(self, type_node: Node | None, line: int, col: int) -> ir.Expr:
+        name = self._type_name(type_node)
+        if name in NUMERIC_TYPES:
+            return ir.Const(line, col, 0 if name not in ("float", "double", "decimal") else 0.0)
+        if name == "bool":
+            return ir.Const(line, col, False)
+        if name in STRUCT_TYPES:
+            return ir.New(line, col, ir.Name(line, col, name), ())
+        return ir.Const(line, col, None)

@@ -1,0 +1,128 @@
+"""The base of the interpreter: its state (dialect, engine, limits, budget, globals,
+reporter), the dispatch of each statement and expression to its handler, blocks (with
+function declarations hoisted), the loop cap, the stop at the budget, and reporting.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from parsers.evaluator import ir
+from parsers.evaluator.context import CallContext, Reporter
+from parsers.evaluator.control_flow import HOME
+from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.engine import Engine
+from parsers.evaluator.limits import Budget, Limits
+from parsers.evaluator.scope import Scope
+from parsers.evaluator.values import ClassValue, Closure, Record, Unknown, Value, type_name
+
+
+class InterpreterState:
+    """What every part of the interpreter shares."""
+
+    #: The handler of each expression and statement node type (filled by ``Interpreter``).
+    _eval: dict[type, Callable[[Any, Scope], Value]]
+    _exec: dict[type, Callable[[Any, Scope], None]]
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        engine: Engine,
+        *,
+        limits: Limits | None = None,
+        budget: Budget | None = None,
+    ) -> None:
+        self.dialect = dialect
+        self.engine = engine
+        self.limits = limits or Limits()
+        self.budget = budget or Budget(self.limits)
+        self.reporter = Reporter()
+        self.globals = Scope(None, function=True)
+        for name, value in dialect.globals().items():
+            self.globals.declare(name, value)
+        for name, value in engine.globals().items():
+            self.globals.declare(name, value)
+        self.depth = 0
+        self.stopped: str | None = None
+        #: For each derived constructor being run, where its super() call leaves ``this``.
+        self._pending_this: list[dict[str, Value]] = []
+
+    # --- entry points -----------------------------------------------------------------------
+    def context(self, line: int = 0, col: int = 0) -> CallContext:
+        return CallContext(self, line, col)
+
+    def _stop(self, line: int, reason: str) -> None:
+        self.stopped = reason
+        self.warning(
+            "eval.budget",
+            f"evaluation stopped here after {reason}; the objects built until then are kept",
+            line,
+            0,
+        )
+
+    # --- reporting ----------------------------------------------------------------------------
+    def warning(self, code: str, message: str, line: int | None, col: int | None) -> None:
+        self.reporter.add("warning", code, message, line, col)
+
+    def info(self, code: str, message: str, line: int | None, col: int | None) -> None:
+        self.reporter.add("info", code, message, line, col)
+
+    @staticmethod
+    def _describe(value: Value) -> str:
+        if isinstance(value, str):
+            return repr(value[:60])
+        if isinstance(value, Record):
+            message = value.fields.get("message")
+            return (
+                f"{type_name(value)}({message!r})" if isinstance(message, str) else type_name(value)
+            )
+        return type_name(value)
+
+    # --- statements ---------------------------------------------------------------------------
+    def exec(self, stmt: ir.Stmt, env: Scope) -> None:
+        self.budget.step()
+        self._exec[type(stmt)](stmt, env)
+
+    def exec_block(self, body: tuple[ir.Stmt, ...], env: Scope) -> None:
+        self._hoist(body, env)
+        execute = self._exec
+        step = self.budget.step
+        for stmt in body:
+            step()
+            execute[type(stmt)](stmt, env)
+
+    def _hoist(self, body: tuple[ir.Stmt, ...], env: Scope) -> None:
+        """Function declarations are visible in their whole block (JS hoisting)."""
+        for stmt in body:
+            if type(stmt) is ir.FunctionDecl and stmt.fn.name:
+                env.declare(stmt.fn.name, self._closure(stmt.fn, env))
+
+    def _loop_limit(self, node: ir.Node) -> None:
+        self.warning(
+            "eval.loop_limit",
+            f"loop stopped after {self.limits.max_loop_iterations} iterations; the program goes on after it",
+            node.line,
+            node.col,
+        )
+
+    # --- expressions ----------------------------------------------------------------------------
+    def eval(self, expr: ir.Expr, env: Scope) -> Value:
+        return self._eval[type(expr)](expr, env)
+
+    def _spread(self, spread: ir.Spread, env: Scope, into: list[Value]) -> None:
+        """``...xs`` / ``*xs``: the items of ``xs`` appended to ``into`` (at most the collection
+        cap), or one unknown when they cannot be known."""
+        value = self.eval(spread.value, env)
+        items = self.dialect.iterate(value, "of")
+        if items is None:
+            into.append(
+                Unknown(value.reason if isinstance(value, Unknown) else "spread of a non-iterable")
+            )
+        else:
+            into.extend(itertools.islice(items, self.limits.max_collection))
+
+    def _closure(self, fn: ir.FunctionExpr, env: Scope) -> Closure:
+        found, home = env.lookup(HOME)
+        return Closure(fn, env, home if found and isinstance(home, ClassValue) else None)

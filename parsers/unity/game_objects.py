@@ -1,0 +1,336 @@
+"""Unity's GameObjects, components, materials and meshes for the static evaluator:
+``CreatePrimitive`` (Unity's primitive meshes), ``new GameObject`` with components
+(``AddComponent``/``GetComponent``), ``Instantiate``, ``Destroy``, ``SetActive``,
+``GameObject.Find``; renderers with instance and shared materials (``material.color``,
+``SetColor``); mesh filters and meshes built from vertices or taken from the built-in
+resources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from parsers.evaluator import (
+    UNDEFINED,
+    Args,
+    CallContext,
+    EngineClass,
+    Kwargs,
+    Record,
+    Unknown,
+    Value,
+    arg,
+    type_name,
+)
+from parsers.unity import structs
+from parsers.unity.transforms import TransformState, UnityTransforms
+
+#: Unity's primitive meshes: class (None for flat ones) and the unit primitive onto the mesh.
+PRIMITIVES: dict[str, tuple[str | None, tuple[float, float, float]]] = {
+    "Cube": ("cube", (1.0, 1.0, 1.0)),
+    "Sphere": ("sphere", (1.0, 1.0, 1.0)),
+    "Cylinder": ("cylinder", (1.0, 2.0, 1.0)),
+    "Capsule": ("cylinder", (1.0, 2.0, 1.0)),
+    "Plane": (None, (10.0, 0.0, 10.0)),
+    "Quad": (None, (1.0, 1.0, 0.0)),
+}
+#: Shader colour properties that are the object's colour (``SetColor`` names).
+COLOUR_PROPERTIES = frozenset(
+    {
+        "_Color",
+        "_BaseColor",
+        "_MainColor",
+        "_TintColor",
+        "_Albedo",
+        "_BaseColorMap",
+        "Color",
+        "_UnlitColor",
+    }
+)
+
+
+def _type_argument(args: Args, kwargs: Kwargs) -> str | None:
+    types = kwargs.get("%types")
+    if isinstance(types, tuple) and types:
+        return str(types[0])
+    first = arg(args, 0)
+    if isinstance(first, EngineClass):
+        return first.name
+    if isinstance(first, str):
+        return first
+    return None
+
+
+@dataclass
+class GameObjectState:
+    line: int
+    primitive: str | None = None
+    mesh_filter: Record | None = None
+    renderer: Record | None = None
+    transform: Record | None = None
+    destroyed: bool = False
+    active: bool = True
+    variable_hint: str | None = None
+
+
+@dataclass
+class MeshState:
+    builtin: str | None = None
+    vertices: list[tuple[float, float, float]] | None = None
+    line: int = 0
+
+
+class GameObjects(UnityTransforms):
+    """GameObjects, their components, materials and meshes."""
+
+    #: The script's own GameObject (``MonoBehaviour.gameObject``), made by ``UnityEngine``.
+    host: Record
+
+    # --- game objects -----------------------------------------------------------------------------
+    def _new_game_object(self, line: int, name: str, primitive: str | None = None) -> Record:
+        record = Record(
+            "GameObject",
+            {"name": name, "tag": "Untagged", "layer": 0},
+            native=GameObjectState(line, primitive),
+        )
+        transform = Record("Transform", native=TransformState(record))
+        record.native.transform = transform
+        if primitive is not None:
+            record.native.mesh_filter = Record(
+                "MeshFilter",
+                native={
+                    "owner": record,
+                    "mesh": Record(
+                        "Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line)
+                    ),
+                },
+            )
+            record.native.renderer = self._new_renderer(record)
+        self.objects.append(record)
+        return record
+
+    def _new_renderer(self, owner: Record) -> Record:
+        return Record(
+            "Renderer",
+            native={"owner": owner, "shared": self._material_record(None), "instance": None},
+        )
+
+    def _new_game_object_call(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        name = arg(args, 0)
+        record = self._new_game_object(
+            ctx.line, name if isinstance(name, str) else "New Game Object"
+        )
+        for component in args[1:]:
+            if isinstance(component, EngineClass):
+                self._add_component(ctx, record, [], {"%types": (component.name,)})
+        return record
+
+    def _create_primitive(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        kind = arg(args, 0)
+        if not isinstance(kind, str) or kind not in PRIMITIVES:
+            ctx.warning(
+                "unity.unknown_primitive",
+                f"CreatePrimitive of {kind if isinstance(kind, str) else type_name(kind)}, which cannot be known statically; read as a cube",
+            )
+            kind = "Cube"
+        return self._new_game_object(ctx.line, kind, kind)
+
+    def _find(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        name = arg(args, 0)
+        for record in self.objects:
+            if record.fields.get("name") == name and not record.native.destroyed:
+                return record
+        return None
+
+    def _instantiate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        original = arg(args, 0)
+        if isinstance(original, Record) and original.kind == "Transform":
+            original = original.native.game_object
+        if not (isinstance(original, Record) and original.kind == "GameObject"):
+            ctx.warning(
+                "unity.unknown_prefab",
+                "Instantiate of a prefab or asset that cannot be known statically; nothing is made",
+            )
+            return Unknown("an instance of an unknown prefab", ctx.line)
+        state: GameObjectState = original.native
+        copy = self._new_game_object(
+            ctx.line, f"{original.fields.get('name')}(Clone)", state.primitive
+        )
+        if state.primitive is None and state.mesh_filter is not None:
+            copy.native.mesh_filter = Record(
+                "MeshFilter", native={"owner": copy, "mesh": state.mesh_filter.native["mesh"]}
+            )
+        if state.renderer is not None:
+            copy.native.renderer = self._new_renderer(copy)
+            copy.native.renderer.native["shared"] = self._current_material(state.renderer)
+        source: TransformState = state.transform.native  # type: ignore[union-attr]
+        target: TransformState = copy.native.transform.native
+        target.position, target.rotation, target.scale = (
+            source.position.copy(),
+            source.rotation.copy(),
+            source.scale.copy(),
+        )
+        position = arg(args, 1)
+        if position is not UNDEFINED:
+            if isinstance(position, Record) and position.kind == "Transform":
+                target.parent = position
+            else:
+                found = structs.components(ctx, position, "Instantiate position")
+                if found is not None:
+                    target.position = np.asarray(found)
+                rotation = structs.rotation_of(arg(args, 2))
+                if rotation is not None:
+                    target.rotation = rotation
+                parent = arg(args, 3)
+                if isinstance(parent, Record) and parent.kind == "Transform":
+                    self._reparent(copy.native.transform, parent, keep_world=True)
+        return copy
+
+    def _destroy(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        target = arg(args, 0)
+        if isinstance(target, Record) and target.kind == "Transform":
+            target = target.native.game_object
+        if isinstance(target, Record) and target.kind == "GameObject":
+            target.native.destroyed = True
+        return None
+
+    def _set_active(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        truth = ctx.truthy(arg(args, 0))
+        record.native.active = truth is not False
+        return None
+
+    def _get_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        wanted = _type_argument(args, kwargs)
+        if record.kind == "MonoBehaviour":
+            record = self.host
+        state: GameObjectState = record.native
+        if wanted in ("Renderer", "MeshRenderer"):
+            return state.renderer
+        if wanted == "MeshFilter":
+            return state.mesh_filter
+        if wanted == "Transform":
+            return state.transform
+        return Record("Inert")
+
+    def _add_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        wanted = _type_argument(args, kwargs)
+        state: GameObjectState = record.native
+        if wanted in ("MeshRenderer", "Renderer"):
+            if state.renderer is None:
+                state.renderer = self._new_renderer(record)
+            return state.renderer
+        if wanted == "MeshFilter":
+            if state.mesh_filter is None:
+                state.mesh_filter = Record("MeshFilter", native={"owner": record, "mesh": None})
+            return state.mesh_filter
+        return Record("Inert")
+
+    # --- materials ---------------------------------------------------------------------------------
+    def _material_record(self, colour: Value) -> Record:
+        return Record(
+            "Material",
+            {
+                "color": colour if colour is not None else structs.color(1.0, 1.0, 1.0),
+                "name": "Default-Material",
+            },
+            native={"set": colour is not None},
+        )
+
+    def _new_material(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        source = arg(args, 0)
+        if isinstance(source, Record) and source.kind == "Material":
+            copy = self._material_record(source.fields.get("color"))
+            copy.native["set"] = source.native.get("set", False)
+            return copy
+        return self._material_record(None)
+
+    def _material_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name == "color":
+            record.fields["color"] = value
+            record.native["set"] = True
+            return True
+        return False
+
+    def _set_color(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        name = arg(args, 0)
+        if name in COLOUR_PROPERTIES or not isinstance(name, str):
+            record.fields["color"] = arg(args, 1)
+            record.native["set"] = True
+        else:
+            ctx.info("unity.other_colour", f"SetColor({name!r}) is not the base colour; ignored")
+        return None
+
+    def _instance_material(self, ctx: CallContext, record: Record) -> Value:
+        # Reading renderer.material clones the shared material into the object's own instance.
+        if record.native["instance"] is None:
+            shared = record.native["shared"]
+            record.native["instance"] = (
+                self._new_material(ctx, [shared], {})
+                if isinstance(shared, Record)
+                else self._material_record(None)
+            )
+        return record.native["instance"]
+
+    def _current_material(self, renderer: Record) -> Record | None:
+        found = renderer.native["instance"] or renderer.native["shared"]
+        return found if isinstance(found, Record) and found.kind == "Material" else None
+
+    def _renderer_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name in ("material", "sharedMaterial", "materials", "sharedMaterials"):
+            if isinstance(value, list | tuple):
+                value = value[0] if value else None
+            if not (value is None or (isinstance(value, Record) and value.kind == "Material")):
+                ctx.warning(
+                    "unity.bad_value",
+                    f"{name} set to a {type_name(value)}, not a material; ignored",
+                )
+                return True
+            if name.startswith("shared"):
+                record.native["shared"] = value
+                record.native["instance"] = None
+            else:
+                record.native["instance"] = value
+            return True
+        if name == "enabled":
+            record.native["enabled"] = value
+            return True
+        return False
+
+    # --- meshes -----------------------------------------------------------------------------------
+    def _builtin_resource(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        name = next((a for a in args if isinstance(a, str)), None)
+        base = name.split(".")[0] if isinstance(name, str) else None
+        if base not in PRIMITIVES:
+            ctx.warning(
+                "unity.unknown_resource", f"built-in resource {name!r} is not a primitive mesh"
+            )
+            return Record("Mesh", {"name": str(name)}, native=MeshState(line=ctx.line))
+        return Record("Mesh", {"name": base}, native=MeshState(builtin=base, line=ctx.line))
+
+    def _filter_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name in ("mesh", "sharedMesh"):
+            record.native["mesh"] = (
+                value if isinstance(value, Record) and value.kind == "Mesh" else None
+            )
+            if record.native["mesh"] is None and not isinstance(value, Unknown):
+                ctx.warning("unity.bad_value", f"{name} set to a {type_name(value)}, not a mesh")
+            return True
+        return False
+
+    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name == "vertices":
+            points: list[tuple[float, float, float]] = []
+            items = ctx.iterate(value) if isinstance(value, list | tuple) else None
+            for item in items or []:
+                found = structs.components(ctx, item, "mesh vertex")
+                if found is None:
+                    points = []
+                    break
+                points.append(found)
+            if not points:
+                ctx.warning("unity.unknown_mesh", "mesh vertices that cannot be known statically")
+            record.native.vertices = points or None
+            return True
+        return name in ("triangles", "normals", "uv", "colors", "name")
