@@ -83,7 +83,7 @@ def canonical_object(
         return SceneObject(object_id, native.class_name, position, rotation, size, rgb=native.rgb)
     frame = language_frame(language)
     affine = frame.affine(np.asarray(native.unit_to_native, dtype=float))
-    if not np.all(np.isfinite(affine)):
+    if not np.isfinite(affine).all():
         diagnostics.error(
             "build.non_finite", f"{object_id}: transform is not finite; object dropped", native.line
         )
@@ -117,6 +117,14 @@ def is_ground_slab(obj: SceneObject, affine: Matrix, others_bottom: float | None
         return False
     lo, hi = primitive_aabb(obj.class_name, affine)
     return _is_slab(lo, hi, others_bottom)
+
+
+def _may_be_slab(obj: SceneObject) -> bool:
+    """Whether ``obj`` is a box or disc wide enough to be the ground, before its bounding box
+    is computed: along any axis it spans at most the sum of its sizes (the margin covers
+    rounding), so a smaller one is no slab and the scene's bounding boxes are not needed."""
+    x, y, z = obj.size
+    return obj.class_name in ("cube", "cylinder") and (x + y + z) * (1 + 1e-9) >= GROUND_MIN_SPAN
 
 
 def _is_slab(lo: Matrix, hi: Matrix, others_bottom: float | None) -> bool:
@@ -157,6 +165,8 @@ def build_objects(
         return [obj for _, obj in built]
     kept: list[SceneObject] = []
     objects = [obj for _, obj in built]
+    if not any(_may_be_slab(obj) for obj in objects):
+        return objects
     names = [obj.class_name for obj in objects]
     # Every object's world AABB at once (each as primitive_aabb(object_affine(obj)) gives it).
     affines = placed_units(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final, Literal
 
 import numpy as np
@@ -282,6 +283,9 @@ def decompose(affine: Matrix) -> Decomposition:
     every unit primitive unchanged: all six are symmetric in their local x.
     """
     m = np.asarray(affine, dtype=float)
+    orthogonal = _decompose_orthogonal(m.tolist())
+    if orthogonal is not None:
+        return orthogonal
     linear = m[:3, :3]
     translation = (float(m[0, 3]), float(m[1, 3]), float(m[2, 3]))
     # Column norms as np.linalg.norm(linear, axis=0) computes them, without its dispatch
@@ -309,6 +313,52 @@ def decompose(affine: Matrix) -> Decomposition:
     )
 
 
+#: ``_decompose_orthogonal`` answers only when its shear is below this (far below the 1e-9 at
+#: which ``decompose`` looks for the nearest rotation), and its determinant above it.
+_CLEARLY_ORTHOGONAL = 1e-10
+
+
+def _decompose_orthogonal(m: list[list[float]]) -> Decomposition | None:
+    """``decompose`` of an affine whose axes are orthogonal and non-zero (every object a
+    parser reads), in plain floats: numpy's per-call overhead dominates 3x3 work, and every
+    parsed object takes this path. None for anything else, left to the general path.
+
+    Each value is the one the general path computes, to the last bit: the column norms and the
+    divisions are the same IEEE operations in the same order; the determinant's sign and the
+    shear are only compared against thresholds far outside their rounding (the shear returned
+    differs from numpy's by rounding, below ``_CLEARLY_ORTHOGONAL``)."""
+    (a, b, c, tx), (d, e, f, ty), (g, h, i, tz) = m[0], m[1], m[2]
+    # Column norms summed down the rows, as np.add.reduce(linear * linear, axis=0) does.
+    sx = math.sqrt(a * a + d * d + g * g)
+    sy = math.sqrt(b * b + e * e + h * h)
+    sz = math.sqrt(c * c + f * f + i * i)
+    if not (1e-12 < sx < math.inf and 1e-12 < sy < math.inf and 1e-12 < sz < math.inf):
+        return None  # a degenerate or non-finite axis
+    a, d, g = a / sx, d / sx, g / sx
+    b, e, h = b / sy, e / sy, h / sy
+    c, f, i = c / sz, f / sz, i / sz
+    # The columns are unit length, so this determinant lies in [-1, 1] with an error of a few
+    # ulps: past the margin its sign is the one np.linalg.det gives for the unnormalised matrix.
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    if abs(det) < _CLEARLY_ORTHOGONAL:
+        return None
+    mirrored = det < 0
+    if mirrored:
+        a, d, g = -a, -d, -g
+    shear = max(
+        abs(a * a + d * d + g * g - 1.0),
+        abs(b * b + e * e + h * h - 1.0),
+        abs(c * c + f * f + i * i - 1.0),
+        abs(a * b + d * e + g * h),
+        abs(a * c + d * f + g * i),
+        abs(b * c + e * f + h * i),
+    )
+    if shear >= _CLEARLY_ORTHOGONAL:
+        return None
+    rotation = np.array([[a, b, c], [d, e, f], [g, h, i]])
+    return Decomposition((tx, ty, tz), rotation, (sx, sy, sz), shear, mirrored)
+
+
 @dataclass(frozen=True)
 class NativeFrame:
     """How a language's engine frame maps onto the canonical one: ``canonical = to_canonical @ native``."""
@@ -325,11 +375,17 @@ class NativeFrame:
         p = self.to_canonical @ np.asarray(native, dtype=float)
         return (float(p[0]), float(p[1]), float(p[2]))
 
-    def affine(self, native: Matrix) -> Matrix:
-        """A native world affine expressed in the canonical frame."""
+    @cached_property
+    def _change(self) -> Matrix:
+        """``to_canonical`` as a 4x4 affine (built once: every parsed object goes through it)."""
         change = np.eye(4)
         change[:3, :3] = self.to_canonical
-        return change @ np.asarray(native, dtype=float)
+        change.flags.writeable = False
+        return change
+
+    def affine(self, native: Matrix) -> Matrix:
+        """A native world affine expressed in the canonical frame."""
+        return self._change @ np.asarray(native, dtype=float)
 
     def rotation(self, native: Matrix) -> Matrix:
         """A rotation given in the native frame, as the same physical rotation in canonical."""

@@ -8,6 +8,8 @@ accepted and ignored.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache, partial
+from typing import cast
 
 import numpy as np
 
@@ -45,88 +47,118 @@ SHAPE_MODIFIERS = frozenset(
 )
 
 
+#: An operator as a built-in runs it: (context, positional arguments, keyword arguments).
+OperatorFn = Callable[[CallContext, Args, Kwargs], Value]
+
+
+def _ignored(name: str, *, silent: bool = False) -> OperatorFn:
+    def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        if not silent:
+            ctx.info(
+                "blender.ignored_operator", f"{name} does not change the objects read; ignored"
+            )
+        return ["FINISHED"]
+
+    return call
+
+
+def _method(method: Callable[[Operators, CallContext, Args, Kwargs], Value]) -> OperatorFn:
+    """``method`` of the engine running the call: the built-ins are made once, not per parse
+    (a parse's engine table is made afresh)."""
+
+    def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        return method(cast(Operators, ctx.interp.engine), ctx, args, kwargs)
+
+    return call
+
+
+def _made(make: Callable[[Operators], OperatorFn]) -> OperatorFn:
+    """The operator ``make`` builds for the engine running the call (as ``_method``)."""
+
+    def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        return make(cast(Operators, ctx.interp.engine))(ctx, args, kwargs)
+
+    return call
+
+
+@cache
+def _operator_tables() -> dict[str, dict[str, Builtin]]:
+    """The built-ins of each ``bpy.ops`` group by operator name."""
+    mesh_ops: dict[str, OperatorFn] = {
+        op: _made(partial(Operators._primitive, operator=op)) for op in OPERATORS
+    }
+    object_ops: dict[str, OperatorFn] = {
+        "select_all": _method(Operators._op_select_all),
+        "select_by_type": _method(Operators._op_select_by_type),
+        "delete": _method(Operators._op_delete),
+        "duplicate": _method(Operators._op_duplicate),
+        "duplicate_move": _method(Operators._op_duplicate),
+        "transform_apply": _method(Operators._op_transform_apply),
+        "parent_set": _method(Operators._op_parent_set),
+        "parent_clear": _method(Operators._op_parent_clear),
+        "empty_add": _made(partial(Operators._op_non_mesh, object_type="EMPTY", name="Empty")),
+        "light_add": _made(partial(Operators._op_non_mesh, object_type="LIGHT", name="Light")),
+        "camera_add": _made(partial(Operators._op_non_mesh, object_type="CAMERA", name="Camera")),
+        "text_add": _made(partial(Operators._op_non_mesh, object_type="FONT", name="Text")),
+        "modifier_add": _method(Operators._op_modifier_add),
+        "origin_set": _method(Operators._op_origin_set),
+        "join": _method(Operators._op_join),
+    }
+    for inert in (
+        "shade_smooth",
+        "shade_flat",
+        "shade_auto_smooth",
+        "mode_set",
+        "material_slot_add",
+        "editmode_toggle",
+        "convert",
+    ):
+        object_ops[inert] = _ignored(f"bpy.ops.object.{inert}", silent=True)
+    transform_ops: dict[str, OperatorFn] = {
+        "translate": _method(Operators._op_translate),
+        "resize": _method(Operators._op_resize),
+        "rotate": _method(Operators._op_rotate),
+    }
+    wm_ops: dict[str, OperatorFn] = {
+        "read_factory_settings": _method(Operators._op_read_factory),
+        "read_homefile": _method(Operators._op_read_factory),
+    }
+    for inert in ("save_as_mainfile", "save_mainfile", "quit_blender", "open_mainfile"):
+        wm_ops[inert] = _ignored(f"bpy.ops.wm.{inert}", silent=True)
+    render_ops = {"render": _ignored("bpy.ops.render.render", silent=True)}
+    groups = {
+        "mesh": mesh_ops,
+        "object": object_ops,
+        "transform": transform_ops,
+        "wm": wm_ops,
+        "render": render_ops,
+    }
+    return {
+        name: {op: Builtin(f"bpy.ops.{name}.{op}", fn) for op, fn in members.items()}
+        for name, members in groups.items()
+    }
+
+
+def _group(name: str, table: dict[str, Value]) -> Namespace:
+    """The namespace ``bpy.ops.<name>``; an operator it lacks is accepted and ignored."""
+    return Namespace(
+        f"bpy.ops.{name}",
+        table,
+        missing=lambda op: Builtin(f"bpy.ops.{name}.{op}", _ignored(f"bpy.ops.{name}.{op}")),
+    )
+
+
 class Operators(ObjectMembers):
     """The ``bpy.ops`` namespace and its operators."""
 
     # --- bpy.ops -------------------------------------------------------------------------------------
     def _ops(self) -> Namespace:
-        def group(
-            name: str, members: dict[str, Callable[[CallContext, Args, Kwargs], Value]]
-        ) -> Namespace:
-            table = {op: Builtin(f"bpy.ops.{name}.{op}", fn) for op, fn in members.items()}
-            return Namespace(
-                f"bpy.ops.{name}",
-                table,
-                missing=lambda op: Builtin(
-                    f"bpy.ops.{name}.{op}", self._ignored(f"bpy.ops.{name}.{op}")
-                ),
-            )
-
-        mesh_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
-            op: self._primitive(op) for op in OPERATORS
-        }
-        object_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
-            "select_all": self._op_select_all,
-            "select_by_type": self._op_select_by_type,
-            "delete": self._op_delete,
-            "duplicate": self._op_duplicate,
-            "duplicate_move": self._op_duplicate,
-            "transform_apply": self._op_transform_apply,
-            "parent_set": self._op_parent_set,
-            "parent_clear": self._op_parent_clear,
-            "empty_add": self._op_non_mesh("EMPTY", "Empty"),
-            "light_add": self._op_non_mesh("LIGHT", "Light"),
-            "camera_add": self._op_non_mesh("CAMERA", "Camera"),
-            "text_add": self._op_non_mesh("FONT", "Text"),
-            "modifier_add": self._op_modifier_add,
-            "origin_set": self._op_origin_set,
-            "join": self._op_join,
-        }
-        for inert in (
-            "shade_smooth",
-            "shade_flat",
-            "shade_auto_smooth",
-            "mode_set",
-            "material_slot_add",
-            "editmode_toggle",
-            "convert",
-        ):
-            object_ops[inert] = self._ignored(f"bpy.ops.object.{inert}", silent=True)
-        transform_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
-            "translate": self._op_translate,
-            "resize": self._op_resize,
-            "rotate": self._op_rotate,
-        }
-        wm_ops: dict[str, Callable[[CallContext, Args, Kwargs], Value]] = {
-            "read_factory_settings": self._op_read_factory,
-            "read_homefile": self._op_read_factory,
-        }
-        for inert in ("save_as_mainfile", "save_mainfile", "quit_blender", "open_mainfile"):
-            wm_ops[inert] = self._ignored(f"bpy.ops.wm.{inert}", silent=True)
-        render_ops = {"render": self._ignored("bpy.ops.render.render", silent=True)}
+        # A script may assign into the namespaces: each run gets its own, over shared built-ins.
         return Namespace(
             "bpy.ops",
-            {
-                "mesh": group("mesh", mesh_ops),
-                "object": group("object", object_ops),
-                "transform": group("transform", transform_ops),
-                "wm": group("wm", wm_ops),
-                "render": group("render", render_ops),
-            },
-            missing=lambda name: group(name, {}),
+            {name: _group(name, dict(table)) for name, table in _operator_tables().items()},
+            missing=lambda name: _group(name, {}),
         )
-
-    def _ignored(
-        self, name: str, *, silent: bool = False
-    ) -> Callable[[CallContext, Args, Kwargs], Value]:
-        def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            if not silent:
-                ctx.info(
-                    "blender.ignored_operator", f"{name} does not change the objects read; ignored"
-                )
-            return ["FINISHED"]
-
-        return call
 
     def _primitive(self, operator: str) -> Callable[[CallContext, Args, Kwargs], Value]:
         def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:

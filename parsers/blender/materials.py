@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from parsers.blender.vectors import fixed, new_sequence
@@ -422,13 +423,23 @@ def _material_copy(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs)
 
 
 def register(engine: Engine) -> None:
+    """Add the material and node kinds to ``engine``."""
+    for kind in _material_kinds():
+        engine.add_kind(kind)
+
+
+@cache
+def _material_kinds() -> tuple[Kind, ...]:
+    """The material and node kinds, built once: they hold nothing of a run, and an engine
+    table is made per parse."""
+    table = Engine()
     getters = {
         "is_linked": lambda ctx, r: bool(r.native.links),
         "links": lambda ctx, r: list(r.native.links),
         "node": lambda ctx, r: r.native.node,
     }
-    engine.add_kind(Kind("NodeSocket", getters=getters, on_set=_socket_set))
-    engine.add_kind(
+    table.add_kind(Kind("NodeSocket", getters=getters, on_set=_socket_set))
+    table.add_kind(
         Kind(
             "Node",
             getters={
@@ -438,9 +449,9 @@ def register(engine: Engine) -> None:
             inert=True,
         )
     )
-    engine.add_kind(Kind("NodeLink", on_set=_read_only, inert=True))
-    engine.add_kind(Kind("NodeTree", on_set=_read_only, inert=True))
-    engine.add_kind(
+    table.add_kind(Kind("NodeLink", on_set=_read_only, inert=True))
+    table.add_kind(Kind("NodeTree", on_set=_read_only, inert=True))
+    table.add_kind(
         Kind(
             "Nodes",
             methods={
@@ -452,8 +463,8 @@ def register(engine: Engine) -> None:
             inert=True,
         )
     )
-    engine.add_kind(Kind("NodeSockets", methods={"get": _collection_get}, inert=True))
-    engine.add_kind(
+    table.add_kind(Kind("NodeSockets", methods={"get": _collection_get}, inert=True))
+    table.add_kind(
         Kind(
             "Links",
             methods={
@@ -464,9 +475,10 @@ def register(engine: Engine) -> None:
             inert=True,
         )
     )
-    engine.add_kind(
+    table.add_kind(
         Kind("Material", methods={"copy": _material_copy}, on_set=_material_set, inert=True)
     )
+    return tuple(table.kinds.values())
 
 
 # --- reading the colour ---------------------------------------------------------------------------

@@ -28,8 +28,11 @@ def euler_matrix(angles: Sequence[float], order: str = "XYZ") -> Matrix:
     """3x3 matrix of Blender Euler angles (radians) in rotation mode ``order``."""
     mode = order if order in EULER_MODES else "XYZ"
     by_axis = dict(zip("XYZ", angles, strict=False))
-    result = np.eye(3)
-    for axis in mode:
+    # The first axis's matrix as it is, not multiplied onto the identity: the products that
+    # follow give the same values (a product's zeros come out +0.0 whatever the signs of the
+    # zeros that went in).
+    result = axis_rotation(mode[0], float(by_axis.get(mode[0], 0.0)))
+    for axis in mode[1:]:
         result = axis_rotation(axis, float(by_axis.get(axis, 0.0))) @ result
     return result
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -328,6 +329,15 @@ def _matrix_resize(size: int) -> Callable[[CallContext, Record, Args, Kwargs], V
 
 def register(engine: Engine) -> None:
     """Add the mathutils kinds to ``engine``."""
+    for kind in _mathutils_kinds():
+        engine.add_kind(kind)
+
+
+@cache
+def _mathutils_kinds() -> tuple[Kind, ...]:
+    """The mathutils kinds, built once: they hold nothing of a run, and an engine
+    table is made per parse."""
+    table = Engine()
     vector_getters: dict[str, Callable[[CallContext, Record], Value]] = {
         letter: _component_getter(i) for i, letter in enumerate("xyzw")
     }
@@ -347,7 +357,7 @@ def register(engine: Engine) -> None:
         "to_tuple": lambda ctx, r, a, k: tuple(r.native),
         "to_list": lambda ctx, r, a, k: list(r.native),
     }
-    engine.add_kind(
+    table.add_kind(
         Kind(
             "Vector",
             methods={
@@ -378,7 +388,7 @@ def register(engine: Engine) -> None:
             on_set=_sequence_set,
         )
     )
-    engine.add_kind(
+    table.add_kind(
         Kind(
             "Euler",
             methods={
@@ -394,7 +404,7 @@ def register(engine: Engine) -> None:
             on_set=_sequence_set,
         )
     )
-    engine.add_kind(
+    table.add_kind(
         Kind(
             "Quaternion",
             methods={
@@ -423,7 +433,7 @@ def register(engine: Engine) -> None:
             on_set=_sequence_set,
         )
     )
-    engine.add_kind(
+    table.add_kind(
         Kind(
             "Color",
             methods=dict(sequence_methods),
@@ -431,8 +441,8 @@ def register(engine: Engine) -> None:
             on_set=_sequence_set,
         )
     )
-    engine.add_kind(Kind("Array", methods=dict(sequence_methods), on_set=_sequence_set))
-    engine.add_kind(
+    table.add_kind(Kind("Array", methods=dict(sequence_methods), on_set=_sequence_set))
+    table.add_kind(
         Kind(
             "Matrix",
             methods={
@@ -456,6 +466,7 @@ def register(engine: Engine) -> None:
             on_set=_matrix_set,
         )
     )
+    return tuple(table.kinds.values())
 
 
 # --- constructors (the mathutils module) -----------------------------------------------------------

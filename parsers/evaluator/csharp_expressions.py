@@ -39,7 +39,7 @@ class CSharpExpressions(CSharpTypes):
     # --- expressions -------------------------------------------------------------------------------
     def expression(self, node: Node) -> ir.Expr:
         kind = node.type
-        if kind == "ERROR" or node.is_missing:
+        if not self.clean and (kind == "ERROR" or node.is_missing):
             raise Incomplete(node)
         if self.depth >= self.limits.max_nesting:
             raise TooDeep(node)
@@ -515,7 +515,7 @@ class CSharpExpressions(CSharpTypes):
 
     # --- patterns -------------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:
-        if node.type == "ERROR" or node.is_missing:
+        if not self.clean and (node.type == "ERROR" or node.is_missing):
             raise Incomplete(node)
         kind = node.type
         line, col = self._pos(node)

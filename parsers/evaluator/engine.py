@@ -54,20 +54,27 @@ class Engine:
     def __init__(self) -> None:
         self.kinds: dict[str, Kind] = {}
         self._method_cache: dict[tuple[str, str], Builtin | None] = {}
+        # Every member read of an engine record walks its kind's chain: kept until a kind is
+        # added (which may be a base a chain is missing).
+        self._chains: dict[str, tuple[Kind, ...]] = {}
 
     # --- tables -----------------------------------------------------------------------------
     def add_kind(self, kind: Kind) -> Kind:
         self.kinds[kind.name] = kind
+        self._chains.clear()
         return kind
 
-    def chain(self, kind_name: str) -> list[Kind]:
+    def chain(self, kind_name: str) -> tuple[Kind, ...]:
         """The kind and its bases, most derived first."""
-        found: list[Kind] = []
-        kind = self.kinds.get(kind_name)
-        while kind is not None and len(found) < 32:
-            found.append(kind)
-            kind = self.kinds.get(kind.base) if kind.base else None
-        return found
+        chain = self._chains.get(kind_name)
+        if chain is None:
+            found: list[Kind] = []
+            kind = self.kinds.get(kind_name)
+            while kind is not None and len(found) < 32:
+                found.append(kind)
+                kind = self.kinds.get(kind.base) if kind.base else None
+            chain = self._chains[kind_name] = tuple(found)
+        return chain
 
     def is_a(self, record: Value, kind_name: str) -> bool:
         return isinstance(record, Record) and any(

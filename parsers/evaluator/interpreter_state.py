@@ -40,10 +40,9 @@ class InterpreterState:
         self.budget = budget or Budget(self.limits)
         self.reporter = Reporter()
         self.globals = Scope(None, function=True)
-        for name, value in dialect.globals().items():
-            self.globals.declare(name, value)
-        for name, value in engine.globals().items():
-            self.globals.declare(name, value)
+        # Neither table declares constants: plain entries of the fresh global scope.
+        self.globals.vars.update(dialect.globals())
+        self.globals.vars.update(engine.globals())
         self.depth = 0
         self.stopped: str | None = None
         #: For each derived constructor being run, where its super() call leaves ``this``.

@@ -13,16 +13,37 @@ fast path for the commonest leaves), ``pattern`` and everything else specific to
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import ClassVar, Literal, TypeAlias
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.treesitter import Node, SourceTree, first_error
+from parsers.evaluator.treesitter import Language, Node, SourceTree, first_error
 
 #: Node type -> its lowering, for statements (None: nothing to run) and expressions.
 StatementHandlers: TypeAlias = "dict[str, Callable[[Node], ir.Stmt | None]]"
 ExpressionHandlers: TypeAlias = "dict[str, Callable[[Node], ir.Expr]]"
+
+
+class FieldIds(dict[str, int | None]):
+    """A grammar's field ids by name (None for a name it lacks), looked up once:
+    ``child_by_field_id`` skips the search through the names that ``child_by_field_name``
+    makes on every call."""
+
+    def __init__(self, language: Language) -> None:
+        super().__init__()
+        self.language = language
+
+    def __missing__(self, name: str) -> int | None:
+        field = self[name] = self.language.field_id_for_name(name)
+        return field
+
+
+@cache
+def field_ids(language: Language) -> FieldIds:
+    """The field ids of ``language``, shared by every lowering of its trees."""
+    return FieldIds(language)
 
 
 class Incomplete(Exception):
@@ -71,6 +92,11 @@ class TreeLowering:
         self.prefix = self.PREFIX if prefix is None else prefix
         self.depth = 0
         self.lowered = 0
+        # A tree with no ERROR or MISSING node anywhere (most replies: tree-sitter counts every
+        # one in the root's ``has_error``) skips the per-node checks for them; reading a node's
+        # properties is most of the cost of lowering.
+        self.clean = not source.root.has_error
+        self._field_ids = field_ids(source.tree.language)
         self._statements, self._expressions = self._handlers()
 
     # Each language has its own handlers, and lowers its own expressions and assignment targets.
@@ -99,8 +125,10 @@ class TreeLowering:
 
     def _named(self, node: Node) -> list[Node]:
         """Named children, comments left out; an error among them makes the node incomplete."""
-        result = []
         comments = self.COMMENTS
+        if self.clean:
+            return [child for child in node.named_children if child.type not in comments]
+        result = []
         for child in node.named_children:
             kind = child.type
             if kind in comments:
@@ -115,8 +143,9 @@ class TreeLowering:
         return result
 
     def _field(self, node: Node, name: str) -> Node | None:
-        child = node.child_by_field_name(name)
-        if child is not None and (child.type == "ERROR" or child.is_missing):
+        field = self._field_ids[name]
+        child = None if field is None else node.child_by_field_id(field)
+        if child is not None and not self.clean and (child.type == "ERROR" or child.is_missing):
             raise Incomplete(child)
         return child
 
@@ -196,7 +225,7 @@ class TreeLowering:
 
     def statement(self, node: Node) -> ir.Stmt | None:
         self._tick()
-        if node.type == "ERROR" or node.is_missing:
+        if not self.clean and (node.type == "ERROR" or node.is_missing):
             self._skip(node, node)
             return None
         handler = self._statements.get(node.type)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -235,7 +236,28 @@ def _norm(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
 
 
 def numpy_module() -> Namespace:
-    """The ``numpy`` namespace scripts import as ``np``."""
+    """The ``numpy`` namespace scripts import as ``np``. A script may assign into it: each
+    run gets its own namespaces, over built-ins made once."""
+    members = dict(_numpy_functions())
+    members["linalg"] = Namespace("numpy.linalg", dict(_linalg_functions()))
+    members["random"] = Namespace(
+        "numpy.random",
+        missing=lambda name: Builtin(
+            f"numpy.random.{name}",
+            lambda ctx, a, k: Unknown("a random number has no static value", ctx.line),
+        ),
+    )
+    return Namespace("numpy", members)
+
+
+@cache
+def _linalg_functions() -> dict[str, Value]:
+    return {"inv": Builtin("numpy.linalg.inv", _inv), "norm": Builtin("numpy.linalg.norm", _norm)}
+
+
+@cache
+def _numpy_functions() -> dict[str, Value]:
+    """The members of ``numpy`` but its namespaces ``linalg`` and ``random``."""
     unary = {
         name: _unary_fn(name, getattr(np, name))
         for name in (
@@ -317,19 +339,8 @@ def numpy_module() -> Namespace:
         "max": _reduce("max", np.max),
         "float64": Builtin("numpy.float64", lambda ctx, a, k: wrap(to_numpy(arg(a, 0)))),
         "float32": Builtin("numpy.float32", lambda ctx, a, k: wrap(to_numpy(arg(a, 0)))),
-        "linalg": Namespace(
-            "numpy.linalg",
-            {"inv": Builtin("numpy.linalg.inv", _inv), "norm": Builtin("numpy.linalg.norm", _norm)},
-        ),
-        "random": Namespace(
-            "numpy.random",
-            missing=lambda name: Builtin(
-                f"numpy.random.{name}",
-                lambda ctx, a, k: Unknown("a random number has no static value", ctx.line),
-            ),
-        ),
     }
-    return Namespace("numpy", members)
+    return members
 
 
 # --- array members and operators --------------------------------------------------------------------
@@ -491,6 +502,13 @@ _ARRAY_METHODS = (
 
 def register(engine: Engine) -> None:
     """Add the ``ndarray`` kind to an engine table whose scripts use numpy."""
+    engine.add_kind(_array_kind())
+
+
+@cache
+def _array_kind() -> Kind:
+    """The ``ndarray`` kind, built once: it holds nothing of a run, and an engine table is
+    made per parse."""
 
     def getter(name: str) -> Callable[[CallContext, Record], Value]:
         return lambda ctx, record: array_member(ctx, record, name)
@@ -502,10 +520,8 @@ def register(engine: Engine) -> None:
 
         return call
 
-    engine.add_kind(
-        Kind(
-            KIND,
-            methods={n: method(n) for n in _ARRAY_METHODS},
-            getters={n: getter(n) for n in _ARRAY_GETTERS},
-        )
+    return Kind(
+        KIND,
+        methods={n: method(n) for n in _ARRAY_METHODS},
+        getters={n: getter(n) for n in _ARRAY_GETTERS},
     )

@@ -522,7 +522,7 @@ class PythonFrontEnd(TreeLowering):
     # --- expressions ------------------------------------------------------------------------------
     def expression(self, node: Node) -> ir.Expr:
         kind = node.type
-        if kind == "ERROR" or node.is_missing:
+        if not self.clean and (kind == "ERROR" or node.is_missing):
             raise Incomplete(node)
         if kind == "identifier":
             row, column = node.start_point
@@ -560,10 +560,11 @@ class PythonFrontEnd(TreeLowering):
         raw = "r" in prefix.rstrip("'\"")
         parts: list[str | ir.Expr] = []
         for child in node.named_children:
-            if child.type == "string_content":
+            kind = child.type
+            if kind == "string_content":
                 text = self.text(child)
                 parts.append(text if raw else _unescape(text))
-            elif child.type == "interpolation":
+            elif kind == "interpolation":
                 expression = child.child_by_field_name("expression")
                 if expression is None:
                     raise Incomplete(child)
@@ -576,7 +577,7 @@ class PythonFrontEnd(TreeLowering):
                         line, col, ir.Name(line, col, "format"), (value, ir.Const(line, col, text))
                     )
                 parts.append(value)
-            elif child.type == "ERROR" or child.is_missing:
+            elif kind == "ERROR" or child.is_missing:
                 raise Incomplete(child)
         return parts
 
@@ -642,11 +643,12 @@ class PythonFrontEnd(TreeLowering):
         result: list[ir.Argument] = []
         for child in self._named(node):
             line, col = self._pos(child)
-            if child.type == "list_splat":
+            kind = child.type
+            if kind == "list_splat":
                 result.append(ir.Spread(line, col, self.expression(self._named(child)[0])))
-            elif child.type == "dictionary_splat":
+            elif kind == "dictionary_splat":
                 result.append(ir.Keyword(line, col, None, self.expression(self._named(child)[0])))
-            elif child.type == "keyword_argument":
+            elif kind == "keyword_argument":
                 name = self.text(self._required(child, "name"))
                 result.append(
                     ir.Keyword(line, col, name, self.expression(self._required(child, "value")))
@@ -661,15 +663,14 @@ class PythonFrontEnd(TreeLowering):
         line, col = self._pos(node)
         if function.type == "attribute":
             obj = function.child_by_field_name("object")
-            attribute = function.child_by_field_name("attribute")
-            if (
-                obj is not None
-                and attribute is not None
-                and obj.type == "call"
-                and self.text(obj.child_by_field_name("function") or obj) == "super"
-                and self.text(attribute) == "__init__"
-            ):
-                return ir.SuperCall(line, col, args)
+            if obj is not None and obj.type == "call":
+                attribute = function.child_by_field_name("attribute")
+                if (
+                    attribute is not None
+                    and self.text(obj.child_by_field_name("function") or obj) == "super"
+                    and self.text(attribute) == "__init__"
+                ):
+                    return ir.SuperCall(line, col, args)
         return ir.Call(line, col, self.expression(function), args)
 
     def _binary(self, node: Node) -> ir.Expr:
@@ -827,7 +828,7 @@ class PythonFrontEnd(TreeLowering):
 
     # --- patterns ---------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:
-        if node.type == "ERROR" or node.is_missing:
+        if not self.clean and (node.type == "ERROR" or node.is_missing):
             raise Incomplete(node)
         kind = node.type
         line, col = self._pos(node)

@@ -20,6 +20,7 @@ from grammars import read_grammar
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
+Language = tree_sitter.Language
 
 #: language id -> the wheel that ships its grammar.
 GRAMMAR_MODULES: Final[dict[str, str]] = {
@@ -59,12 +60,17 @@ class SourceTree:
 
     tree: Tree
     data: bytes
+    #: The text itself when it is pure ASCII (most code): byte offsets are then character
+    #: offsets, and a node's text is a slice of it with nothing to decode.
+    ascii: str | None = None
 
     @property
     def root(self) -> Node:
         return self.tree.root_node
 
     def text(self, node: Node) -> str:
+        if self.ascii is not None:
+            return self.ascii[node.start_byte : node.end_byte]
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
@@ -72,9 +78,10 @@ def parse(text: str, language_name: str, *, deadline: float | None = None) -> So
     """Parse ``text``; raises ``ParseTimeout`` if tree-sitter is still busy at ``deadline``
     (a ``time.monotonic()`` value)."""
     data = text.encode("utf-8", errors="replace")
+    ascii = text if text.isascii() else None
     parser = tree_sitter.Parser(language(language_name))
     if deadline is None:
-        return SourceTree(parser.parse(data), data)
+        return SourceTree(parser.parse(data), data, ascii)
 
     def read(offset: int, _point: tuple[int, int]) -> bytes:
         return data[offset : offset + _CHUNK]
@@ -86,7 +93,7 @@ def parse(text: str, language_name: str, *, deadline: float | None = None) -> So
         tree = parser.parse(read, progress_callback=progress)
     except ValueError as error:
         raise ParseTimeout(str(error)) from None
-    return SourceTree(tree, data)
+    return SourceTree(tree, data, ascii)
 
 
 def position(node: Node) -> tuple[int, int]:
