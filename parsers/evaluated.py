@@ -38,8 +38,9 @@ class EvaluatedLanguage(Generic[EngineT]):
     """How one language is read by the static evaluator."""
 
     language: str
-    #: The tree-sitter grammar (``parsers.evaluator.treesitter``).
-    grammar: str
+    #: The tree-sitter grammar (``parsers.evaluator.treesitter``), or alternatives in order of
+    #: preference: the one parsing with the fewest errors is used.
+    grammar: str | tuple[str, ...]
     front_end: FrontEnd
     #: A fresh engine table for ``code`` (one per parse: it keeps the run's state).
     new_engine: Callable[[str], EngineT]

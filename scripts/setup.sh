@@ -45,7 +45,7 @@ fi
 if [ -f package-lock.json ]; then
     lock="$(sha256sum package-lock.json | cut -c1-16)"
     if [ "$(cat node_modules/.spatialbabel-installed 2>/dev/null)" != "$lock" ]; then
-        echo "setup: installing npm packages (three) into node_modules"
+        echo "setup: installing npm packages (three, typescript) into node_modules"
         npm ci --no-audit --no-fund --loglevel=error
         echo "$lock" > node_modules/.spatialbabel-installed
     fi

@@ -20,7 +20,7 @@ from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Engine, Kind
 from parsers.evaluator.interpreter import Interpreter
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.treesitter import ParseTimeout, SourceTree
+from parsers.evaluator.treesitter import ParseTimeout, SourceTree, error_count
 from parsers.evaluator.treesitter import parse as parse_tree
 from parsers.evaluator.values import (
     UNDEFINED,
@@ -54,7 +54,7 @@ class Evaluation:
 def evaluate(
     code: str,
     *,
-    grammar: str,
+    grammar: str | tuple[str, ...],
     front_end: FrontEnd,
     dialect: Dialect,
     engine: Engine,
@@ -62,6 +62,9 @@ def evaluate(
     started: float | None = None,
 ) -> Evaluation:
     """Parse ``code`` with tree-sitter ``grammar``, lower it with ``front_end`` and run it.
+
+    ``grammar`` may list alternatives: when the code does not parse cleanly with the first, the
+    one leaving the fewest syntax errors is used (three.js code written in TypeScript).
 
     One deadline (``limits.time_limit`` seconds from ``started``) covers parsing, lowering and
     evaluation; whatever runs out is reported and what was built is kept. Never raises for
@@ -85,7 +88,7 @@ def evaluate(
         )
         code = code[:cut]
     try:
-        source = parse_tree(code, grammar, deadline=start + limits.time_limit * 0.6)
+        source = _parse_best(code, grammar, deadline=start + limits.time_limit * 0.6)
     except ParseTimeout:
         reporter.add(
             "error",
@@ -101,6 +104,20 @@ def evaluate(
         program = front_end(source, reporter, limits, budget)
         interpreter.run(program)
     return Evaluation(interpreter, reporter, parsed=True)
+
+
+def _parse_best(code: str, grammar: str | tuple[str, ...], *, deadline: float) -> SourceTree:
+    grammars = (grammar,) if isinstance(grammar, str) else grammar
+    best = parse_tree(code, grammars[0], deadline=deadline)
+    if not best.root.has_error:
+        return best
+    fewest = error_count(best.root)
+    for alternative in grammars[1:]:
+        other = parse_tree(code, alternative, deadline=deadline)
+        errors = error_count(other.root) if other.root.has_error else 0
+        if errors < fewest:
+            best, fewest = other, errors
+    return best
 
 
 __all__ = [

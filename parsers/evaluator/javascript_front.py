@@ -563,21 +563,16 @@ class JavaScriptFrontEnd(TreeLowering):
             return ()
         if node.type == "identifier":
             return (ir.Param(*self._pos(node), ir.Name(*self._pos(node), self.text(node))),)
-        params: list[ir.Param] = []
-        for child in self._named(node):
-            line, col = self._pos(child)
-            if child.type == "rest_pattern":
-                params.append(
-                    ir.Param(line, col, self.pattern(self._named(child)[0]), None, "rest")
-                )
-            elif child.type == "assignment_pattern":
-                target = self.pattern(self._required(child, "left"))
-                params.append(
-                    ir.Param(line, col, target, self.expression(self._required(child, "right")))
-                )
-            else:
-                params.append(ir.Param(line, col, self.pattern(child)))
-        return tuple(params)
+        return tuple(self._param(child) for child in self._named(node))
+
+    def _param(self, child: Node) -> ir.Param:
+        line, col = self._pos(child)
+        if child.type == "rest_pattern":
+            return ir.Param(line, col, self.pattern(self._named(child)[0]), None, "rest")
+        if child.type == "assignment_pattern":
+            target = self.pattern(self._required(child, "left"))
+            return ir.Param(line, col, target, self.expression(self._required(child, "right")))
+        return ir.Param(line, col, self.pattern(child))
 
     def _function(self, node: Node, *, arrow: bool = False) -> ir.FunctionExpr:
         name_node = self._field(node, "name")
@@ -607,8 +602,7 @@ class JavaScriptFrontEnd(TreeLowering):
         members: list[ir.ClassMember] = []
         for child in node.named_children:
             if child.type == "class_heritage":
-                inner = self._named(child)
-                base = self.expression(inner[-1]) if inner else None
+                base = self._heritage(child)
         body = self._required(node, "body")
         for member in body.named_children:
             try:
@@ -620,6 +614,11 @@ class JavaScriptFrontEnd(TreeLowering):
                 members.append(lowered)
         name = self.text(name_node) if name_node is not None else None
         return ir.ClassExpr(*self._pos(node), name, base, tuple(members))
+
+    def _heritage(self, node: Node) -> ir.Expr | None:
+        """The base class named by a ``class_heritage`` node (``extends Base``)."""
+        inner = self._named(node)
+        return self.expression(inner[-1]) if inner else None
 
     def _class_member(self, member: Node) -> ir.ClassMember | None:
         if member.type == "ERROR" or member.is_missing:

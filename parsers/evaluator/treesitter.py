@@ -22,11 +22,13 @@ Node = tree_sitter.Node
 Tree = tree_sitter.Tree
 Language = tree_sitter.Language
 
-#: language id -> the wheel that ships its grammar.
-GRAMMAR_MODULES: Final[dict[str, str]] = {
-    "javascript": "tree_sitter_javascript",
-    "python": "tree_sitter_python",
-    "c_sharp": "tree_sitter_c_sharp",
+#: language id -> the wheel that ships its grammar, and the function returning it.
+GRAMMAR_MODULES: Final[dict[str, tuple[str, str]]] = {
+    "javascript": ("tree_sitter_javascript", "language"),
+    # A superset of JavaScript: models asked for three.js sometimes answer in TypeScript.
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "python": ("tree_sitter_python", "language"),
+    "c_sharp": ("tree_sitter_c_sharp", "language"),
 }
 
 _CHUNK = 1 << 16
@@ -35,8 +37,9 @@ _CHUNK = 1 << 16
 @cache
 def language(name: str) -> tree_sitter.Language:
     """The tree-sitter language ``name`` (a key of ``GRAMMAR_MODULES``)."""
-    module = importlib.import_module(GRAMMAR_MODULES[name])
-    return tree_sitter.Language(module.language())
+    module_name, function = GRAMMAR_MODULES[name]
+    module = importlib.import_module(module_name)
+    return tree_sitter.Language(getattr(module, function)())
 
 
 @cache
@@ -63,6 +66,8 @@ class SourceTree:
     #: The text itself when it is pure ASCII (most code): byte offsets are then character
     #: offsets, and a node's text is a slice of it with nothing to decode.
     ascii: str | None = None
+    #: The grammar it was parsed with (a key of ``GRAMMAR_MODULES``).
+    grammar: str = ""
 
     @property
     def root(self) -> Node:
@@ -81,7 +86,7 @@ def parse(text: str, language_name: str, *, deadline: float | None = None) -> So
     ascii = text if text.isascii() else None
     parser = tree_sitter.Parser(language(language_name))
     if deadline is None:
-        return SourceTree(parser.parse(data), data, ascii)
+        return SourceTree(parser.parse(data), data, ascii, language_name)
 
     def read(offset: int, _point: tuple[int, int]) -> bytes:
         return data[offset : offset + _CHUNK]
@@ -93,13 +98,26 @@ def parse(text: str, language_name: str, *, deadline: float | None = None) -> So
         tree = parser.parse(read, progress_callback=progress)
     except ValueError as error:
         raise ParseTimeout(str(error)) from None
-    return SourceTree(tree, data, ascii)
+    return SourceTree(tree, data, ascii, language_name)
 
 
 def position(node: Node) -> tuple[int, int]:
     """1-based line and column of a node's start (the column counts bytes)."""
     row, column = node.start_point
     return row + 1, column + 1
+
+
+def error_count(node: Node) -> int:
+    """How many ERROR and MISSING nodes ``node`` holds (only subtrees with errors are walked)."""
+    count = 0
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "ERROR" or current.is_missing:
+            count += 1
+        elif current.has_error:
+            stack.extend(current.children)
+    return count
 
 
 def first_error(node: Node) -> Node | None:

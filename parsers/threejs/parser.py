@@ -8,6 +8,7 @@ from parsers.evaluator import Limits, Reporter, SourceTree, ir
 from parsers.evaluator.javascript_front import lower_javascript
 from parsers.evaluator.javascript_lib import JavaScript
 from parsers.evaluator.limits import Budget
+from parsers.evaluator.typescript_front import lower_typescript
 from parsers.result import Diagnostics, ParseResult
 from parsers.threejs.engine import ThreeEngine
 from parsers.threejs.html import looks_like_html, page_scripts
@@ -17,6 +18,8 @@ LANGUAGE = "threejs"
 
 
 def _front_end(source: SourceTree, reporter: Reporter, limits: Limits, budget: Budget) -> ir.Block:
+    if source.grammar == "typescript":
+        return lower_typescript(source, reporter, limits, budget, prefix="js")
     return lower_javascript(source, reporter, limits, budget, prefix="js")
 
 
@@ -37,7 +40,7 @@ def _page_code(code: str, diagnostics: Diagnostics) -> str:
 
 THREEJS: EvaluatedLanguage[ThreeEngine] = EvaluatedLanguage(
     LANGUAGE,
-    grammar="javascript",
+    grammar=("javascript", "typescript"),
     front_end=_front_end,
     new_engine=lambda code: ThreeEngine(),
     new_dialect=lambda engine: JavaScript(),

@@ -33,7 +33,11 @@ from spatialbabel.palette import linear_to_srgb
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("three_harness.mjs")
-THREE_PACKAGE = REPO / "node_modules" / "three" / "package.json"
+#: The npm packages the harness needs (pinned in package-lock.json): three, and the TypeScript
+#: compiler that turns a TypeScript reply into the JavaScript node runs.
+NODE_PACKAGES = tuple(
+    REPO / "node_modules" / name / "package.json" for name in ("three", "typescript")
+)
 
 
 def node_available() -> bool:
@@ -41,8 +45,8 @@ def node_available() -> bool:
 
 
 def ensure_three() -> None:
-    """Install the pinned ``three`` into the repository's node_modules if it is missing."""
-    if THREE_PACKAGE.exists():
+    """Install the pinned npm packages into the repository's node_modules if one is missing."""
+    if all(package.exists() for package in NODE_PACKAGES):
         return
     npm = shutil.which("npm")
     if npm is None:

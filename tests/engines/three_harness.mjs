@@ -9,7 +9,8 @@
 // `setTimeout` and page `load` handlers (run once after the script, as a browser would).
 // ES-module code (imports of three from npm or a CDN, from three/addons) runs as a strict
 // async function with its imports bound to the stubs; other code runs as a classic script.
-// An HTML page runs its inline scripts. Code cut off mid-statement cannot compile as a whole:
+// An HTML page runs its inline scripts. TypeScript runs as the TypeScript compiler (npm
+// `typescript`, pinned beside three) transpiles it. Code cut off mid-statement cannot compile as a whole:
 // the harness runs the longest prefix of whole lines that compiles, and says how many lines
 // it dropped. Like the parser, it lets a reply that forgot its imports use three's names.
 //
@@ -23,6 +24,10 @@ import vm from 'node:vm';
 import * as THREE_MODULE from 'three';
 
 const source = readFileSync(0, 'utf8');
+// The reply's own logging goes to stderr: stdout carries only the report.
+for (const level of ['log', 'info', 'debug', 'table', 'dir']) {
+  console[level] = (...args) => process.stderr.write(args.map(String).join(' ') + '\n');
+}
 const created = [];
 const rendered = [];
 const deferred = [];
@@ -220,28 +225,53 @@ function compile(code, module) {
 }
 
 let code = source;
-let module = false;
+let pageModule = false;
 const page = inlineScripts(source);
 if (page !== null) {
   code = page.code;
-  module = page.module;
+  pageModule = page.module;
 }
-const rewritten = rewriteImports(code);
-code = rewritten.code;
-module = module || rewritten.module || /\bawait\b/.test(code) && !/\basync\b/.test(code);
+
+// TypeScript runs as the TypeScript compiler turns it into JavaScript. The compiler is loaded
+// only for code that does not compile as JavaScript, and used only when it finds no syntax
+// error in it (the parser likewise reads TypeScript only when it parses with fewer errors).
+let compiler;
+async function asTypeScript(text) {
+  if (compiler === undefined) compiler = await import('typescript').then((m) => m.default, () => null);
+  if (!compiler) return null;
+  const out = compiler.transpileModule(text, {
+    reportDiagnostics: true,
+    compilerOptions: { target: compiler.ScriptTarget.ES2022, module: compiler.ModuleKind.ESNext },
+  });
+  return out.diagnostics.length === 0 ? out.outputText : null;
+}
+
+function prepared(text) {
+  const rewritten = rewriteImports(text);
+  const module = pageModule || rewritten.module || /\bawait\b/.test(rewritten.code) && !/\basync\b/.test(rewritten.code);
+  return compile(rewritten.code, module);
+}
 
 let lines = code.split('\n');
 let dropped = 0;
 let runnable = null;
+let typescript = false;
 while (lines.length > 0) {
+  const attempt = lines.join('\n');
   try {
-    runnable = compile(lines.join('\n'), module);
+    runnable = prepared(attempt);
     break;
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    lines = lines.slice(0, -1);
-    dropped += 1;
   }
+  const javascript = await asTypeScript(attempt);
+  if (javascript !== null) {
+    runnable = prepared(javascript);
+    typescript = true;
+    break;
+  }
+  lines = lines.slice(0, -1);
+  dropped += 1;
 }
 
 try {
@@ -323,4 +353,4 @@ for (const scene of scenes) {
     });
   });
 }
-process.stdout.write(JSON.stringify({ meshes, scenes: scenes.length, rendered: rendered.length, dropped, module, errors }) + '\n');
+process.stdout.write(JSON.stringify({ meshes, scenes: scenes.length, rendered: rendered.length, dropped, typescript, errors }) + '\n');

@@ -124,3 +124,16 @@ def test_engine_fact_default_sizes() -> None:
         mesh = _single_mesh(f"scene.add(new THREE.Mesh({code}));")
         lo, hi = np.array(mesh["aabb"])
         assert hi - lo == pytest.approx(extents, abs=1e-9), code
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_typescript_is_read_as_typescript_by_both(
+    case: str,
+    engine_results: dict[str, dict],  # type: ignore[type-arg]
+) -> None:
+    # The TypeScript fixtures run in node as the TypeScript compiler transpiles them; the
+    # parser must take the TypeScript grammar for exactly those, and JavaScript for the rest.
+    typescript = "typescript" in case
+    assert engine_results[case]["typescript"] is typescript
+    parsed = parse((FIXTURES / f"{case}.txt").read_text(encoding="utf-8"), "threejs")
+    assert any(d.code == "js.typescript" for d in parsed.diagnostics) is typescript
