@@ -18,6 +18,8 @@ pytest.importorskip("bpy")
 pytest.importorskip("pyrender")
 webdriver = pytest.importorskip("selenium.webdriver")
 
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
+
 from tests.render.conftest import REPLIES, ROOT, read_scores, score  # noqa: E402
 
 pytestmark = [pytest.mark.bpy, pytest.mark.render, pytest.mark.browser, pytest.mark.slow]
@@ -104,7 +106,11 @@ def test_every_page_loads_every_image_offline(site: Path, browser: Any) -> None:
             continue
         seen.add(url)
         browser.get(url)
-        assert browser.execute_script("return document.readyState") == "complete"
+        # get() may return once the page is interactive, with images still decoding (a page
+        # of 100 figures on a busy machine): wait for the load event, up to a minute.
+        WebDriverWait(browser, 60).until(
+            lambda b: b.execute_script("return document.readyState") == "complete"
+        )
         images = browser.execute_script(IMAGES)
         source = Path(url.removeprefix("file://")).read_text(encoding="utf-8")
         assert len(images) == source.count("<img "), url
