@@ -166,3 +166,57 @@ def test_written_script_builds_the_scene_in_bpy() -> None:
         compare_scenes(expected_scene(run, "blender"), scene, tolerance=2e-6, rgb_tolerance=1e-6)
         == []
     )
+
+
+# --- bpy.ops.transform.rotate, measured in bpy ----------------------------------------------------
+# Boxes of three different side lengths turned by angles off the quarter turns: their world AABB
+# changes with every mistake of axis, orientation, sign or pivot.
+_BOXES = (
+    "import bpy, math\n"
+    "bpy.ops.mesh.primitive_cube_add(size=1, location=(1, 0, 0), rotation=(0, 0, math.radians(90)), scale=(2, 1, 0.5))\n"
+    "a = bpy.context.object\n"
+    "bpy.ops.mesh.primitive_cube_add(size=1, location=(3, 0, 1), rotation=(math.radians(20), 0, 0), scale=(0.5, 1.5, 1))\n"
+    "b = bpy.context.object\n"
+)
+ROTATE_CASES = {
+    "median_pivot": "a.select_set(True)\nbpy.ops.transform.rotate(value=math.radians(30), orient_axis='Z')",
+    "sign_and_default_axis": "bpy.ops.transform.rotate(value=-0.4)",
+    "local_is_the_active_objects_axes": "a.select_set(True)\nbpy.ops.transform.rotate(value=math.radians(35), orient_axis='Y', orient_type='LOCAL')",
+    "view_is_global_without_a_view": "bpy.ops.transform.rotate(value=math.radians(35), orient_axis='Y', orient_type='VIEW')",
+    "cursor_is_global": "bpy.ops.transform.rotate(value=math.radians(35), orient_axis='X', orient_type='CURSOR')",
+    "orient_matrix_items_are_axes": (
+        "bpy.ops.transform.rotate(value=math.radians(30), orient_axis='X', orient_type='GLOBAL', "
+        "orient_matrix=((0, 0, 1), (0, 1, 0), (-1, 0, 0)), orient_matrix_type='GLOBAL', "
+        "constraint_axis=(True, False, False), mirror=False)"
+    ),
+    "center_override": "a.select_set(True)\nbpy.ops.transform.rotate(value=math.radians(50), orient_axis='Z', center_override=(0, 0, 0))",
+    "pivot_setting_not_used_by_scripts": (
+        "a.select_set(True)\nbpy.context.scene.tool_settings.transform_pivot_point = 'INDIVIDUAL_ORIGINS'\n"
+        "bpy.ops.transform.rotate(value=math.radians(40), orient_axis='Z')"
+    ),
+    "nothing_selected": "bpy.ops.object.select_all(action='DESELECT')\nbpy.ops.transform.rotate(value=1.0)",
+}
+
+
+@pytest.fixture(scope="module")
+def rotate_runs() -> dict[str, EngineRun]:
+    pytest.importorskip("bpy")
+    cases = [(name, _BOXES + code) for name, code in ROTATE_CASES.items()]
+    return {run.name: run for run in run_engine("blender", cases)}
+
+
+@pytest.mark.bpy
+@pytest.mark.parametrize("case", sorted(ROTATE_CASES))
+def test_transform_rotate_matches_bpy(case: str, rotate_runs: dict[str, EngineRun]) -> None:
+    run = rotate_runs[case]
+    assert run.error is None
+    parsed = parse(_BOXES + ROTATE_CASES[case], "blender")
+    assert not [d for d in parsed.diagnostics if d.code == "blender.transform_rotate"]
+    assert compare_scenes(parsed.scene, expected_scene(run, "blender")) == []
+
+
+def test_transform_rotate_orientations_not_modelled_are_reported() -> None:
+    parsed = parse(_BOXES + "bpy.ops.transform.rotate(value=0.3, orient_type='NORMAL')", "blender")
+    assert [d.code for d in parsed.diagnostics if d.code == "blender.transform_rotate"] == [
+        "blender.transform_rotate"
+    ]
