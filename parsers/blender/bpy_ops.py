@@ -316,10 +316,35 @@ class Operators(ObjectMembers):
         return ["FINISHED"]
 
     def _op_origin_set(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        ctx.warning(
-            "blender.origin_set",
-            "origin_set moves the object's origin relative to its mesh; not modelled, the object is read as if its origin were unchanged",
-        )
+        # As bpy 5.0.1 runs it (measured in tests/parsers/test_blender_parser.py): ORIGIN_*
+        # moves each selected object's origin, its world shape staying put; GEOMETRY_ORIGIN
+        # (the default) moves the mesh onto the origin instead. The centre is the mean vertex
+        # (center='MEDIAN', the default) or the middle of the vertex box ('BOUNDS').
+        kind = str(kwargs.get("type", "GEOMETRY_ORIGIN"))
+        if kind not in ("GEOMETRY_ORIGIN", "ORIGIN_GEOMETRY", "ORIGIN_CURSOR"):
+            ctx.warning(
+                "blender.origin_set",
+                f"origin_set(type={kind!r}) is not modelled; the object is read as if its origin were unchanged",
+            )
+            return ["FINISHED"]
+        bounds = kwargs.get("center", "MEDIAN") == "BOUNDS"
+        cursor = vectors.fixed(
+            ctx, self.cursor.fields.get("location"), "scene.cursor.location", 3, [0.0, 0.0, 0.0]
+        ) or [0.0, 0.0, 0.0]
+        for obj in self.selected():
+            shape = self.mesh_shape(obj)
+            if shape is None:
+                continue
+            world = self.world_matrix(obj)
+            if kind == "ORIGIN_CURSOR":
+                point = (np.linalg.inv(world) @ np.array([*cursor, 1.0]))[:3]
+            else:
+                point = (shape.box_min + shape.box_max) / 2 if bounds else shape.median
+            shift = np.eye(4)
+            shift[:3, 3] = -np.asarray(point, dtype=float)
+            shape.transform(shift)
+            if kind != "GEOMETRY_ORIGIN":
+                self.set_world(obj, world @ np.linalg.inv(shift))
         return ["FINISHED"]
 
     def _op_join(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:

@@ -83,6 +83,7 @@ class BlenderEngine(Operators, BlendDataMethods):
                 "world": Record("Inert"),
             },
         )
+        self.scene.fields["cursor"] = self.cursor
         self.view_layer = Record("ViewLayer", {"name": "ViewLayer"})
         self.view_layer.fields["objects"] = Record(
             "ViewLayerObjects", native={"items": self.objects, "owner": None}

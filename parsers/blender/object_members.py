@@ -219,7 +219,9 @@ class ObjectMembers(BlenderObjects):
             record.native = MeshShape(None)
             return None
         v = np.asarray(vertices)
-        record.native = MeshShape(None, np.eye(4), v.min(axis=0), v.max(axis=0), vertices)
+        record.native = MeshShape(
+            None, np.eye(4), v.min(axis=0), v.max(axis=0), vertices, median=v.mean(axis=0)
+        )
         return None
 
     def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:

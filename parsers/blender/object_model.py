@@ -38,6 +38,8 @@ class BlenderObjects(Engine):
         self.materials_list: list[Record] = []
         self.collections: list[Record] = []
         self.active: Record | None = None
+        #: The 3D cursor (``origin_set(type='ORIGIN_CURSOR')`` reads it).
+        self.cursor = Record("Inert", {"location": vectors.vector([0.0, 0.0, 0.0])})
 
     # --- object model ----------------------------------------------------------------------------
     def linked_objects(self) -> list[Record]:

@@ -63,6 +63,9 @@ class MeshShape:
     box_max: Matrix = field(default_factory=lambda: np.ones(3))
     vertices: list[list[float]] | None = None
     operator: str | None = None
+    #: The mean of the mesh's vertices (``origin_set``'s default centre); the origin for every
+    #: primitive but a cone with a tip, whose one apex vertex weighs against a ring of them.
+    median: Matrix = field(default_factory=lambda: np.zeros(3))
 
     def copy(self) -> MeshShape:
         return MeshShape(
@@ -72,6 +75,7 @@ class MeshShape:
             self.box_max.copy(),
             None if self.vertices is None else [list(v) for v in self.vertices],
             self.operator,
+            self.median.copy(),
         )
 
     def transform(self, matrix: Matrix) -> None:
@@ -88,6 +92,7 @@ class MeshShape:
         )
         moved = corners @ m.T
         self.box_min, self.box_max = moved[:, :3].min(axis=0), moved[:, :3].max(axis=0)
+        self.median = m[:3, :3] @ self.median + m[:3, 3]
         if self.vertices is not None:
             v = (
                 np.hstack(
@@ -138,6 +143,22 @@ def _count(ctx: CallContext, kwargs: dict[str, Value], name: str, default: int) 
     return max(int(value), 1)
 
 
+def _cone_median_z(
+    vertices: int, depth: float, bottom: float, top: float, kwargs: dict[str, Value]
+) -> float:
+    """Local z of the mean vertex of ``primitive_cone_add``'s mesh: a ring of ``vertices`` at
+    each end with a radius, one apex vertex at an end without, and a centre vertex on each
+    capped ring when ``end_fill_type='TRIFAN'`` (bpy 5.0.1)."""
+    fan = 1 if kwargs.get("end_fill_type") == "TRIFAN" else 0
+    ends = [(-depth / 2, bottom), (depth / 2, top)]
+    count = total = 0.0
+    for z, radius in ends:
+        weight = vertices + fan if radius > 0 else 1
+        count += weight
+        total += weight * z
+    return total / count
+
+
 def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -> MeshShape:
     """The mesh ``operator`` builds from its keyword arguments (scale not yet applied)."""
     class_name, _ = OPERATORS[operator]
@@ -183,11 +204,17 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
         flip = np.eye(3) if bottom >= top else np.diag([1.0, -1.0, -1.0])
         box_min = np.array([lo_c * radius, lo_s * radius, -depth / 2])
         box_max = np.array([hi_c * radius, hi_s * radius, depth / 2])
+        median = np.array([0.0, 0.0, _cone_median_z(vertices, depth, bottom, top, kwargs)])
         if vertices == 4:
             side = radius * math.sqrt(2.0)
             linear = _rz(math.pi / 4) @ flip @ np.diag([side, side, depth])
             return MeshShape(
-                "pyramid", _affine(linear) @ Y_TO_Z, box_min, box_max, operator=operator
+                "pyramid",
+                _affine(linear) @ Y_TO_Z,
+                box_min,
+                box_max,
+                operator=operator,
+                median=median,
             )
         return MeshShape(
             "cone",
@@ -195,6 +222,7 @@ def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -
             box_min,
             box_max,
             operator=operator,
+            median=median,
         )
     if operator == "primitive_torus_add":
         major = _number(ctx, kwargs, "major_radius", 1.0)

@@ -220,3 +220,61 @@ def test_transform_rotate_orientations_not_modelled_are_reported() -> None:
     assert [d.code for d in parsed.diagnostics if d.code == "blender.transform_rotate"] == [
         "blender.transform_rotate"
     ]
+
+
+# --- bpy.ops.object.origin_set, measured in bpy ---------------------------------------------------
+# A tilted cone: its mean vertex lies off its middle, so each kind of origin shows in where a
+# later ``location`` puts it.
+_CONE = (
+    "import bpy, math\n"
+    "bpy.ops.mesh.primitive_cone_add(radius1=1, depth=2, location=(1, 2, 3), rotation=(0.5, 0, 0))\n"
+)
+ORIGIN_CASES = {
+    "geometry_median": "bpy.ops.object.origin_set(type='ORIGIN_GEOMETRY')",
+    "geometry_bounds": "bpy.ops.object.origin_set(type='ORIGIN_GEOMETRY', center='BOUNDS')",
+    "cursor": "bpy.context.scene.cursor.location = (0, 0, 1)\nbpy.ops.object.origin_set(type='ORIGIN_CURSOR')",
+    "geometry_to_origin": "bpy.ops.object.origin_set(type='GEOMETRY_ORIGIN', center='MEDIAN')",
+    "default_type": "bpy.ops.object.origin_set()",
+    "pyramid_trifan": (
+        "bpy.ops.mesh.primitive_cone_add(vertices=4, end_fill_type='TRIFAN', location=(-1, 0, 0))\n"
+        "bpy.ops.object.origin_set(type='ORIGIN_GEOMETRY')"
+    ),
+    "custom_mesh": (
+        "mesh = bpy.data.meshes.new('m')\n"
+        "mesh.from_pydata([(0, 0, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2), (2, 2, 2)], [], [(0, 1, 2), (0, 1, 3), (1, 2, 4)])\n"
+        "obj = bpy.data.objects.new('custom', mesh)\n"
+        "bpy.context.collection.objects.link(obj)\n"
+        "bpy.ops.object.select_all(action='DESELECT')\n"
+        "obj.select_set(True)\n"
+        "bpy.context.view_layer.objects.active = obj\n"
+        "bpy.ops.object.origin_set(type='ORIGIN_GEOMETRY')"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def origin_runs() -> dict[str, EngineRun]:
+    pytest.importorskip("bpy")
+    cases = [
+        (name, _CONE + code + "\nbpy.context.object.location = (0.5, -0.5, 1.5)")
+        for name, code in ORIGIN_CASES.items()
+    ]
+    return {run.name: run for run in run_engine("blender", cases)}
+
+
+@pytest.mark.bpy
+@pytest.mark.parametrize("case", sorted(ORIGIN_CASES))
+def test_origin_set_matches_bpy(case: str, origin_runs: dict[str, EngineRun]) -> None:
+    run = origin_runs[case]
+    assert run.error is None
+    code = _CONE + ORIGIN_CASES[case] + "\nbpy.context.object.location = (0.5, -0.5, 1.5)"
+    parsed = parse(code, "blender")
+    assert not [d for d in parsed.diagnostics if d.code == "blender.origin_set"]
+    assert compare_scenes(parsed.scene, expected_scene(run, "blender")) == []
+
+
+def test_origin_set_kinds_not_modelled_are_reported() -> None:
+    parsed = parse(_CONE + "bpy.ops.object.origin_set(type='ORIGIN_CENTER_OF_MASS')", "blender")
+    assert [d.code for d in parsed.diagnostics if d.code == "blender.origin_set"] == [
+        "blender.origin_set"
+    ]
