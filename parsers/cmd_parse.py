@@ -1,27 +1,57 @@
-"""``spatialbabel parse``: read model replies and print the canonical scenes they describe."""
+"""``spatialbabel parse``: read model replies and print the canonical scenes they describe.
+
+Two ways in: reply files in one language (``FILE... --language L``), printed one after the
+other; or a predictions file (``--predictions replies.jsonl``, the records ``spatialbabel
+score`` reads), each reply in its own language, parsed in worker processes and written as one
+JSONL line per reply, in input order, with every bad line reported by its number.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import sys
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from parsers import ParseResult, parse
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode
+from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
 
-HELP = "Parse model replies (files, or - for stdin) into canonical scene JSON with diagnostics."
+HELP = "Parse model replies (files, or - for stdin, or a predictions JSONL) into canonical scene JSON with diagnostics."
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="reply text files; - reads stdin")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="reply text files; - reads stdin")
     parser.add_argument(
         "--language",
         "-l",
-        required=True,
         choices=LANGUAGES,
-        help="scene-code language of the replies",
+        help="scene-code language of the reply files (required with FILE)",
+    )
+    parser.add_argument(
+        "--predictions",
+        type=Path,
+        metavar="JSONL",
+        help="parse every reply of a predictions file (scene_id, model, language, mode, output per line) instead of FILEs",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="JSONL",
+        help="with --predictions: write the parsed replies here (default: stdout)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=max(1, min(8, os.cpu_count() or 1)),
+        help="with --predictions: parsing processes (default: the CPU count, at most 8)",
     )
     parser.add_argument(
         "--format",
@@ -32,7 +62,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="do not print diagnostics to stderr"
     )
-    parser.epilog = "Exit codes: 0 every reply yields objects; 1 some reply yields none; 3 a file cannot be read."
+    parser.epilog = (
+        "Exit codes: 0 every reply yields objects; 1 some reply yields none, or a predictions "
+        "line is malformed; 2 bad arguments; 3 a file cannot be read or written."
+    )
 
 
 def _render(result: ParseResult, fmt: str) -> str:
@@ -46,6 +79,26 @@ def _render(result: ParseResult, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.predictions is not None:
+        if args.files:
+            print(
+                "spatialbabel parse: give reply FILEs or --predictions, not both", file=sys.stderr
+            )
+            return ExitCode.USAGE
+        if args.workers < 1:
+            print("spatialbabel parse: --workers must be at least 1", file=sys.stderr)
+            return ExitCode.USAGE
+        return _run_predictions(args)
+    if not args.files or args.language is None:
+        print(
+            "spatialbabel parse: give reply FILEs with --language, or --predictions JSONL",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+    return _run_files(args)
+
+
+def _run_files(args: argparse.Namespace) -> int:
     status = ExitCode.OK
     for name in args.files:
         try:
@@ -68,3 +121,81 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name}: parse failed: {result.failure_reason}", file=sys.stderr)
             status = ExitCode.PROBLEMS
     return status
+
+
+# --- a predictions file ---------------------------------------------------------------------------
+Job = tuple[int, dict[str, str]]
+
+
+def _parse_job(job: Job) -> dict[str, Any]:
+    line, record = job
+    result = parse(record["output"], record["language"], scene_id=record["scene_id"])
+    entry: dict[str, Any] = {"line": line}
+    entry.update({k: record[k] for k in ("scene_id", "model", "language", "mode")})
+    entry.update(result.to_dict())
+    return entry
+
+
+def _jobs(path: Path, problems: list[str]) -> Iterator[Job]:
+    for item in read_jsonl(path):
+        if item.record is None:
+            problems.append(f"{path}:{item.line}: {item.error}")
+            continue
+        try:
+            output = model_output_from_record(item.record)
+        except ValueError as error:
+            problems.append(f"{path}:{item.line}: {error}")
+            continue
+        if output.language not in LANGUAGES:
+            problems.append(
+                f"{path}:{item.line}: unknown language {output.language!r}; known: {', '.join(LANGUAGES)}"
+            )
+            continue
+        yield item.line, output.to_dict()
+
+
+def _run_predictions(args: argparse.Namespace) -> int:
+    problems: list[str] = []
+    try:
+        jobs = list(_jobs(args.predictions, problems))
+    except (OSError, FileFormatError) as error:
+        print(f"{args.predictions}: cannot read: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    if args.workers > 1 and len(jobs) > 1:
+        chunk = max(1, len(jobs) // (args.workers * 8))
+        with ProcessPoolExecutor(
+            max_workers=args.workers, mp_context=multiprocessing.get_context("fork")
+        ) as pool:
+            entries = list(pool.map(_parse_job, jobs, chunksize=chunk))
+    else:
+        entries = [_parse_job(job) for job in jobs]
+    text = "".join(json.dumps(e, ensure_ascii=False, allow_nan=False) + "\n" for e in entries)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        from spatialbabel.files import atomic_write_text
+
+        try:
+            atomic_write_text(args.out, text)
+        except OSError as error:
+            print(f"{args.out}: cannot write: {error.strerror}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    failed = [e for e in entries if not e["ok"]]
+    if not args.quiet:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        for entry in failed:
+            print(
+                f"{args.predictions}:{entry['line']}: {entry['language']} reply of "
+                f"{entry['model']} for {entry['scene_id']}: parse failed: {entry['failure_reason']}",
+                file=sys.stderr,
+            )
+    by_language = Counter(e["language"] for e in entries)
+    print(
+        f"spatialbabel parse: {len(entries)} replies parsed "
+        f"({', '.join(f'{n} {lang}' for lang, n in sorted(by_language.items()))}), "
+        f"{len(failed)} failed, {len(problems)} bad lines"
+        + (f"; written to {args.out}" if args.out is not None else ""),
+        file=sys.stderr,
+    )
+    return ExitCode.PROBLEMS if failed or problems else ExitCode.OK

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from parsers import parse
 from spatialbabel.cli import COMMANDS, ExitCode, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,3 +67,68 @@ def test_every_command_is_documented() -> None:
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     for command in COMMANDS:
         assert f"| `{command}" in text, command
+
+
+# --- parse --predictions ------------------------------------------------------------------------
+DEMO_REPLIES = ROOT / "spatialbabel" / "data" / "demo_replies.jsonl"
+
+
+def _predictions_with_bad_lines(tmp_path: Path) -> tuple[Path, list[dict[str, str]]]:
+    good = [json.loads(line) for line in DEMO_REPLIES.read_text(encoding="utf-8").splitlines()[:12]]
+    lines = [json.dumps(r) for r in good[:5]]
+    lines += ['{"scene_id": "s"}', "not json", ""]
+    lines += [json.dumps({**good[5], "language": "cobol"})]
+    lines += [json.dumps(r) for r in good[5:]]
+    path = tmp_path / "replies.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, good
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_parse_predictions_writes_one_line_per_reply_in_order(tmp_path: Path, workers: str) -> None:
+    path, good = _predictions_with_bad_lines(tmp_path)
+    out = tmp_path / "parsed.jsonl"
+    done = run_cli("parse", "--predictions", str(path), "--out", str(out), "--workers", workers)
+    # Bad lines are reported by number and make the run exit 1; the good ones are all parsed.
+    assert done.returncode == ExitCode.PROBLEMS
+    assert f"{path}:6: missing field 'model'" in done.stderr
+    assert f"{path}:7: not valid JSON" in done.stderr
+    assert f"{path}:9: unknown language 'cobol'" in done.stderr
+    entries = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [e["line"] for e in entries] == [1, 2, 3, 4, 5] + list(range(10, 17))
+    assert [(e["scene_id"], e["model"], e["language"]) for e in entries] == [
+        (r["scene_id"], r["model"], r["language"]) for r in good
+    ]
+    for entry, record in zip(entries, good, strict=True):
+        direct = parse(record["output"], record["language"], scene_id=record["scene_id"])
+        assert entry["scene"] == direct.scene.to_dict()
+        assert entry["ok"] is direct.ok
+
+
+def test_parse_predictions_of_good_replies_exits_0_to_stdout(tmp_path: Path) -> None:
+    path = tmp_path / "replies.jsonl"
+    path.write_text(
+        DEMO_REPLIES.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8"
+    )
+    done = run_cli("parse", "--predictions", str(path))
+    assert done.returncode == ExitCode.OK, done.stderr
+    (entry,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert entry["ok"] and entry["scene"]["objects"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("parse",),
+        ("parse", "x.txt"),
+        ("parse", "--predictions", "r.jsonl", "x.txt"),
+        ("parse", "--predictions", "r.jsonl", "--workers", "0"),
+    ],
+    ids=["nothing", "file-without-language", "both", "no-workers"],
+)
+def test_parse_argument_mistakes_are_usage_errors(args: tuple[str, ...]) -> None:
+    assert run_cli(*args).returncode == ExitCode.USAGE
+
+
+def test_parse_predictions_missing_file_exits_3(tmp_path: Path) -> None:
+    assert main(["parse", "--predictions", str(tmp_path / "absent.jsonl")]) == ExitCode.BAD_INPUT
