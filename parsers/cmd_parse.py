@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers import ParseResult, parse
+from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
@@ -33,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--language",
         "-l",
         choices=LANGUAGES,
-        help="scene-code language of the reply files (required with FILE)",
+        help="scene-code language of the reply files (default: told from each reply: its engine's imports and names, its fence tag, else the file's extension)",
     )
     parser.add_argument(
         "--predictions",
@@ -63,8 +64,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--quiet", "-q", action="store_true", help="do not print diagnostics to stderr"
     )
     parser.epilog = (
-        "Exit codes: 0 every reply yields objects; 1 some reply yields none, or a predictions "
-        "line is malformed; 2 bad arguments; 3 a file cannot be read or written."
+        "Exit codes: 0 every reply yields objects; 1 some reply yields none, its language cannot "
+        "be told, or a predictions line is malformed; 2 bad arguments; 3 a file cannot be read "
+        "or written."
     )
 
 
@@ -89,11 +91,8 @@ def run(args: argparse.Namespace) -> int:
             print("spatialbabel parse: --workers must be at least 1", file=sys.stderr)
             return ExitCode.USAGE
         return _run_predictions(args)
-    if not args.files or args.language is None:
-        print(
-            "spatialbabel parse: give reply FILEs with --language, or --predictions JSONL",
-            file=sys.stderr,
-        )
+    if not args.files:
+        print("spatialbabel parse: give reply FILEs, or --predictions JSONL", file=sys.stderr)
         return ExitCode.USAGE
     return _run_files(args)
 
@@ -110,7 +109,17 @@ def _run_files(args: argparse.Namespace) -> int:
         except OSError as error:
             print(f"{name}: cannot read: {error.strerror}", file=sys.stderr)
             return ExitCode.BAD_INPUT
-        result = parse(text, args.language)
+        language = args.language or guess_language(text, None if name == "-" else name)
+        if language is None:
+            print(
+                f"{name}: cannot tell which language the reply is written in; give --language",
+                file=sys.stderr,
+            )
+            status = ExitCode.PROBLEMS
+            continue
+        if args.language is None and not args.quiet:
+            print(f"{name}: read as {language} (no --language given)", file=sys.stderr)
+        result = parse(text, language)
         if len(args.files) > 1:
             print(f"# {name}")
         print(_render(result, args.format))

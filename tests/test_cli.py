@@ -120,11 +120,10 @@ def test_parse_predictions_of_good_replies_exits_0_to_stdout(tmp_path: Path) -> 
     "args",
     [
         ("parse",),
-        ("parse", "x.txt"),
         ("parse", "--predictions", "r.jsonl", "x.txt"),
         ("parse", "--predictions", "r.jsonl", "--workers", "0"),
     ],
-    ids=["nothing", "file-without-language", "both", "no-workers"],
+    ids=["nothing", "both", "no-workers"],
 )
 def test_parse_argument_mistakes_are_usage_errors(args: tuple[str, ...]) -> None:
     assert run_cli(*args).returncode == ExitCode.USAGE
@@ -132,3 +131,24 @@ def test_parse_argument_mistakes_are_usage_errors(args: tuple[str, ...]) -> None
 
 def test_parse_predictions_missing_file_exits_3(tmp_path: Path) -> None:
     assert main(["parse", "--predictions", str(tmp_path / "absent.jsonl")]) == ExitCode.BAD_INPUT
+
+
+def test_parse_without_language_tells_it_from_the_reply(tmp_path: Path) -> None:
+    fixtures = ROOT / "fixtures"
+    cases = [
+        fixtures / "blender" / "b01_plain_ops.txt",
+        fixtures / "open3d" / "o01_basic.txt",
+        fixtures / "unity" / "u01_basic_start.txt",
+    ]
+    for case in cases:
+        language = case.parent.name
+        guessed = run_cli("parse", str(case))
+        told = run_cli("parse", "--language", language, str(case))
+        assert guessed.returncode == told.returncode == ExitCode.OK
+        assert guessed.stdout == told.stdout
+        assert f"read as {language}" in guessed.stderr
+    garbage = tmp_path / "reply.txt"
+    garbage.write_text("I cannot see the image, sorry.", encoding="utf-8")
+    done = run_cli("parse", str(garbage))
+    assert done.returncode == ExitCode.PROBLEMS
+    assert "cannot tell which language" in done.stderr
