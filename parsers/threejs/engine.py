@@ -42,6 +42,7 @@ from parsers.evaluator import (
 from parsers.threejs.euler_quaternion import EulerQuaternionMethods
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS, OTHER_GEOMETRIES
 from parsers.threejs.geometry_records import GeometryMethods
+from parsers.threejs.instancing import InstancingMethods
 from parsers.threejs.materials import MaterialMethods
 from parsers.threejs.matrices import Matrix4Methods
 from parsers.threejs.object3d import Object3DMethods
@@ -62,6 +63,7 @@ from parsers.threejs.vectors import VectorMethods
 
 
 class ThreeEngine(
+    InstancingMethods,
     Object3DMethods,
     GeometryMethods,
     MaterialMethods,
@@ -363,13 +365,6 @@ class ThreeEngine(
 
         return construct
 
-    def _instanced_mesh(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        ctx.warning(
-            "threejs.instanced_mesh",
-            "InstancedMesh instances are placed by per-instance matrices, which are not followed; left out",
-        )
-        return self.object3d(ctx, "InstancedMesh", geometry=arg(args, 0), material=arg(args, 1))
-
     def _new_euler(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         order = arg(args, 3)
         return self.euler(
@@ -410,8 +405,9 @@ class ThreeEngine(
             )
         )
         for kind in OBJECT3D_KINDS:
-            if kind != "Object3D":
+            if kind not in ("Object3D", "InstancedMesh"):
                 self.add_kind(Kind(kind, base="Object3D"))
+        self._register_instancing()
         self.add_kind(
             Kind(
                 "Camera",

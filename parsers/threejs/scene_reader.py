@@ -62,6 +62,14 @@ def geometry_affine(ctx: CallContext, engine: Engine, geometry: Value) -> tuple[
 
 def material_rgb(ctx: CallContext, engine: ThreeEngine, material: Value, where: str) -> RGB | None:
     """The sRGB a viewer sees of a material's ``color`` (three holds it in linear sRGB)."""
+    linear = material_linear(ctx, engine, material, where)
+    return None if linear is None else linear_to_srgb(linear)
+
+
+def material_linear(
+    ctx: CallContext, engine: ThreeEngine, material: Value, where: str
+) -> RGB | None:
+    """A material's ``color`` as three holds it (linear sRGB); None, reported, when unknown."""
     if isinstance(material, list):
         if not material:
             return None
@@ -94,7 +102,7 @@ def material_rgb(ctx: CallContext, engine: ThreeEngine, material: Value, where: 
             "threejs.unknown_color", f"{where}: colour cannot be known statically ({linear.reason})"
         )
         return None
-    return linear_to_srgb((linear[0], linear[1], linear[2]))
+    return (linear[0], linear[1], linear[2])
 
 
 def chosen_scenes(ctx: CallContext, engine: ThreeEngine) -> list[Record]:
@@ -120,6 +128,9 @@ def read_scene(ctx: CallContext, engine: ThreeEngine) -> list[NativeObject]:
             if id(node) in visited:
                 continue
             visited.add(id(node))
+            if node.kind == "InstancedMesh":
+                natives.extend(_instances(ctx, engine, node, MAX_OBJECTS - len(natives)))
+                continue
             if node.kind not in MESH_KINDS:
                 continue
             state = node.native if isinstance(node.native, ObjectState) else ObjectState(0, 0)
@@ -160,11 +171,64 @@ def read_scene(ctx: CallContext, engine: ThreeEngine) -> list[NativeObject]:
             "threejs.no_scene", "meshes are made but no THREE.Scene is; nothing would be rendered"
         )
     for obj in engine.objects:
-        if obj.kind in MESH_KINDS and id(obj) not in visited and scenes:
+        if (
+            (obj.kind in MESH_KINDS or obj.kind == "InstancedMesh")
+            and id(obj) not in visited
+            and scenes
+        ):
             state = obj.native if isinstance(obj.native, ObjectState) else ObjectState(0, 0)
             CallContext(ctx.interp, state.line, 1).info(
                 "threejs.not_in_scene", "this mesh is never added to the rendered scene; left out"
             )
+    return natives
+
+
+def _instances(
+    ctx: CallContext, engine: ThreeEngine, node: Record, room: int
+) -> list[NativeObject]:
+    """Each drawn instance of an InstancedMesh (the first ``count``) as an object."""
+    state = node.native if isinstance(node.native, ObjectState) else ObjectState(0, 0)
+    at = CallContext(ctx.interp, state.line, 1)
+    where = f"instanced mesh made at line {state.line}" if state.line else "an instanced mesh"
+    found = engine.instances(node)
+    reading = geometry_affine(at, engine, node.fields.get("geometry"))
+    if found is None or reading is None:
+        at.warning(
+            "threejs.unknown_geometry",
+            f"{where}: geometry or instances cannot be known statically; left out",
+        )
+        return []
+    drawn = node.fields.get("count")
+    count = len(found.matrices)
+    if isinstance(drawn, int | float) and 0 <= drawn < count:
+        count = int(drawn)
+    if count > room:
+        at.warning(
+            "threejs.too_many_objects",
+            f"{where}: {count} instances; only {max(room, 0)} more objects are kept",
+        )
+        count = max(room, 0)
+    class_name, geometry_to_local = reading
+    world = _world_matrix(engine, node, at, where)
+    tint = material_linear(at, engine, node.fields.get("material"), where)
+    name = node.fields.get("name")
+    base = name.strip() if isinstance(name, str) and name.strip() else None
+    natives = []
+    for i in range(count):
+        rgb = None
+        if tint is not None:
+            own = found.colors[i] if found.colors is not None else (1.0, 1.0, 1.0)
+            rgb = linear_to_srgb((tint[0] * own[0], tint[1] * own[1], tint[2] * own[2]))
+        natives.append(
+            NativeObject(
+                class_name,
+                world @ found.matrices[i] @ geometry_to_local,
+                rgb,
+                f"{base} {i}" if base else None,
+                state.line or None,
+            )
+        )
+    at.info("threejs.instanced_mesh", f"{where}: {count} instances read, each an object")
     return natives
 
 

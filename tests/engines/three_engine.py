@@ -107,9 +107,8 @@ class EngineMesh:
 
 def engine_meshes(result: dict[str, Any]) -> list[EngineMesh]:
     meshes = []
+    # The harness reports each drawn instance of an InstancedMesh as a mesh of its own.
     for mesh in result["meshes"]:
-        if mesh["instanced"]:
-            continue
         reading = read_geometry(mesh["geometryType"], mesh["parameters"] or {})
         fitted = mesh["geometryMatrix"]
         applied = _matrix(fitted["elements"]) if fitted and "elements" in fitted else np.eye(4)

@@ -338,19 +338,40 @@ for (const scene of scenes) {
     if (!object.isMesh) return;
     const material = Array.isArray(object.material) ? object.material[0] : object.material;
     const color = material && material.color && material.color.isColor ? material.color : null;
-    const box = new THREE_MODULE.Box3().setFromObject(object, true);
-    meshes.push({
-      name: object.name,
-      instanced: Boolean(object.isInstancedMesh),
-      geometryType: object.geometry.type,
-      parameters: object.geometry.parameters || null,
-      matrixWorld: object.matrixWorld.elements,
-      geometryMatrix: fittedAffine(object),
-      materialType: material ? material.type : null,
-      color: color ? [color.r, color.g, color.b] : null,
-      hex: color ? color.getHex() : null,
-      aabb: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
-    });
+    const entry = (matrixWorld, box, tint, instance) => {
+      const linear = color ? color.clone().multiply(tint) : null;
+      meshes.push({
+        name: object.name,
+        instanced: Boolean(object.isInstancedMesh),
+        instance,
+        geometryType: object.geometry.type,
+        parameters: object.geometry.parameters || null,
+        matrixWorld: matrixWorld.elements,
+        geometryMatrix: fittedAffine(object),
+        materialType: material ? material.type : null,
+        color: linear ? [linear.r, linear.g, linear.b] : null,
+        hex: linear ? linear.getHex() : null,
+        aabb: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+      });
+    };
+    if (!object.isInstancedMesh) {
+      entry(object.matrixWorld, new THREE_MODULE.Box3().setFromObject(object, true), new THREE_MODULE.Color(1, 1, 1), null);
+      return;
+    }
+    // Each drawn instance as a mesh of its own: world = matrixWorld * instance matrix, its
+    // colour the material's times the instance's (three's shader), its box from the vertices.
+    const position = object.geometry.attributes.position;
+    for (let i = 0; i < object.count; i += 1) {
+      const local = new THREE_MODULE.Matrix4();
+      object.getMatrixAt(i, local);
+      const world = object.matrixWorld.clone().multiply(local);
+      const box = new THREE_MODULE.Box3();
+      const point = new THREE_MODULE.Vector3();
+      for (let k = 0; k < position.count; k += 1) box.expandByPoint(point.fromBufferAttribute(position, k).applyMatrix4(world));
+      const tint = new THREE_MODULE.Color(1, 1, 1);
+      if (object.instanceColor) object.getColorAt(i, tint);
+      entry(world, box, tint, i);
+    }
   });
 }
 process.stdout.write(JSON.stringify({ meshes, scenes: scenes.length, rendered: rendered.length, dropped, typescript, errors }) + '\n');
