@@ -69,6 +69,22 @@ class InstancingMethods(ThreeRecords):
         record.fields["instanceColor"] = None
         return record
 
+    def copy_instances(self, target: Record, source: Record) -> None:
+        """What ``InstancedMesh.copy`` (and so ``clone``) copies: count, matrices, colours."""
+        found = self.instances(source)
+        target.fields["count"] = source.fields.get("count")
+        target.fields["instanceColor"] = source.fields.get("instanceColor")
+        if found is None:
+            return
+        copy = Instances(
+            [m.copy() for m in found.matrices],
+            None if found.colors is None else list(found.colors),
+            list(found.unknown),
+        )
+        attribute = source.fields.get("instanceMatrix")
+        fields = dict(attribute.fields) if isinstance(attribute, Record) else {}
+        target.fields["instanceMatrix"] = Record("InstancedBufferAttribute", fields, native=copy)
+
     @staticmethod
     def instances(record: Record) -> Instances | None:
         attribute = record.fields.get("instanceMatrix")

@@ -29,6 +29,10 @@ from parsers.threejs.three_names import MESH_KINDS
 class Object3DMethods(ThreeRecords):
     """The getters, field hook and methods of ``Object3D`` records."""
 
+    def copy_instances(self, target: Record, source: Record) -> None:
+        """An InstancedMesh's instances copied onto ``target`` (``parsers.threejs.instancing``)."""
+        raise NotImplementedError
+
     # --- Object3D -------------------------------------------------------------------------------
     def _object_getters(self) -> dict[str, Any]:
         def flag(*kinds: str) -> Callable[[CallContext, Record], Value]:
@@ -392,6 +396,8 @@ class Object3DMethods(ThreeRecords):
                 target.fields[name] = source.fields[name]
         user_data = source.fields.get("userData")
         target.fields["userData"] = dict(user_data) if isinstance(user_data, dict) else {}
+        if source.kind == "InstancedMesh":
+            self.copy_instances(target, source)
         if recursive:
             children = source.fields.get("children")
             for child in list(children) if isinstance(children, list) else []:

@@ -41,6 +41,14 @@ CASES = {
         "m.count = 3;\n"
         "g.add(m);"
     ),
+    # A clone copies the instances; changing the original's afterwards leaves the clone's.
+    "clone_copies_instances": (
+        "const m = new THREE.InstancedMesh(new THREE.BoxGeometry(0.5, 0.5, 0.5), new THREE.MeshBasicMaterial({ color: 'blue' }), 2);\n"
+        "m.setMatrixAt(1, new THREE.Matrix4().makeTranslation(1, 0.25, 0));\n"
+        "const c = m.clone(); c.position.z = -2;\n"
+        "m.setMatrixAt(1, new THREE.Matrix4().makeTranslation(-1, 0.25, 0));\n"
+        "scene.add(m, c);"
+    ),
 }
 
 
