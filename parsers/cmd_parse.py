@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from typing import Any
 from parsers import ParseResult, parse
 from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
-from spatialbabel.cli import ExitCode
+from spatialbabel.cli import ExitCode, default_workers
 from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
 
 HELP = "Parse model replies (files, or - for stdin, or a predictions JSONL) into canonical scene JSON with diagnostics."
@@ -51,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=max(1, min(8, os.cpu_count() or 1)),
+        default=default_workers(),
         help="with --predictions: parsing processes (default: the CPU count, at most 8)",
     )
     parser.add_argument(

@@ -7,11 +7,10 @@ a reply that could not be drawn); 3 scores.json unreadable; 4 matplotlib or pyre
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-from spatialbabel.cli import ExitCode
+from spatialbabel.cli import ExitCode, default_workers
 
 HELP = "build a static HTML report (tables, charts, per-reply comparisons) from a scores.json"
 
@@ -46,10 +45,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=default_workers(),
         help="processes drawing the per-reply figures (default: CPUs, at most 8)",
     )
-
-
-def default_workers() -> int:
-    return max(1, min(8, os.cpu_count() or 1))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,10 +16,10 @@ from typing import Final
 
 from scoring.inputs import SUBSETS, InputProblem, Split, read_predictions
 from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
-from scoring.pipeline import default_workers, score_predictions
+from scoring.pipeline import score_predictions
 from scoring.silhouette import MissingRenderer, silhouette_metric
 from scoring.tables import render_text, write_outputs
-from spatialbabel.cli import ExitCode
+from spatialbabel.cli import ExitCode, default_workers
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
 HELP = "score model replies against a split: Reconstruct Score tables with bootstrap CIs"

@@ -4,7 +4,6 @@ when asked), aggregate. The result keeps everything the output files are made fr
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -46,10 +45,6 @@ def _score_in_worker(item: NumberedOutput) -> ReplyScore:
     )
     # The parent holds the true scenes; sending each back with every reply would cost.
     return replace(scored, truth=None)
-
-
-def default_workers() -> int:
-    return max(1, min(8, os.cpu_count() or 1))
 
 
 def score_outputs(

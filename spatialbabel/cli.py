@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from enum import IntEnum
@@ -17,6 +18,11 @@ from typing import Final
 
 from spatialbabel import __version__
 from spatialbabel.errors import SpatialBabelError
+
+
+def default_workers() -> int:
+    """Worker processes a command uses unless told: one per CPU, at most 8."""
+    return max(1, min(8, os.cpu_count() or 1))
 
 
 class ExitCode(IntEnum):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from parsers.evaluator import ir
 from parsers.evaluator.csharp_literals import csharp_number, unescape
 from parsers.evaluator.csharp_types import CSharpTypes
-from parsers.evaluator.lowering import Incomplete, TooDeep
+from parsers.evaluator.lowering import Incomplete
 from parsers.evaluator.treesitter import Node
 from parsers.evaluator.values import UNDEFINED
 
@@ -37,28 +37,7 @@ class CSharpExpressions(CSharpTypes):
     """The lowering of C# expressions and patterns."""
 
     # --- expressions -------------------------------------------------------------------------------
-    def expression(self, node: Node) -> ir.Expr:
-        kind = node.type
-        if not self.clean and (kind == "ERROR" or node.is_missing):
-            raise Incomplete(node)
-        if self.depth >= self.limits.max_nesting:
-            raise TooDeep(node)
-        self._tick()
-        # The commonest leaves are lowered here, without the table and the nesting count
-        # (nothing nests inside them).
-        if kind == "identifier":
-            row, column = node.start_point
-            return ir.Name(row + 1, column + 1, self.source.text(node))
-        if kind == "real_literal" or kind == "integer_literal":
-            return self._number(node)
-        self.depth += 1
-        try:
-            handler = self._expressions.get(kind)
-            if handler is None:
-                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
-            return handler(node)
-        finally:
-            self.depth -= 1
+    NUMBER_KINDS = frozenset({"real_literal", "integer_literal"})
 
     def _number(self, node: Node) -> ir.Expr:
         try:

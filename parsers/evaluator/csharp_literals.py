@@ -6,19 +6,8 @@ from __future__ import annotations
 
 import re
 
-_ESCAPES = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "b": "\b",
-    "f": "\f",
-    "v": "\v",
-    "a": "\a",
-    "0": "\0",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-}
+from parsers.evaluator.lowering import C_ESCAPES
+
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{1,4}|[\s\S])")
 
 
@@ -27,7 +16,7 @@ def unescape(text: str) -> str:
         body = match.group(1)
         if body[0] in "uUx" and len(body) > 1:
             return chr(min(int(body[1:], 16), 0x10FFFF))
-        return _ESCAPES.get(body, body)
+        return C_ESCAPES.get(body, body)
 
     return _ESCAPE.sub(one, text) if "\\" in text else text
 

@@ -18,7 +18,6 @@ from parsers.evaluator.lowering import (
     ExpressionHandlers,
     Incomplete,
     StatementHandlers,
-    TooDeep,
     TreeLowering,
 )
 from parsers.evaluator.treesitter import Node, SourceTree, first_error
@@ -78,6 +77,7 @@ class JavaScriptFrontEnd(TreeLowering):
     NON_STATEMENTS = frozenset({"comment", "html_comment", "hash_bang_line"})
     OPTIONAL_TOKENS = frozenset({";"})
     REPORTS_UNCLOSED_BLOCKS = True
+    NUMBER_KINDS = frozenset({"number"})
 
     def _handlers(self) -> tuple[StatementHandlers, ExpressionHandlers]:
         statements: StatementHandlers = {
@@ -340,30 +340,6 @@ class JavaScriptFrontEnd(TreeLowering):
         return ir.Pass(*self._pos(node))
 
     # --- expressions ------------------------------------------------------------------------------
-    def expression(self, node: Node) -> ir.Expr:
-        kind = node.type
-        if not self.clean and (kind == "ERROR" or node.is_missing):
-            raise Incomplete(node)
-        if self.depth >= self.limits.max_nesting:
-            raise TooDeep(node)
-        self._tick()
-        # The commonest leaves are lowered here, without the table and the nesting count
-        # (nothing nests inside them).
-        if kind == "identifier":
-            row, column = node.start_point
-            return ir.Name(row + 1, column + 1, self.source.text(node))
-        if kind == "number":
-            return self._number(node)
-        self.depth += 1
-        try:
-            handler = self._expressions.get(kind)
-            if handler is None:
-                what = kind.replace("_", " ")
-                return ir.Opaque(*self._pos(node), f"{what} has no static value")
-            return handler(node)
-        finally:
-            self.depth -= 1
-
     def _number(self, node: Node) -> ir.Expr:
         try:
             return ir.Const(*self._pos(node), js_number(self.text(node)))
@@ -634,8 +610,9 @@ class JavaScriptFrontEnd(TreeLowering):
                 return ir.ClassMember(line, col, name, "constructor", fn)
             kind = "getter" if "get" in keywords else "setter" if "set" in keywords else "method"
             return ir.ClassMember(line, col, name, kind, fn, static)  # type: ignore[arg-type]
-        if member.type == "field_definition":
-            prop = self._required(member, "property")
+        if member.type in ("field_definition", "public_field_definition"):
+            # TypeScript's field node names its key ``name``; JavaScript's, ``property``.
+            prop = self._field(member, "property") or self._required(member, "name")
             value_node = self._field(member, "value")
             value = self.expression(value_node) if value_node is not None else None
             return ir.ClassMember(line, col, self.text(prop).lstrip("#"), "field", value, static)

@@ -26,6 +26,22 @@ StatementHandlers: TypeAlias = "dict[str, Callable[[Node], ir.Stmt | None]]"
 ExpressionHandlers: TypeAlias = "dict[str, Callable[[Node], ir.Expr]]"
 
 
+#: The one-character escapes C-family string literals share (C#, Python).
+C_ESCAPES: dict[str, str] = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "a": "\a",
+    "0": "\0",
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+}
+
+
 class FieldIds(dict[str, int | None]):
     """A grammar's field ids by name (None for a name it lacks), looked up once:
     ``child_by_field_id`` skips the search through the names that ``child_by_field_name``
@@ -104,7 +120,33 @@ class TreeLowering:
         """The handler of each statement and each expression node type."""
         raise NotImplementedError
 
+    #: Number literal node types: leaves lowered by ``_number`` without the handler table.
+    NUMBER_KINDS: ClassVar[frozenset[str]] = frozenset()
+
     def expression(self, node: Node) -> ir.Expr:
+        kind = node.type
+        if not self.clean and (kind == "ERROR" or node.is_missing):
+            raise Incomplete(node)
+        if self.depth >= self.limits.max_nesting:
+            raise TooDeep(node)
+        self._tick()
+        # The commonest leaves are lowered here, without the table and the nesting count
+        # (nothing nests inside them).
+        if kind == "identifier":
+            row, column = node.start_point
+            return ir.Name(row + 1, column + 1, self.source.text(node))
+        if kind in self.NUMBER_KINDS:
+            return self._number(node)
+        self.depth += 1
+        try:
+            handler = self._expressions.get(kind)
+            if handler is None:
+                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
+            return handler(node)
+        finally:
+            self.depth -= 1
+
+    def _number(self, node: Node) -> ir.Expr:
         raise NotImplementedError
 
     def pattern(self, node: Node) -> ir.Pattern:

@@ -20,28 +20,16 @@ from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
 from parsers.evaluator.limits import Budget, Limits
 from parsers.evaluator.lowering import (
+    C_ESCAPES,
     ExpressionHandlers,
     Incomplete,
     StatementHandlers,
-    TooDeep,
     TreeLowering,
 )
 from parsers.evaluator.treesitter import Node, SourceTree
 
-_ESCAPES = {
-    "n": "\n",
-    "t": "\t",
-    "r": "\r",
-    "b": "\b",
-    "f": "\f",
-    "v": "\v",
-    "a": "\a",
-    "0": "\0",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "\n": "",
-}
+# A backslash at a line end continues the line inside a string.
+_ESCAPES = {**C_ESCAPES, "\n": ""}
 _ESCAPE = re.compile(
     r"\\(N\{[^}]*\}|U[0-9a-fA-F]{8}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[0-7]{1,3}|\r\n|[\s\S])"
 )
@@ -520,26 +508,7 @@ class PythonFrontEnd(TreeLowering):
         return []
 
     # --- expressions ------------------------------------------------------------------------------
-    def expression(self, node: Node) -> ir.Expr:
-        kind = node.type
-        if not self.clean and (kind == "ERROR" or node.is_missing):
-            raise Incomplete(node)
-        if kind == "identifier":
-            row, column = node.start_point
-            return ir.Name(row + 1, column + 1, self.source.text(node))
-        if self.depth >= self.limits.max_nesting:
-            raise TooDeep(node)
-        self._tick()
-        if kind == "float" or kind == "integer":
-            return self._number(node)  # a leaf: no table, no nesting to count
-        self.depth += 1
-        try:
-            handler = self._expressions.get(kind)
-            if handler is None:
-                return ir.Opaque(*self._pos(node), f"{kind.replace('_', ' ')} has no static value")
-            return handler(node)
-        finally:
-            self.depth -= 1
+    NUMBER_KINDS = frozenset({"float", "integer"})
 
     def _number(self, node: Node) -> ir.Expr:
         text = self.text(node)

@@ -124,15 +124,10 @@ class TypeScriptFrontEnd(JavaScriptFrontEnd):
     def _class_member(self, member: Node) -> ir.ClassMember | None:
         if member.type in _TYPE_ONLY:
             return None
-        if member.type == "public_field_definition":
-            line, col = self._pos(member)
-            keywords = {c.type for c in member.children if not c.is_named}
-            if "declare" in keywords:
-                return None
-            value_node = self._field(member, "value")
-            value = self.expression(value_node) if value_node is not None else None
-            name = self.text(self._required(member, "name")).lstrip("#")
-            return ir.ClassMember(line, col, name, "field", value, "static" in keywords)
+        if member.type == "public_field_definition" and any(
+            c.type == "declare" for c in member.children if not c.is_named
+        ):
+            return None  # ``declare x: T`` only types a field
         lowered = super()._class_member(member)
         if lowered is not None and lowered.kind == "constructor":
             return self._with_parameter_properties(member, lowered)

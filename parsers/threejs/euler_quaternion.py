@@ -51,27 +51,29 @@ class EulerQuaternionMethods(ThreeRecords):
             engine.sync_from_euler(r)
             return r
 
-        def from_quaternion(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            q = engine.quat_of(ctx, arg(a, 0), "the quaternion")
-            order = arg(a, 1)
-            if isinstance(order, str):
-                r.fields["order"] = order
-            if q is not None:
-                x, y, z = tm.euler_from_quat(q, str(r.fields.get("order", "XYZ")))
-                r.fields.update({"x": x, "y": y, "z": z})
-                engine.sync_from_euler(r)
-            return r
+        def set_from(read: Callable[[CallContext, Value], Any], angles: Callable[..., Any]) -> Any:
+            """``setFromQuaternion``/``setFromRotationMatrix``: an optional new order, then the
+            angles of the rotation ``read`` finds in the first argument."""
 
-        def from_matrix(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            m = engine.matrix_of(ctx, arg(a, 0), "the rotation matrix")
-            order = arg(a, 1)
-            if isinstance(order, str):
-                r.fields["order"] = order
-            if m is not None:
-                x, y, z = tm.euler_from_matrix(m, str(r.fields.get("order", "XYZ")))
-                r.fields.update({"x": x, "y": y, "z": z})
-                engine.sync_from_euler(r)
-            return r
+            def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+                rotation = read(ctx, arg(a, 0))
+                order = arg(a, 1)
+                if isinstance(order, str):
+                    r.fields["order"] = order
+                if rotation is not None:
+                    x, y, z = angles(rotation, str(r.fields.get("order", "XYZ")))
+                    r.fields.update({"x": x, "y": y, "z": z})
+                    engine.sync_from_euler(r)
+                return r
+
+            return fn
+
+        from_quaternion = set_from(
+            lambda ctx, v: engine.quat_of(ctx, v, "the quaternion"), tm.euler_from_quat
+        )
+        from_matrix = set_from(
+            lambda ctx, v: engine.matrix_of(ctx, v, "the rotation matrix"), tm.euler_from_matrix
+        )
 
         def from_vector(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             v = arg(a, 0)

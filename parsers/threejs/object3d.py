@@ -194,20 +194,28 @@ class Object3DMethods(ThreeRecords):
         def own_quaternion(ctx: CallContext, r: Record) -> tm.Quat | None:
             return engine.quat_of(ctx, r.fields.get("quaternion"), "the object's rotation")
 
+        def axis_and_amount(
+            ctx: CallContext,
+            a: Args,
+            fixed: tuple[float, float, float] | None,
+            axis_what: str,
+            amount_what: str,
+        ) -> tuple[tuple[float, float, float] | None, float | None]:
+            """``(axis, amount)`` of ``rotateOnAxis(axis, angle)``-like calls, or ``(amount)``
+            of ``rotateX(angle)``-like ones whose axis is ``fixed``."""
+            axis = engine.vec(ctx, arg(a, 0), axis_what) if fixed is None else fixed
+            amount = ctx.optional_number(
+                arg(a, 0 if fixed is not None else 1), amount_what, code="threejs.unknown_value"
+            )
+            return axis, amount
+
         def rotate_on_axis(
             world: bool, fixed: tuple[float, float, float] | None = None
         ) -> Callable[..., Value]:
             def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-                if fixed is None:
-                    axis = engine.vec(ctx, arg(a, 0), "the rotation axis")
-                    angle = ctx.optional_number(
-                        arg(a, 1), "the rotation angle", code="threejs.unknown_value"
-                    )
-                else:
-                    axis = fixed
-                    angle = ctx.optional_number(
-                        arg(a, 0), "the rotation angle", code="threejs.unknown_value"
-                    )
+                axis, angle = axis_and_amount(
+                    ctx, a, fixed, "the rotation axis", "the rotation angle"
+                )
                 q = own_quaternion(ctx, r)
                 if axis is None or angle is None or q is None:
                     return r
@@ -223,16 +231,7 @@ class Object3DMethods(ThreeRecords):
             fixed: tuple[float, float, float] | None = None,
         ) -> Callable[..., Value]:
             def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-                if fixed is None:
-                    axis = engine.vec(ctx, arg(a, 0), "the axis")
-                    distance = ctx.optional_number(
-                        arg(a, 1), "the distance", code="threejs.unknown_value"
-                    )
-                else:
-                    axis = fixed
-                    distance = ctx.optional_number(
-                        arg(a, 0), "the distance", code="threejs.unknown_value"
-                    )
+                axis, distance = axis_and_amount(ctx, a, fixed, "the axis", "the distance")
                 q = own_quaternion(ctx, r)
                 position = engine.vec(ctx, r.fields.get("position"), "the position")
                 if axis is None or distance is None or q is None or position is None:
