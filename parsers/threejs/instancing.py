@@ -8,7 +8,7 @@ material's (the shader's ``vColor *= instanceColor``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,8 +27,6 @@ class Instances:
 
     matrices: list[Matrix]
     colors: list[tuple[float, float, float]] | None = None
-    #: Set when an instance was given a value that cannot be known: the scene says so.
-    unknown: list[str] = field(default_factory=list)
 
 
 def _float32(values: Matrix) -> Matrix:
@@ -79,7 +77,6 @@ class InstancingMethods(ThreeRecords):
         copy = Instances(
             [m.copy() for m in found.matrices],
             None if found.colors is None else list(found.colors),
-            list(found.unknown),
         )
         attribute = source.fields.get("instanceMatrix")
         fields = dict(attribute.fields) if isinstance(attribute, Record) else {}
@@ -92,7 +89,11 @@ class InstancingMethods(ThreeRecords):
             return attribute.native
         return None
 
-    def _instance_index(self, ctx: CallContext, record: Record, value: Value) -> int | None:
+    def _instance(
+        self, ctx: CallContext, record: Record, value: Value
+    ) -> tuple[Instances, int] | None:
+        """The instances of ``record`` and the index ``value`` names; None (reported) when the
+        index is not one of them."""
         found = self.instances(record)
         index = ctx.number(value, "instance index", -1.0)
         if found is None or not 0 <= index < len(found.matrices) or index != int(index):
@@ -101,19 +102,18 @@ class InstancingMethods(ThreeRecords):
                 f"instance index {value!r} is outside the InstancedMesh's {0 if found is None else len(found.matrices)} instances; ignored",
             )
             return None
-        return int(index)
+        return found, int(index)
 
     def _instanced_methods(self) -> dict[str, MethodImpl]:
         def set_matrix(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-            index = self._instance_index(ctx, record, arg(args, 0))
-            matrix = arg(args, 1)
-            found = self.instances(record)
-            if index is None or found is None:
+            at = self._instance(ctx, record, arg(args, 0))
+            if at is None:
                 return UNDEFINED
+            found, index = at
+            matrix = arg(args, 1)
             if isinstance(matrix, Record) and matrix.kind == "Matrix4":
                 found.matrices[index] = _float32(matrix.native)
             else:
-                found.unknown.append(f"instance {index}'s matrix")
                 ctx.warning(
                     "threejs.unknown_transform",
                     f"setMatrixAt({index}, ...) with a matrix that cannot be known statically; the instance keeps its matrix",
@@ -121,31 +121,29 @@ class InstancingMethods(ThreeRecords):
             return UNDEFINED
 
         def get_matrix(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-            index = self._instance_index(ctx, record, arg(args, 0))
+            at = self._instance(ctx, record, arg(args, 0))
             target = arg(args, 1)
-            found = self.instances(record)
-            if index is not None and found is not None and isinstance(target, Record):
+            if at is not None and isinstance(target, Record):
+                found, index = at
                 target.native = found.matrices[index].copy()
             return UNDEFINED
 
         def set_color(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-            index = self._instance_index(ctx, record, arg(args, 0))
-            color = arg(args, 1)
-            found = self.instances(record)
-            if index is None or found is None:
+            at = self._instance(ctx, record, arg(args, 0))
+            if at is None:
                 return UNDEFINED
+            found, index = at
             if found.colors is None:
                 found.colors = [(1.0, 1.0, 1.0)] * len(found.matrices)
                 record.fields["instanceColor"] = Record(
                     "InstancedBufferAttribute",
                     {"count": float(len(found.matrices)), "itemSize": 3.0, "needsUpdate": False},
                 )
-            linear = self.numbers(color, "rgb")
+            linear = self.numbers(arg(args, 1), "rgb")
             if isinstance(linear, tuple):
                 r, g, b = (float(np.float32(c)) for c in linear)
                 found.colors[index] = (r, g, b)
             else:
-                found.unknown.append(f"instance {index}'s colour")
                 ctx.warning(
                     "threejs.unknown_color",
                     f"setColorAt({index}, ...) with a colour that cannot be known statically ({linear.reason})",
@@ -153,10 +151,10 @@ class InstancingMethods(ThreeRecords):
             return UNDEFINED
 
         def get_color(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-            index = self._instance_index(ctx, record, arg(args, 0))
+            at = self._instance(ctx, record, arg(args, 0))
             target = arg(args, 1)
-            found = self.instances(record)
-            if index is not None and found is not None and isinstance(target, Record):
+            if at is not None and isinstance(target, Record):
+                found, index = at
                 r, g, b = found.colors[index] if found.colors is not None else (1.0, 1.0, 1.0)
                 target.fields.update({"r": r, "g": g, "b": b})
             return target
