@@ -19,13 +19,13 @@ from typing import Any, Final
 
 from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
 from scoring.qa_grading import grade
+from spatialbabel.batch import QA, parse_request_id, reply_from_batch_record
 from spatialbabel.files import FileFormatError, read_jsonl
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
 
 ANSWER_FIELDS: Final = ("question_id", "scene_id", "model", "mode", "output")
-BATCH_PREFIX: Final = "qa/"
 
 
 @dataclass(frozen=True)
@@ -92,31 +92,16 @@ def answer_from_batch_output(
     record: Mapping[str, Any], line: int, questions: Mapping[str, Question]
 ) -> Answer:
     """One line of an OpenAI batch output file as an answer record."""
-    custom_id = record.get("custom_id")
-    if (
-        not isinstance(custom_id, str)
-        or not custom_id.startswith(BATCH_PREFIX)
-        or custom_id.count("/") != 2
-    ):
-        raise ValueError(f"custom_id {custom_id!r} is not qa/<question_id>/<mode>")
-    _, question_id, mode = custom_id.split("/")
-    if record.get("error"):
-        raise ValueError(f"{custom_id}: the request failed: {record['error']}")
-    response = record.get("response")
-    body = response.get("body") if isinstance(response, Mapping) else None
-    try:
-        assert isinstance(body, Mapping)
-        content = body["choices"][0]["message"]["content"]
-        model = body["model"]
-    except (AssertionError, KeyError, IndexError, TypeError):
-        raise ValueError(
-            f"{custom_id}: no response.body.choices[0].message.content and model"
-        ) from None
-    if not isinstance(content, str) or not isinstance(model, str):
-        raise ValueError(f"{custom_id}: the reply or the model is not text")
+    reply = reply_from_batch_record(record, line)
+    request = parse_request_id(reply.custom_id)
+    if request.task != QA:
+        raise ValueError(f"custom_id {reply.custom_id!r} is not qa/<question_id>/<mode>")
+    question_id, mode = request.parts
+    if reply.text is None or reply.model is None:
+        raise ValueError(f"{reply.custom_id}: {reply.error}")
     question = questions.get(question_id)
     scene_id = question.scene_id if question is not None else ""
-    return Answer(question_id, scene_id, model, mode, content, line)
+    return Answer(question_id, scene_id, reply.model, mode, reply.text, line)
 
 
 def read_answers(

@@ -25,6 +25,7 @@ from typing import Any, Final
 import numpy as np
 
 from spatialbabel import LANGUAGES, Scene, language_frame
+from spatialbabel.batch import qa_id, reconstruct_id
 from spatialbabel.frames import Matrix
 from spatialbabel.palette import PALETTE_HEX
 from spatialbabel.qa import Question, parse_mode
@@ -436,14 +437,6 @@ def batch_request(
     if temperature is not None:
         body["temperature"] = temperature
     return {"custom_id": custom_id, "method": "POST", "url": BATCH_URL, "body": body}
-
-
-def reconstruct_id(scene_id: str, language: str) -> str:
-    return f"reconstruct/{scene_id}/{language}"
-
-
-def qa_id(question_id: str, mode: str) -> str:
-    return f"qa/{question_id}/{mode}"
 
 
 __all__ = [

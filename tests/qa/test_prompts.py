@@ -125,7 +125,7 @@ def test_reconstruct_requests(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     records = _lines(out)
     _validate(records, split)
     assert [r["custom_id"] for r in records] == [
-        f"reconstruct/{s.scene_id}/{lang}" for s in scenes for lang in LANGUAGES
+        f"reconstruct/{s.scene_id}/{lang}/direct" for s in scenes for lang in LANGUAGES
     ]
     assert all(r["body"]["model"] == "some-vlm" and r["body"]["temperature"] == 0 for r in records)
     system = {r["body"]["messages"][0]["content"] for r in records}

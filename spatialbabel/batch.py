@@ -1,0 +1,175 @@
+"""Request ids and the batch files every runner writes: one place for both.
+
+A prompt file is an OpenAI batch request file (one ``{"custom_id", "method", "url", "body"}``
+per line). What comes back, from the OpenAI Batch API, ``vllm run-batch`` or
+``spatialbabel run``, is a batch output file: one ``{"custom_id", "response": {"status_code",
+"body"}, "error"}`` per line. The ``custom_id`` says what a request asks, so an output file can
+be scored without any other record of the run:
+
+- ``reconstruct/<scene_id>/<language>/<mode>``: a reconstruction; the older three-part form
+  ``reconstruct/<scene_id>/<language>`` is read as mode ``direct``;
+- ``qa/<question_id>/<mode>``: a QA question;
+- ``<suite>/<item_id>/<variant>``: an item of a question suite (``suites/``).
+
+Ids never contain ``/`` inside a part: scene, question and item ids are checked by their
+writers, and a language or mode has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from spatialbabel.files import read_jsonl
+
+RECONSTRUCT: Final = "reconstruct"
+QA: Final = "qa"
+DEFAULT_RECONSTRUCT_MODE: Final = "direct"
+
+
+@dataclass(frozen=True)
+class RequestId:
+    """A parsed ``custom_id``: its task (``reconstruct``, ``qa`` or a suite) and its parts."""
+
+    task: str
+    parts: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "/".join((self.task, *self.parts))
+
+
+def _checked(parts: tuple[str, ...]) -> tuple[str, ...]:
+    for part in parts:
+        if not part or "/" in part:
+            raise ValueError(f"a request id part must be non-empty and hold no '/': {part!r}")
+    return parts
+
+
+def reconstruct_id(scene_id: str, language: str, mode: str = DEFAULT_RECONSTRUCT_MODE) -> str:
+    return str(RequestId(RECONSTRUCT, _checked((scene_id, language, mode))))
+
+
+def qa_id(question_id: str, mode: str) -> str:
+    return str(RequestId(QA, _checked((question_id, mode))))
+
+
+def item_id(task: str, item: str, variant: str) -> str:
+    """The id of one request of a question suite (``task`` is the suite's name)."""
+    return str(RequestId(task, _checked((item, variant))))
+
+
+def parse_request_id(custom_id: object) -> RequestId:
+    """The parts of a ``custom_id``; a ValueError says what is wrong with it."""
+    if not isinstance(custom_id, str) or not custom_id:
+        raise ValueError(f"custom_id {custom_id!r} is not a non-empty string")
+    task, *parts = custom_id.split("/")
+    if not all(parts) or not parts:
+        raise ValueError(f"custom_id {custom_id!r} has an empty part")
+    if task == RECONSTRUCT:
+        if len(parts) == 2:
+            parts.append(DEFAULT_RECONSTRUCT_MODE)
+        if len(parts) != 3:
+            raise ValueError(
+                f"custom_id {custom_id!r} is not reconstruct/<scene_id>/<language>[/<mode>]"
+            )
+    elif task == QA and len(parts) != 2:
+        raise ValueError(f"custom_id {custom_id!r} is not qa/<question_id>/<mode>")
+    return RequestId(task, tuple(parts))
+
+
+@dataclass(frozen=True)
+class BatchReply:
+    """One line of a batch output file, read without judging it.
+
+    ``text`` is None when the request failed (``error`` says why, with the HTTP status where
+    there is one). ``finish_reason`` is ``"length"`` for a reply cut at the token limit.
+    """
+
+    custom_id: str
+    line: int
+    text: str | None
+    model: str | None
+    finish_reason: str | None = None
+    error: str | None = None
+    usage: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+
+def reply_from_batch_record(record: Mapping[str, Any], line: int) -> BatchReply:
+    """One batch output record; a ValueError when it is not one (no ``custom_id``, or no
+    ``response`` and no ``error``)."""
+    custom_id = record.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id:
+        raise ValueError("no custom_id")
+    error = record.get("error")
+    response = record.get("response")
+    if error:
+        message = error.get("message", error) if isinstance(error, Mapping) else error
+        return BatchReply(custom_id, line, None, None, error=f"the request failed: {message}")
+    if not isinstance(response, Mapping):
+        raise ValueError(f"{custom_id}: neither a response nor an error")
+    status = response.get("status_code", 200)
+    body = response.get("body")
+    if status != 200 or not isinstance(body, Mapping):
+        detail = body.get("error", body) if isinstance(body, Mapping) else body
+        return BatchReply(custom_id, line, None, None, error=f"HTTP {status}: {detail}")
+    try:
+        choice = body["choices"][0]
+        content = choice["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        raise ValueError(f"{custom_id}: no response.body.choices[0].message.content") from None
+    model = body.get("model")
+    if not isinstance(content, str) or not isinstance(model, str):
+        raise ValueError(f"{custom_id}: the reply or the model is not text")
+    finish = choice.get("finish_reason") if isinstance(choice, Mapping) else None
+    usage = body.get("usage")
+    return BatchReply(
+        custom_id,
+        line,
+        content,
+        model,
+        finish_reason=finish if isinstance(finish, str) else None,
+        usage=usage if isinstance(usage, Mapping) else {},
+    )
+
+
+@dataclass(frozen=True)
+class BatchLine:
+    """A line of a batch output file: the reply, or why the line is not one."""
+
+    line: int
+    reply: BatchReply | None
+    problem: str | None
+
+
+def read_batch_output(path: Path) -> Iterator[BatchLine]:
+    """Every line of a batch output file, good or bad; nothing is dropped silently."""
+    for item in read_jsonl(path):
+        if item.record is None:
+            yield BatchLine(item.line, None, item.error or "unreadable line")
+            continue
+        try:
+            yield BatchLine(item.line, reply_from_batch_record(item.record, item.line), None)
+        except ValueError as error:
+            yield BatchLine(item.line, None, str(error))
+
+
+__all__ = [
+    "DEFAULT_RECONSTRUCT_MODE",
+    "QA",
+    "RECONSTRUCT",
+    "BatchLine",
+    "BatchReply",
+    "RequestId",
+    "item_id",
+    "parse_request_id",
+    "qa_id",
+    "read_batch_output",
+    "reconstruct_id",
+    "reply_from_batch_record",
+]

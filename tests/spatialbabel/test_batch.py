@@ -1,0 +1,93 @@
+"""Request ids and batch output records: the one reader every runner's output goes through."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spatialbabel.batch import (
+    RequestId,
+    item_id,
+    parse_request_id,
+    qa_id,
+    read_batch_output,
+    reconstruct_id,
+)
+
+
+def test_ids_round_trip() -> None:
+    assert parse_request_id(reconstruct_id("s0001", "threejs", "nl_cot")) == RequestId(
+        "reconstruct", ("s0001", "threejs", "nl_cot")
+    )
+    assert parse_request_id(qa_id("s0001-q3", "code_cot:unity")).parts == (
+        "s0001-q3",
+        "code_cot:unity",
+    )
+    assert parse_request_id(item_id("spacecast", "sc-12", "cot")) == RequestId(
+        "spacecast", ("sc-12", "cot")
+    )
+
+
+def test_old_three_part_reconstruct_id_is_direct() -> None:
+    # Prompt files written before modes existed must still score.
+    assert parse_request_id("reconstruct/s0001/dsl").parts == ("s0001", "dsl", "direct")
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "qa/only-one", "reconstruct/s/l/m/extra", "qa//direct", None, 3]
+)
+def test_bad_ids_are_refused(bad: object) -> None:
+    with pytest.raises(ValueError):
+        parse_request_id(bad)
+
+
+def test_a_slash_inside_a_part_is_refused() -> None:
+    with pytest.raises(ValueError, match="no '/'"):
+        reconstruct_id("a/b", "json")
+
+
+def _ok(custom_id: str, text: str, finish: str = "stop") -> dict[str, object]:
+    return {
+        "custom_id": custom_id,
+        "response": {
+            "status_code": 200,
+            "body": {
+                "model": "m",
+                "choices": [{"message": {"content": text}, "finish_reason": finish}],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 7},
+            },
+        },
+        "error": None,
+    }
+
+
+def test_batch_output_lines(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    lines = [
+        json.dumps(_ok("qa/q1/direct", "Final answer: 3")),
+        json.dumps(_ok("reconstruct/s1/json/direct", "{", finish="length")),
+        json.dumps({"custom_id": "qa/q2/direct", "error": {"message": "rate limited"}}),
+        json.dumps(
+            {
+                "custom_id": "qa/q3/direct",
+                "response": {"status_code": 500, "body": {"error": "boom"}},
+            }
+        ),
+        "not json",
+        json.dumps({"custom_id": "qa/q4/direct", "response": {"status_code": 200, "body": {}}}),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    read = list(read_batch_output(path))
+    assert [r.line for r in read] == [1, 2, 3, 4, 5, 6]
+    first, cut, failed, server, bad, empty = read
+    assert first.reply is not None and first.reply.text == "Final answer: 3"
+    assert first.reply.usage == {"prompt_tokens": 5, "completion_tokens": 7}
+    assert not first.reply.truncated
+    assert cut.reply is not None and cut.reply.truncated
+    assert failed.reply is not None and failed.reply.text is None
+    assert failed.reply.error == "the request failed: rate limited"
+    assert server.reply is not None and server.reply.error == "HTTP 500: boom"
+    assert bad.reply is None and bad.problem is not None and "not valid JSON" in bad.problem
+    assert empty.reply is None and empty.problem is not None and "qa/q4/direct" in empty.problem
