@@ -49,6 +49,7 @@ COMMANDS: Final[dict[str, str]] = {
     "score-qa": "scoring.cmd_score_qa",
     "render": "render.cmd_render",
     "report": "render.cmd_report",
+    "suite": "suites.cmd_suite",
 }
 
 

@@ -110,6 +110,72 @@ def bootstrap_means(
     return estimates
 
 
+def bootstrap_macro_mean(
+    values: Sequence[float] | NDArray[np.float64],
+    strata: Sequence[str],
+    *,
+    groups: Sequence[str] | None = None,
+    macro: bool = True,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Estimate:
+    """The mean of ``values`` over ``strata`` (e.g. task types) with a percentile bootstrap CI.
+
+    ``macro``: the unweighted mean of the per-stratum means, so each stratum counts once;
+    else the mean over all values. With ``groups`` (e.g. the scene of each value) whole groups
+    are resampled, the same draw for every stratum, so a scene's values move together; without,
+    values are resampled inside each stratum (a stratified bootstrap). A stratum that a draw
+    leaves empty is left out of that draw's macro mean. NaNs are left out.
+    """
+    data = np.asarray(values, dtype=float)
+    labels = np.asarray(strata)
+    if labels.shape != data.shape:
+        raise ValueError(f"{data.size} values but {labels.size} strata")
+    keep = ~np.isnan(data)
+    data, labels = data[keep], labels[keep]
+    if data.size == 0:
+        nan = float("nan")
+        return Estimate(nan, nan, nan, 0)
+    names, where = np.unique(labels, return_inverse=True)
+    counts = np.bincount(where, minlength=names.size).astype(float)
+    sums = np.bincount(where, weights=data, minlength=names.size)
+    mean = float((sums / counts).mean()) if macro else float(data.mean())
+    alpha = (1.0 - confidence) / 2.0
+    if groups is not None:
+        group_labels = np.asarray(groups)[keep]
+        group_names, group_of = np.unique(group_labels, return_inverse=True)
+        if group_names.size == 1:
+            return Estimate(mean, mean, mean, int(data.size))
+        cell_sums = np.zeros((names.size, group_names.size))
+        cell_counts = np.zeros((names.size, group_names.size))
+        np.add.at(cell_sums, (where, group_of), data)
+        np.add.at(cell_counts, (where, group_of), 1.0)
+        draws = _draws(seed, resamples, group_names.size)
+        drawn_sums = cell_sums[:, draws].sum(axis=2)
+        drawn_counts = cell_counts[:, draws].sum(axis=2)
+        if macro:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_stratum = drawn_sums / drawn_counts
+            means = np.nanmean(per_stratum, axis=0)
+        else:
+            means = drawn_sums.sum(axis=0) / drawn_counts.sum(axis=0)
+    else:
+        rng = np.random.default_rng(seed)
+        per_stratum = np.empty((names.size, resamples))
+        for index in range(names.size):
+            members = data[where == index]
+            per_stratum[index] = members[
+                rng.integers(0, members.size, size=(resamples, members.size))
+            ].mean(axis=1)
+        if macro:
+            means = per_stratum.mean(axis=0)
+        else:
+            means = (per_stratum * counts[:, None]).sum(axis=0) / counts.sum()
+    low, high = np.quantile(means, [alpha, 1.0 - alpha])
+    return Estimate(mean, float(min(low, mean)), float(max(high, mean)), int(data.size))
+
+
 def _draws(seed: int, resamples: int, size: int) -> NDArray[np.int64]:
     """The resampled indices: a fresh generator seeded with ``seed`` draws the same ones every
     time, so a table of many cells and metrics draws each size once (read-only, shared)."""

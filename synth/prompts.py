@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -411,13 +412,15 @@ def image_data_url(png: bytes) -> str:
 def batch_request(
     custom_id: str,
     prompt: Prompt,
-    image_url: str,
+    image_url: str | Sequence[str],
     *,
     model: str = DEFAULT_MODEL,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     temperature: float | None = None,
 ) -> dict[str, Any]:
-    """One line of an OpenAI batch file for the chat completions endpoint."""
+    """One line of an OpenAI batch file for the chat completions endpoint; several images
+    (the views of a question suite's item) go in the order given, before the text."""
+    urls = (image_url,) if isinstance(image_url, str) else tuple(image_url)
     if temperature is not None and not math.isfinite(temperature):
         raise ValueError(f"temperature must be a finite number, got {temperature}")
     body: dict[str, Any] = {
@@ -427,7 +430,7 @@ def batch_request(
             {
                 "role": "user",
                 "content": [
-                    {"type": "image_url", "image_url": {"url": image_url}},
+                    *({"type": "image_url", "image_url": {"url": url}} for url in urls),
                     {"type": "text", "text": prompt.text},
                 ],
             },

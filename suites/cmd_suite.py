@@ -1,0 +1,174 @@
+"""``spatialbabel suite build|prompts|score --suite NAME``: the question suites' one command.
+
+``build`` turns a split into an items folder, ``prompts`` writes the items as an OpenAI batch
+request file, ``score`` grades a file of answers (or a batch output file) into a table with
+the suite's baselines beside the models. ``list`` names the registered suites.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from spatialbabel.cli import ExitCode
+from spatialbabel.files import atomic_write_chunks
+from suites import SUITES, load_suite
+from suites.base import Suite, SuiteError
+
+HELP = "Question suites over generated splits (SpaceCast, SpatialMind, ProVisE): build, prompts, score."
+ACTIONS = ("build", "prompts", "score", "list")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=ACTIONS, help="what to do")
+    parser.add_argument(
+        "--suite", metavar="NAME", help=f"the suite ({', '.join(SUITES.names()) or 'none yet'})"
+    )
+    common = parser.add_argument_group("build")
+    common.add_argument("--split", type=Path, metavar="DIR", help="the split to build items from")
+    common.add_argument(
+        "--out",
+        type=Path,
+        metavar="PATH",
+        help="build: the items folder; prompts: the request file; score: the scores folder",
+    )
+    asking = parser.add_argument_group("prompts and score")
+    asking.add_argument("--items", type=Path, metavar="DIR", help="a built items folder")
+    asking.add_argument(
+        "--variants",
+        nargs="+",
+        metavar="VARIANT",
+        help="prompts: the variants to write (default: the suite's first)",
+    )
+    asking.add_argument("--model", default="gpt-4o", help="prompts: the model named in requests")
+    asking.add_argument(
+        "--max-tokens", type=int, default=None, help="prompts: override the suite's token budget"
+    )
+    asking.add_argument("--temperature", type=float, default=None, help="prompts: temperature")
+    asking.add_argument(
+        "--answers",
+        type=Path,
+        metavar="FILE",
+        help="score: JSONL answers {item_id, model, variant, output[, image]}",
+    )
+    asking.add_argument(
+        "--batch-output",
+        action="store_true",
+        help="score: --answers is the output file of a batch run of the prompts",
+    )
+    for name in SUITES.names():
+        suite = load_suite(name)
+        suite.add_build_arguments(parser.add_argument_group(f"build, --suite {name}"))
+
+
+class _UsageError(Exception):
+    """A flag the action needs is missing (exit code 2, as argparse's own errors)."""
+
+
+def _need(args: argparse.Namespace, *names: str) -> None:
+    missing = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is None]
+    if missing:
+        raise _UsageError(f"{args.action} needs {', '.join(missing)}")
+
+
+def _suite_options(args: argparse.Namespace, suite: Suite) -> dict[str, object]:
+    prefix = suite.name + "_"
+    return {
+        key: (str(value) if isinstance(value, Path) else value)
+        for key, value in sorted(vars(args).items())
+        if key.startswith(prefix)
+    }
+
+
+def _build(args: argparse.Namespace, suite: Suite) -> int:
+    from suites.items import write_items
+
+    _need(args, "split", "out")
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    built = write_items(
+        args.out,
+        suite,
+        suite.build(args.split, args.out, args),
+        split=args.split,
+        options=_suite_options(args, suite),
+    )
+    seconds = time.perf_counter() - start
+    print(f"{len(built.items)} {suite.name} items in {args.out} ({seconds:.1f} s)")
+    for task, count in built.manifest["tasks"].items():
+        print(f"  {task}: {count}")
+    return ExitCode.OK
+
+
+def _prompts(args: argparse.Namespace, suite: Suite) -> int:
+    import json
+
+    from suites.items import read_items
+    from suites.prompts import requests
+
+    _need(args, "items", "out")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        print("spatialbabel suite: --max-tokens must be at least 1", file=sys.stderr)
+        return ExitCode.USAGE
+    items = read_items(args.items, suite)
+    variants = args.variants or [suite.variants[0]]
+    lines = requests(
+        suite,
+        items,
+        variants,
+        model=args.model,
+        max_tokens=args.max_tokens,
+        temperature=args.temperature,
+    )
+    atomic_write_chunks(
+        args.out, (json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)
+    )
+    print(f"{len(items.items) * len(variants)} requests in {args.out}")
+    return ExitCode.OK
+
+
+def _score(args: argparse.Namespace, suite: Suite) -> int:
+    from suites.answers import read_replies, with_missing
+    from suites.grading import aggregate, grade_all, markdown_table, write_scores
+    from suites.items import read_items
+
+    _need(args, "items", "answers", "out")
+    items = read_items(args.items, suite)
+    by_id = items.by_id()
+    replies, problems = read_replies(args.answers, suite, by_id, batch=args.batch_output)
+    graded = grade_all(suite, items, with_missing(replies, by_id))
+    rows = aggregate(suite, graded)
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_scores(args.out, suite, items, graded, rows, problems, answers=args.answers)
+    print(markdown_table(suite, rows), end="")
+    for problem in problems:
+        print(f"{args.answers}:{problem.line}: {problem.message}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} line(s) of {args.answers} could not be graded", file=sys.stderr)
+        return ExitCode.PROBLEMS
+    return ExitCode.OK
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "list":
+        for name in SUITES.names():
+            suite = load_suite(name)
+            print(f"{name} (version {suite.version}): {', '.join(suite.tasks)}")
+        return ExitCode.OK
+    if args.suite is None:
+        print(f"spatialbabel suite {args.action}: --suite is required", file=sys.stderr)
+        return ExitCode.USAGE
+    suite = load_suite(args.suite)
+    try:
+        action = {"build": _build, "prompts": _prompts, "score": _score}[args.action]
+        return action(args, suite)
+    except _UsageError as error:
+        print(f"spatialbabel suite: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    except SuiteError:
+        raise
+    except ValueError as error:
+        # A suite's own checks of a split or an option, as the CLI reports bad input.
+        raise SuiteError(str(error)) from None

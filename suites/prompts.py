@@ -1,0 +1,67 @@
+"""A suite's items as an OpenAI batch request file: one request per item and variant, with
+``custom_id`` ``<suite>/<item_id>/<variant>`` and the item's inputs as image parts, in order.
+
+The file is streamed to disk and renamed into place, and the same items and flags give the
+same bytes; each input file is read once however many variants ask for it.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+from spatialbabel.batch import item_id
+from spatialbabel.files import FileFormatError
+from suites.base import Suite
+from suites.items import ItemSet
+from synth.prompts import Prompt, batch_request
+
+#: Media types of the inputs a chat request can carry, by file suffix.
+MEDIA_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+
+
+def _data_url(path: Path) -> str:
+    media = MEDIA_TYPES.get(path.suffix.lower())
+    if media is None:
+        raise FileFormatError(
+            path, f"cannot send a {path.suffix or 'suffix-less'} file in a chat request"
+        )
+    if not path.is_file():
+        raise FileFormatError(path, "no such file (an input of the items)")
+    return f"data:{media};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def requests(
+    suite: Suite,
+    items: ItemSet,
+    variants: Sequence[str],
+    *,
+    model: str,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The batch requests, item by item, each variant in the order given."""
+    for variant in variants:
+        if variant not in suite.variants:
+            raise ValueError(
+                f"unknown variant {variant!r}; {suite.name} has {', '.join(suite.variants)}"
+            )
+    url = lru_cache(maxsize=64)(_data_url)
+    for item in items.items:
+        images = [url(items.input_path(name)) for name in item.inputs]
+        for variant in variants:
+            text = suite.prompt(item, variant)
+            yield batch_request(
+                item_id(suite.name, item.item_id, variant),
+                Prompt(text.system, text.text),
+                images,
+                model=model,
+                max_tokens=max_tokens if max_tokens is not None else suite.max_tokens(variant),
+                temperature=temperature,
+            )
+
+
+__all__ = ["MEDIA_TYPES", "requests"]
