@@ -13,6 +13,11 @@ be scored without any other record of the run:
 
 Ids never contain ``/`` inside a part: scene, question and item ids are checked by their
 writers, and a language or mode has none.
+
+The paper's generation settings live here too, for every writer and runner of requests
+(``spatialbabel prompts``, ``spatialbabel run``): ``default_max_tokens(task, mode)`` (2,048
+tokens for code, 1,024 for NL-CoT answers, 256 for direct answers) and ``DEFAULT_TEMPERATURE``.
+A reply whose ``finish_reason`` is ``"length"`` hit that limit and is marked truncated.
 """
 
 from __future__ import annotations
@@ -23,10 +28,49 @@ from pathlib import Path
 from typing import Any, Final
 
 from spatialbabel.files import read_jsonl
+from spatialbabel.qa import parse_mode
 
 RECONSTRUCT: Final = "reconstruct"
 QA: Final = "qa"
 DEFAULT_RECONSTRUCT_MODE: Final = "direct"
+#: The paper's two reconstruction modes: the image and the language's instruction (``direct``),
+#: or a natural-language list of the objects first, then the code (``nl_cot``).
+RECONSTRUCT_MODES: Final = ("direct", "nl_cot")
+
+#: Output budgets of the paper's runs: code (a reconstruction in either mode, a Code-CoT
+#: answer), a natural-language chain of thought, a bare answer.
+CODE_MAX_TOKENS: Final = 2048
+NL_COT_MAX_TOKENS: Final = 1024
+DIRECT_ANSWER_MAX_TOKENS: Final = 256
+#: Greedy decoding, as in the paper; a model that refuses a temperature (OpenAI's reasoning
+#: models) is sent none (``spatialbabel prompts --no-temperature``).
+DEFAULT_TEMPERATURE: Final = 0.0
+#: The ``finish_reason`` of a reply cut at the token limit (OpenAI, vLLM, SGLang, Ollama).
+LENGTH_FINISH_REASON: Final = "length"
+
+
+def default_max_tokens(task: str, mode: str) -> int:
+    """The paper's output budget for a request of ``task`` (``reconstruct`` or ``qa``) in
+    ``mode``: 2,048 for code (reconstruction in both modes, ``code_cot:<language>`` QA), 1,024
+    for ``nl_cot`` QA, 256 for ``direct`` QA. A ValueError for an unknown mode or task (a
+    question suite sets its own budget)."""
+    if task == RECONSTRUCT:
+        if mode not in RECONSTRUCT_MODES:
+            raise ValueError(
+                f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_MODES)}"
+            )
+        return CODE_MAX_TOKENS
+    if task == QA:
+        kind, _ = parse_mode(mode)
+        return {"direct": DIRECT_ANSWER_MAX_TOKENS, "nl_cot": NL_COT_MAX_TOKENS}.get(
+            kind, CODE_MAX_TOKENS
+        )
+    raise ValueError(f"no default output budget for task {task!r}; give max_tokens")
+
+
+def is_truncated(finish_reason: object) -> bool:
+    """Whether a reply with this ``finish_reason`` was cut at the token limit."""
+    return finish_reason == LENGTH_FINISH_REASON
 
 
 @dataclass(frozen=True)
@@ -97,7 +141,7 @@ class BatchReply:
 
     @property
     def truncated(self) -> bool:
-        return self.finish_reason == "length"
+        return is_truncated(self.finish_reason)
 
 
 def reply_from_batch_record(record: Mapping[str, Any], line: int) -> BatchReply:
@@ -160,12 +204,20 @@ def read_batch_output(path: Path) -> Iterator[BatchLine]:
 
 
 __all__ = [
+    "CODE_MAX_TOKENS",
     "DEFAULT_RECONSTRUCT_MODE",
+    "DEFAULT_TEMPERATURE",
+    "DIRECT_ANSWER_MAX_TOKENS",
+    "LENGTH_FINISH_REASON",
+    "NL_COT_MAX_TOKENS",
     "QA",
     "RECONSTRUCT",
+    "RECONSTRUCT_MODES",
     "BatchLine",
     "BatchReply",
     "RequestId",
+    "default_max_tokens",
+    "is_truncated",
     "item_id",
     "parse_request_id",
     "qa_id",

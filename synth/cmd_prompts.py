@@ -1,21 +1,32 @@
 """``spatialbabel prompts``: the requests of a split as an OpenAI batch file (JSONL).
 
-One line per request: ``reconstruct/<scene_id>/<language>`` for every scene and language, or
-``qa/<question_id>/<mode>`` for every question and mode; the scene's frontal image goes in as a
-base64 data URL. The file is written as it is made (it can reach gigabytes), then renamed into
-place, and is the same bytes for the same split and flags.
+One line per request: ``reconstruct/<scene_id>/<language>/<mode>`` for every scene, language
+and reconstruction mode (``direct``, ``nl_cot``), or ``qa/<question_id>/<mode>`` for every
+question and QA mode; the scene's frontal image goes in as a base64 data URL. Each request
+carries the paper's generation settings unless a flag overrides them: the output budget of its
+task and mode (``spatialbabel.batch.default_max_tokens``) and temperature 0. The file is
+written as it is made (it can reach gigabytes), then renamed into place, and is the same bytes
+for the same split and flags.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from spatialbabel import LANGUAGES, Scene
+from spatialbabel.batch import (
+    CODE_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    DIRECT_ANSWER_MAX_TOKENS,
+    NL_COT_MAX_TOKENS,
+    RECONSTRUCT_MODES,
+)
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import (
     FileFormatError,
@@ -26,7 +37,6 @@ from spatialbabel.files import (
 )
 from spatialbabel.qa import QAFormatError, Question, parse_mode
 from synth.prompts import (
-    DEFAULT_MAX_TOKENS,
     DEFAULT_MODEL,
     batch_request,
     image_data_url,
@@ -38,7 +48,8 @@ from synth.prompts import (
 
 HELP = "Write a split's reconstruction or QA prompts as an OpenAI batch request file (JSONL)."
 
-DEFAULT_MODES = ("direct", "nl_cot", "code_cot")
+#: The modes written when ``--modes`` is not given: every mode of the task.
+DEFAULT_MODES = {"reconstruct": RECONSTRUCT_MODES, "qa": ("direct", "nl_cot", "code_cot")}
 
 
 def _names(values: Sequence[str]) -> list[str]:
@@ -67,9 +78,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--modes",
         nargs="+",
-        default=list(DEFAULT_MODES),
+        default=None,
         metavar="MODE",
-        help="QA modes: direct, nl_cot, code_cot:<language>, or code_cot for each of --languages (default: all three)",
+        help="reconstruction modes: direct, nl_cot (default: both); QA modes: direct, nl_cot, "
+        "code_cot:<language>, or code_cot for each of --languages (default: all three)",
     )
     parser.add_argument(
         "--subset",
@@ -85,18 +97,43 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-tokens",
         type=int,
-        default=DEFAULT_MAX_TOKENS,
-        help=f"max_completion_tokens of each request (default {DEFAULT_MAX_TOKENS})",
+        default=None,
+        help="max_completion_tokens of every request (default: the paper's, by task and mode: "
+        f"{CODE_MAX_TOKENS} for code (reconstruction, code_cot), {NL_COT_MAX_TOKENS} for nl_cot "
+        f"QA, {DIRECT_ANSWER_MAX_TOKENS} for direct QA)",
     )
-    parser.add_argument(
+    sampling = parser.add_mutually_exclusive_group()
+    sampling.add_argument(
         "--temperature",
         type=float,
-        default=None,
-        help="sampling temperature; left out of the requests unless given (reasoning models refuse it)",
+        default=DEFAULT_TEMPERATURE,
+        help=f"sampling temperature of every request (default {DEFAULT_TEMPERATURE:g}, the paper's)",
+    )
+    sampling.add_argument(
+        "--no-temperature",
+        dest="temperature",
+        action="store_const",
+        const=None,
+        help="send no temperature, for models that refuse one (OpenAI's reasoning models)",
     )
     parser.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="the JSONL batch file to write"
     )
+
+
+def task_modes(args: argparse.Namespace) -> list[str]:
+    """The modes asked (``--modes``, or every mode of the task), as given."""
+    return _names(args.modes) if args.modes is not None else list(DEFAULT_MODES[args.task])
+
+
+def reconstruct_modes(modes: Sequence[str]) -> list[str]:
+    """The reconstruction modes to ask, each once; a ValueError names an unknown one."""
+    for mode in modes:
+        if mode not in RECONSTRUCT_MODES:
+            raise ValueError(
+                f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_MODES)}"
+            )
+    return list(dict.fromkeys(modes))
 
 
 def expand_modes(modes: Sequence[str], languages: Sequence[str]) -> list[str]:
@@ -168,17 +205,19 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     options = {"model": args.model, "max_tokens": args.max_tokens, "temperature": args.temperature}
     ids = scene_ids(root, args.subset)
     if args.task == "reconstruct":
+        modes = reconstruct_modes(task_modes(args))
         for scene_id in ids:
             scene, image = _load_scene(root, scene_id), _image(root, scene_id)
             for language in languages:
-                yield batch_request(
-                    reconstruct_id(scene_id, language),
-                    reconstruct_prompt(scene, language),
-                    image,
-                    **options,
-                )
+                for mode in modes:
+                    yield batch_request(
+                        reconstruct_id(scene_id, language, mode),
+                        reconstruct_prompt(scene, language, mode),
+                        image,
+                        **options,
+                    )
         return
-    modes = expand_modes(_names(args.modes), languages)
+    modes = expand_modes(task_modes(args), languages)
     questions = load_split_questions(root)
     for scene_id in ids:
         if scene_id not in questions:
@@ -195,8 +234,11 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_tokens < 1:
+    if args.max_tokens is not None and args.max_tokens < 1:
         print("spatialbabel prompts: --max-tokens must be at least 1", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.temperature is not None and not math.isfinite(args.temperature):
+        print("spatialbabel prompts: --temperature must be a finite number", file=sys.stderr)
         return ExitCode.USAGE
     unknown = [name for name in _names(args.languages) if name not in LANGUAGES]
     if unknown:
@@ -206,8 +248,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return ExitCode.USAGE
     try:
-        expand_modes(_names(args.modes), _names(args.languages))
-    except QAFormatError as error:
+        if args.task == "reconstruct":
+            reconstruct_modes(task_modes(args))
+        else:
+            expand_modes(task_modes(args), _names(args.languages))
+    except ValueError as error:
         print(f"spatialbabel prompts: {error}", file=sys.stderr)
         return ExitCode.USAGE
     written = 0

@@ -4,7 +4,9 @@ Reconstruction: a fixed system instruction, then per language a body (what code 
 primitive hint (how that engine makes each of the six shapes, with its own defaults), the
 colour list and a coordinate hint written in the engine's own frame (Blender Z-up, Unity
 left-handed Y-up, three.js and Open3D Y-up, JSON and the DSL canonical), with the scene's
-ground and camera converted into that frame.
+ground and camera converted into that frame. In mode ``direct`` the reply is the code in one
+fenced block; in mode ``nl_cot`` the model first lists every object in words (shape, colour,
+approximate position and size), then writes the code in exactly one fenced block.
 
 QA: a fixed system instruction, the scene frame (canonical), the mode's instruction, the
 question and its answer format. Every mode ends with the same "Final answer:" line; ``code_cot``
@@ -26,7 +28,14 @@ from typing import Any, Final
 import numpy as np
 
 from spatialbabel import LANGUAGES, Scene, language_frame
-from spatialbabel.batch import qa_id, reconstruct_id
+from spatialbabel.batch import (
+    DEFAULT_TEMPERATURE,
+    RECONSTRUCT_MODES,
+    default_max_tokens,
+    parse_request_id,
+    qa_id,
+    reconstruct_id,
+)
 from spatialbabel.frames import Matrix
 from spatialbabel.palette import PALETTE_HEX
 from spatialbabel.qa import Question, parse_mode
@@ -35,7 +44,6 @@ from spatialbabel.scene import Camera, Ground
 PROMPT_VERSION: Final = "1"
 BATCH_URL: Final = "/v1/chat/completions"
 DEFAULT_MODEL: Final = "gpt-4o"
-DEFAULT_MAX_TOKENS: Final = 4096
 
 SHAPES_SENTENCE: Final = "cubes, spheres, cylinders, cones, square pyramids and tori"
 
@@ -340,12 +348,33 @@ class Prompt:
     text: str
 
 
-def reconstruct_prompt(scene: Scene, language: str) -> Prompt:
+#: What the reply must be, per reconstruction mode; ``{fence}`` is the language's fence tag.
+RECONSTRUCT_ENDINGS: Final[dict[str, str]] = {
+    "direct": "Reply with the complete code in one ```{fence} fenced block.",
+    "nl_cot": (
+        "Think before you write any code. First list every object you see, one numbered line "
+        "each, in words: its shape, its colour, roughly where it stands in 3D (left or right, "
+        "near the camera or far from it, on the ground or on top of another object) and "
+        "roughly how large it is. Do not write code in the list. Then write the complete code "
+        "in exactly one ```{fence} fenced block, after the list; it is the only code block of "
+        "your reply."
+    ),
+}
+assert tuple(RECONSTRUCT_ENDINGS) == RECONSTRUCT_MODES
+
+
+def reconstruct_prompt(scene: Scene, language: str, mode: str = "direct") -> Prompt:
+    """The reconstruction prompt of ``scene`` in ``language``, in ``mode`` (``direct`` or
+    ``nl_cot``: reasoning in words first, then exactly one fenced block of the language)."""
+    if mode not in RECONSTRUCT_ENDINGS:
+        raise ValueError(
+            f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_ENDINGS)}"
+        )
     guide = GUIDES[language]
     text = (
         f"Reconstruct the scene in the image as {guide.title} code.\n\n"
         f"{language_instructions(scene, language)}\n\n"
-        f"Reply with the complete code in one ```{guide.fence} fenced block."
+        + RECONSTRUCT_ENDINGS[mode].format(fence=guide.fence)
     )
     return Prompt(SYSTEM_RECONSTRUCT, text)
 
@@ -409,20 +438,35 @@ def image_data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
+def request_max_tokens(custom_id: str) -> int:
+    """The paper's output budget of a request, from the task and mode its id names."""
+    request = parse_request_id(custom_id)
+    mode = request.parts[-1]
+    return default_max_tokens(request.task, mode)
+
+
 def batch_request(
     custom_id: str,
     prompt: Prompt,
     image_url: str | Sequence[str],
     *,
     model: str = DEFAULT_MODEL,
-    max_tokens: int = DEFAULT_MAX_TOKENS,
-    temperature: float | None = None,
+    max_tokens: int | None = None,
+    temperature: float | None = DEFAULT_TEMPERATURE,
 ) -> dict[str, Any]:
     """One line of an OpenAI batch file for the chat completions endpoint; several images
-    (the views of a question suite's item) go in the order given, before the text."""
+    (the views of a question suite's item) go in the order given, before the text.
+
+    ``max_tokens`` defaults to the paper's budget for the id's task and mode
+    (``spatialbabel.batch.default_max_tokens``; a question suite gives its own); ``temperature``
+    to 0, and ``None`` leaves it out of the request (for models that refuse one)."""
     urls = (image_url,) if isinstance(image_url, str) else tuple(image_url)
     if temperature is not None and not math.isfinite(temperature):
         raise ValueError(f"temperature must be a finite number, got {temperature}")
+    if max_tokens is None:
+        max_tokens = request_max_tokens(custom_id)
+    if max_tokens < 1:
+        raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
     body: dict[str, Any] = {
         "model": model,
         "messages": [
@@ -446,6 +490,7 @@ __all__ = [
     "BATCH_URL",
     "GUIDES",
     "PROMPT_VERSION",
+    "RECONSTRUCT_ENDINGS",
     "SYSTEM_QA",
     "SYSTEM_RECONSTRUCT",
     "LanguageGuide",
@@ -459,5 +504,6 @@ __all__ = [
     "qa_prompt",
     "reconstruct_id",
     "reconstruct_prompt",
+    "request_max_tokens",
     "to_scene_frame",
 ]

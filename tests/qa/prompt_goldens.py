@@ -1,4 +1,6 @@
-"""Golden prompt texts: a fixed scene and question, every reconstruction language and QA mode.
+"""Golden prompt texts: a fixed scene and question, every reconstruction language in both
+reconstruction modes (``reconstruct_<language>.txt`` is mode direct,
+``reconstruct_nl_cot_<language>.txt`` mode nl_cot), and every QA mode.
 
 A change in any prompt shows up as a diff in fixtures/qa/prompts/; regenerate after bumping
 ``synth.prompts.PROMPT_VERSION`` with ``.venv/bin/python -m tests.qa.prompt_goldens``.
@@ -52,9 +54,17 @@ def goldens() -> dict[str, str]:
         return f"prompt_version: {PROMPT_VERSION}\n--- system\n{prompt.system}\n--- user\n{prompt.text}\n"
 
     made = {
-        f"reconstruct_{language}.txt": text(reconstruct_prompt(SCENE, language))
+        f"reconstruct_{language}.txt": text(reconstruct_prompt(SCENE, language, "direct"))
         for language in LANGUAGES
     }
+    made.update(
+        {
+            f"reconstruct_nl_cot_{language}.txt": text(
+                reconstruct_prompt(SCENE, language, "nl_cot")
+            )
+            for language in LANGUAGES
+        }
+    )
     made.update(
         {
             f"qa_{mode.replace(':', '_')}.txt": text(qa_prompt(QUESTION, SCENE, mode))

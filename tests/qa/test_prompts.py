@@ -111,25 +111,83 @@ def test_reconstruct_requests(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                 str(split),
                 "--task",
                 "reconstruct",
+                "--modes",
+                "direct",
+                "nl_cot",
                 "--out",
                 str(out),
                 "--model",
                 "some-vlm",
-                "--temperature",
-                "0",
             ]
         )
         == ExitCode.OK
     )
-    assert "wrote 18 reconstruct request(s)" in capsys.readouterr().out
+    assert "wrote 36 reconstruct request(s)" in capsys.readouterr().out
     records = _lines(out)
     _validate(records, split)
     assert [r["custom_id"] for r in records] == [
-        f"reconstruct/{s.scene_id}/{lang}/direct" for s in scenes for lang in LANGUAGES
+        f"reconstruct/{s.scene_id}/{lang}/{mode}"
+        for s in scenes
+        for lang in LANGUAGES
+        for mode in ("direct", "nl_cot")
     ]
-    assert all(r["body"]["model"] == "some-vlm" and r["body"]["temperature"] == 0 for r in records)
+    # The paper's settings: 2,048 tokens for code in both modes, temperature 0.
+    assert all(r["body"]["model"] == "some-vlm" for r in records)
+    assert {(r["body"]["max_completion_tokens"], r["body"]["temperature"]) for r in records} == {
+        (2048, 0.0)
+    }
     system = {r["body"]["messages"][0]["content"] for r in records}
     assert len(system) == 1  # one fixed system instruction
+    texts = {r["custom_id"]: r["body"]["messages"][1]["content"][1]["text"] for r in records}
+    scene_id = scenes[0].scene_id
+    for language in LANGUAGES:
+        direct = texts[f"reconstruct/{scene_id}/{language}/direct"]
+        nl_cot = texts[f"reconstruct/{scene_id}/{language}/nl_cot"]
+        fence = f"```{GUIDES[language].fence}"
+        # The same instructions; NL-CoT asks for the list of objects first, then one block.
+        assert nl_cot.split("\n\n")[:-1] == direct.split("\n\n")[:-1]
+        assert "list every object" in nl_cot and "list every object" not in direct
+        ending = nl_cot.split("\n\n")[-1]
+        assert ending.index("list every object") < ending.index(fence)
+        assert "exactly one" in ending and nl_cot.count("```") == direct.count("```") == 1
+
+
+def test_reconstruct_writes_both_modes_by_default_and_one_when_asked(tmp_path: Path) -> None:
+    split = tmp_path / "split"
+    make_split(split, count=1)
+    both, direct = tmp_path / "both.jsonl", tmp_path / "direct.jsonl"
+    base = ["prompts", "--split", str(split), "--task", "reconstruct", "--languages", "json"]
+    assert main([*base, "--out", str(both)]) == ExitCode.OK
+    assert main([*base, "--modes", "direct", "--out", str(direct)]) == ExitCode.OK
+    assert [r["custom_id"].rsplit("/", 1)[1] for r in _lines(both)] == ["direct", "nl_cot"]
+    assert [r["custom_id"].rsplit("/", 1)[1] for r in _lines(direct)] == ["direct"]
+    assert _lines(direct)[0] == _lines(both)[0]
+
+
+def test_qa_requests_carry_the_papers_budget_per_mode_and_flags_override(
+    tmp_path: Path,
+) -> None:
+    split = tmp_path / "split"
+    make_split(split, count=1)
+    base = ["prompts", "--split", str(split), "--task", "qa", "--languages", "dsl"]
+    defaults, custom = tmp_path / "defaults.jsonl", tmp_path / "custom.jsonl"
+    assert main([*base, "--out", str(defaults)]) == ExitCode.OK
+    budgets = {
+        r["custom_id"].rsplit("/", 1)[1]: (
+            r["body"]["max_completion_tokens"],
+            r["body"]["temperature"],
+        )
+        for r in _lines(defaults)
+    }
+    assert budgets == {"direct": (256, 0.0), "nl_cot": (1024, 0.0), "code_cot:dsl": (2048, 0.0)}
+    flags = ["--max-tokens", "128", "--no-temperature", "--out", str(custom)]
+    assert main([*base, *flags]) == ExitCode.OK
+    for record in _lines(custom):
+        assert record["body"]["max_completion_tokens"] == 128
+        assert "temperature" not in record["body"]
+    _validate(_lines(custom), split)
+    assert main([*base, "--temperature", "0.7", "--out", str(custom)]) == ExitCode.OK
+    assert {r["body"]["temperature"] for r in _lines(custom)} == {0.7}
 
 
 def test_qa_requests_expand_code_cot_and_follow_the_subset(tmp_path: Path) -> None:
@@ -165,7 +223,6 @@ def test_qa_requests_expand_code_cot_and_follow_the_subset(tmp_path: Path) -> No
         f"qa/{q.question_id}/{m}" for q in questions if q.scene_id in eval_ids for m in modes
     ]
     assert [r["custom_id"] for r in records] == expected
-    assert "temperature" not in records[0]["body"]
 
 
 def test_the_output_is_the_same_bytes_every_time(tmp_path: Path) -> None:
@@ -268,6 +325,12 @@ def test_dsl_example_parses_to_what_it_shows() -> None:
         ),
         (["--task", "qa", "--subset", "holdout"], ExitCode.BAD_INPUT, "no subset 'holdout'"),
         (["--task", "reconstruct", "--max-tokens", "0"], ExitCode.USAGE, "--max-tokens"),
+        (
+            ["--task", "reconstruct", "--modes", "code_cot"],
+            ExitCode.USAGE,
+            "unknown reconstruction mode 'code_cot'",
+        ),
+        (["--task", "qa", "--temperature", "nan"], ExitCode.USAGE, "--temperature"),
     ],
 )
 def test_bad_requests_are_refused_with_a_reason(

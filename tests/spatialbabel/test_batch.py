@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from spatialbabel.batch import (
+    DEFAULT_TEMPERATURE,
     RequestId,
+    default_max_tokens,
+    is_truncated,
     item_id,
     parse_request_id,
     qa_id,
@@ -91,3 +94,37 @@ def test_batch_output_lines(tmp_path: Path) -> None:
     assert server.reply is not None and server.reply.error == "HTTP 500: boom"
     assert bad.reply is None and bad.problem is not None and "not valid JSON" in bad.problem
     assert empty.reply is None and empty.problem is not None and "qa/q4/direct" in empty.problem
+
+
+@pytest.mark.parametrize(
+    ("task", "mode", "tokens"),
+    [
+        ("reconstruct", "direct", 2048),
+        ("reconstruct", "nl_cot", 2048),
+        ("qa", "code_cot:threejs", 2048),
+        ("qa", "nl_cot", 1024),
+        ("qa", "direct", 256),
+    ],
+)
+def test_the_papers_output_budgets(task: str, mode: str, tokens: int) -> None:
+    assert default_max_tokens(task, mode) == tokens
+    assert DEFAULT_TEMPERATURE == 0.0
+
+
+@pytest.mark.parametrize(
+    ("task", "mode", "message"),
+    [
+        ("reconstruct", "code_cot", "unknown reconstruction mode"),
+        ("qa", "code_cot:cobol", "code_cot needs a language"),
+        ("qa", "few_shot", "unknown mode"),
+        ("spacecast", "cot", "task 'spacecast'"),
+    ],
+)
+def test_no_budget_is_made_up(task: str, mode: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        default_max_tokens(task, mode)
+
+
+def test_only_a_length_finish_is_a_cut() -> None:
+    assert is_truncated("length")
+    assert not any(is_truncated(reason) for reason in ("stop", None, "content_filter", ""))
