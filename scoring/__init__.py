@@ -42,6 +42,7 @@ from scoring.metrics import (
     metric,
     metric_names,
 )
+from scoring.modes import ModeDifference, mode_differences
 from scoring.pipeline import ScoreRun, score_outputs, score_predictions
 from scoring.qa_codecot import OUTCOMES, Reconstruction, reconstruct_answer
 from scoring.qa_grading import Verdict, grade, read_answer
@@ -79,6 +80,7 @@ __all__ = [
     "Matching",
     "Metric",
     "MissingRenderer",
+    "ModeDifference",
     "ModelSummary",
     "NumberedOutput",
     "OrientedBox",
@@ -102,6 +104,7 @@ __all__ = [
     "match_within_gate",
     "metric",
     "metric_names",
+    "mode_differences",
     "oriented_iou",
     "qa_table",
     "read_answer",

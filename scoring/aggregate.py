@@ -15,7 +15,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,6 +24,9 @@ from scoring.metrics import COMPOSITES, Composite, Metric
 from scoring.reply import ReplyScore, registered_metrics
 from spatialbabel import LANGUAGES
 from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_means
+
+if TYPE_CHECKING:
+    from scoring.modes import ModeDifference
 
 #: ``language`` of the per-tier cells that pool every language of a model.
 ALL_LANGUAGES: Final = "all"
@@ -73,7 +76,8 @@ def _composite(parts: NDArray[np.float64], item: Composite) -> NDArray[np.float6
 
 @dataclass(frozen=True)
 class CellSummary:
-    """The estimates of one cell: every metric and composite by name."""
+    """The estimates of one cell: every metric and composite by name; ``n_truncated`` counts
+    its replies cut at the token limit."""
 
     model: str
     language: str
@@ -82,6 +86,7 @@ class CellSummary:
     n: int
     n_parsed: int
     estimates: dict[str, Estimate]
+    n_truncated: int = 0
 
     def mean(self, name: str) -> float:
         return self.estimates[name].mean
@@ -94,6 +99,7 @@ class CellSummary:
             "tier": self.tier,
             "n": self.n,
             "n_parsed": self.n_parsed,
+            "n_truncated": self.n_truncated,
             "estimates": {k: _estimate_dict(v) for k, v in self.estimates.items()},
         }
 
@@ -137,6 +143,8 @@ class Aggregate:
     metrics: tuple[Metric, ...]
     seed: int
     resamples: int
+    #: Each mode against ``direct`` per model and language, paired by scene (scoring.modes).
+    mode_differences: tuple[ModeDifference, ...] = ()
 
     @property
     def modes(self) -> list[str]:
@@ -171,6 +179,7 @@ class Aggregate:
             "models": [m.to_dict() for m in self.models],
             "tiers": [c.to_dict() for c in self.tiers],
             "model_tiers": [c.to_dict() for c in self.model_tiers],
+            "mode_differences": [d.to_dict() for d in self.mode_differences],
         }
 
 
@@ -211,7 +220,14 @@ def _cell(
     model, language, mode, tier = key
     estimates = summarise(replies, metrics, seed=seed, resamples=resamples)
     return CellSummary(
-        model, language, mode, tier, len(replies), sum(r.parsed for r in replies), estimates
+        model,
+        language,
+        mode,
+        tier,
+        len(replies),
+        sum(r.parsed for r in replies),
+        estimates,
+        n_truncated=sum(r.truncated for r in replies),
     )
 
 
@@ -254,8 +270,19 @@ def aggregate(
         _cell(key, by_model_tier[key], metrics, seed, resamples)
         for key in sorted(by_model_tier, key=cell_order)
     )
+    # scoring.modes builds on this module's influence values, so it is imported here.
+    from scoring.modes import mode_differences
+
+    differences = mode_differences(replies, metrics, seed=seed, resamples=resamples)
     return Aggregate(
-        cells, _model_summaries(cells), tiers, model_tiers, tuple(metrics), seed, resamples
+        cells,
+        _model_summaries(cells),
+        tiers,
+        model_tiers,
+        tuple(metrics),
+        seed,
+        resamples,
+        mode_differences=differences,
     )
 
 

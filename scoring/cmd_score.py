@@ -18,7 +18,7 @@ from scoring.inputs import SUBSETS, InputProblem, Split, read_predictions
 from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
 from scoring.pipeline import score_predictions
 from scoring.silhouette import MissingRenderer, silhouette_metric
-from scoring.tables import render_text, write_outputs
+from scoring.tables import OUTPUT_FILES, render_text, write_outputs
 from spatialbabel.cli import ExitCode, default_workers
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
@@ -140,7 +140,5 @@ def run(args: argparse.Namespace) -> int:
         )
         return ExitCode.BAD_INPUT
     print(render_text(result))
-    print(
-        f"\nwritten to {args.out}/: scores.json, cells.csv, tiers.csv, replies.csv, scores.md, scores.tex"
-    )
+    print(f"\nwritten to {args.out}/: {', '.join(OUTPUT_FILES)}")
     return ExitCode.PROBLEMS if predictions.problems else ExitCode.OK

@@ -102,6 +102,7 @@ class ScoreRun:
         return {
             "lines_scored": len(self.replies),
             "parse_failures": sum(not r.parsed for r in self.replies),
+            "truncated": sum(r.truncated for r in self.replies),
             "skipped_outside_subset": len(self.predictions.skipped),
             "problems": self.predictions.problem_counts(),
         }

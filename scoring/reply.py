@@ -29,8 +29,9 @@ def registered_metrics() -> tuple[Metric, ...]:
 @dataclass(frozen=True)
 class ReplyScore:
     """Everything measured about one reply. ``values`` holds each metric's value (``None``
-    where undefined, e.g. class accuracy of a failed parse); ``prediction`` is the parsed scene
-    (kept in memory for callers such as the renderer, not written to JSON)."""
+    where undefined, e.g. class accuracy of a failed parse); ``truncated`` says the runner
+    recorded the reply as cut at the token limit; ``prediction`` is the parsed scene (kept in
+    memory for callers such as the renderer, not written to JSON)."""
 
     scene_id: str
     parsed: bool
@@ -46,6 +47,7 @@ class ReplyScore:
     mode: str = ""
     line: int | None = None
     tier: int | None = None
+    truncated: bool = False
     prediction: Scene | None = field(default=None, compare=False, repr=False)
     truth: Scene | None = field(default=None, compare=False, repr=False)
 
@@ -79,6 +81,7 @@ class ReplyScore:
             "tier": self.tier,
             "parsed": self.parsed,
             "failure_reason": self.failure_reason,
+            "truncated": self.truncated,
             "n_predicted": self.n_predicted,
             "n_true": self.n_true,
             **{c.name: self.composite(c) for c in COMPOSITES},
@@ -169,5 +172,10 @@ def score_output(
     result = parse(output.output, output.language, scene_id=output.scene_id)
     scored = score_reply(result, truth, options=options, extra_metrics=extra_metrics)
     return replace(
-        scored, model=output.model, language=output.language, mode=output.mode, line=line
+        scored,
+        model=output.model,
+        language=output.language,
+        mode=output.mode,
+        line=line,
+        truncated=output.truncated,
     )

@@ -12,14 +12,17 @@ from typing import Final
 
 from scoring.aggregate import Aggregate, CellSummary
 from scoring.metrics import COMPOSITES, composite, metric_names
+from scoring.modes import ModeDifference, significant
 from scoring.pipeline import ScoreRun
 from spatialbabel.files import atomic_write_text, dump_json
+from spatialbabel.stats import Estimate
 
 #: Files a run writes into its output folder.
 OUTPUT_FILES: Final = (
     "scores.json",
     "cells.csv",
     "tiers.csv",
+    "modes.csv",
     "replies.csv",
     "scores.md",
     "scores.tex",
@@ -77,10 +80,13 @@ def render_text(run: ScoreRun) -> str:
             + (", failed parses count 0 everywhere" if run.options.failed_as_zero else "")
         )
         blocks.append(f"{title}\n{text_table(agg, mode)}")
+        blocks += text_truncated(agg, mode)
+    blocks += text_mode_differences(agg)
     summary = run.summary()
     problems = ", ".join(f"{k} {v}" for k, v in summary["problems"].items() if v) or "none"
     blocks.append(
-        f"{summary['lines_scored']} replies scored, {summary['parse_failures']} failed to parse; "
+        f"{summary['lines_scored']} replies scored, {summary['parse_failures']} failed to parse, "
+        f"{summary['truncated']} cut at the token limit; "
         f"lines outside the subset (skipped): {summary['skipped_outside_subset']}; input problems: {problems}"
     )
     return "\n\n".join(blocks)
@@ -137,6 +143,8 @@ def render_markdown(run: ScoreRun) -> str:
         out += ["", "### Reconstruct Score", "", _markdown_table(header, rows)]
         for name in shown[1:]:
             header, rows = _grid(agg, mode, name)
+            if name == PARSE:
+                rows = _with_truncated(agg, mode, rows)
             out += ["", f"### {_label(agg, name)}", "", _markdown_table(header, rows)]
         tiers = sorted(
             {c.tier for c in agg.model_tiers if c.mode == mode},
@@ -156,6 +164,7 @@ def render_markdown(run: ScoreRun) -> str:
                 "",
                 _markdown_table(header, rows),
             ]
+    out += markdown_mode_differences(agg)
     summary = run.summary()
     out += [
         "",
@@ -166,6 +175,7 @@ def render_markdown(run: ScoreRun) -> str:
             [
                 ["replies scored", str(summary["lines_scored"])],
                 ["parse failures", str(summary["parse_failures"])],
+                ["cut at the token limit", str(summary["truncated"])],
                 ["lines outside the subset (skipped)", str(summary["skipped_outside_subset"])],
                 *([f"problem: {k}", str(v)] for k, v in summary["problems"].items()),
             ],
@@ -225,6 +235,8 @@ def render_latex(run: ScoreRun) -> str:
             r"\end{table}",
         ]
         parts.append("\n".join(lines))
+        parts.append(latex_parse_and_truncated(agg, mode))
+    parts += latex_mode_differences(agg)
     return "\n\n".join(parts) + "\n"
 
 
@@ -246,7 +258,7 @@ def _estimate_names(agg: Aggregate) -> list[str]:
 
 def cells_csv(agg: Aggregate, cells: Sequence[CellSummary]) -> str:
     names = _estimate_names(agg)
-    header = ["model", "language", "mode", "tier", "n", "n_parsed"]
+    header = ["model", "language", "mode", "tier", "n", "n_parsed", "n_truncated"]
     for name in names:
         header += [name, f"{name}_low", f"{name}_high", f"{name}_n"]
     rows = []
@@ -258,6 +270,7 @@ def cells_csv(agg: Aggregate, cells: Sequence[CellSummary]) -> str:
             "" if c.tier is None else c.tier,
             c.n,
             c.n_parsed,
+            c.n_truncated,
         ]
         for name in names:
             e = c.estimates.get(name)
@@ -280,6 +293,7 @@ def replies_csv(run: ScoreRun) -> str:
         "tier",
         "parsed",
         "failure_reason",
+        "truncated",
         "n_predicted",
         "n_true",
         "alignment",
@@ -298,6 +312,7 @@ def replies_csv(run: ScoreRun) -> str:
                 "" if r.tier is None else r.tier,
                 int(r.parsed),
                 r.failure_reason or "",
+                int(r.truncated),
                 r.n_predicted,
                 r.n_true,
                 r.alignment or "",
@@ -315,6 +330,7 @@ def write_outputs(run: ScoreRun, out: Path) -> list[Path]:
         "scores.json": lambda: dump_json({"schema_version": 1, **run.to_dict()}),
         "cells.csv": lambda: cells_csv(agg, agg.cells),
         "tiers.csv": lambda: cells_csv(agg, (*agg.tiers, *agg.model_tiers)),
+        "modes.csv": lambda: modes_csv(agg),
         "replies.csv": lambda: replies_csv(run),
         "scores.md": lambda: render_markdown(run),
         "scores.tex": lambda: render_latex(run),
@@ -325,3 +341,206 @@ def write_outputs(run: ScoreRun, out: Path) -> list[Path]:
         atomic_write_text(path, writers[name]())
         written.append(path)
     return written
+
+
+# --- truncated replies, beside the parse rate ------------------------------------------------
+
+#: The registered metric the truncated counts stand beside.
+PARSE: Final = "parse"
+
+
+def _parse_and_cut(cell: CellSummary | None, digits: int = 3) -> str:
+    if cell is None:
+        return "–"
+    text = _fmt(cell.mean(PARSE), digits)
+    return f"{text} ({cell.n_truncated} cut)" if cell.n_truncated else text
+
+
+def _with_truncated(agg: Aggregate, mode: str, rows: list[list[str]]) -> list[list[str]]:
+    """The parse-rate grid with each cell's replies cut at the token limit beside its rate."""
+    for row, model in zip(rows, agg.model_names(mode), strict=True):
+        for k, language in enumerate(agg.languages, start=1):
+            row[k] = _parse_and_cut(agg.cell(model, language, mode))
+    return rows
+
+
+def text_truncated(agg: Aggregate, mode: str) -> list[str]:
+    """A line on the replies of ``mode`` cut at the token limit, per cell; none when no
+    reply was."""
+    cut = [
+        f"{c.model} {c.language} {c.n_truncated}/{c.n}"
+        for c in agg.cells
+        if c.mode == mode and c.n_truncated
+    ]
+    if not cut:
+        return []
+    return [f"Cut at the token limit (finish_reason length), mode {mode!r}: " + ", ".join(cut)]
+
+
+def latex_parse_and_truncated(agg: Aggregate, mode: str) -> str:
+    """A booktabs table of the parse rate per language, with the replies cut at the token
+    limit in parentheses."""
+    languages = agg.languages
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{l" + "r" * len(languages) + "}",
+        r"\toprule",
+        "Model & " + " & ".join(latex_escape(lang) for lang in languages) + r" \\",
+        r"\midrule",
+    ]
+    for model in agg.model_names(mode):
+        cells = [
+            _parse_and_cut(agg.cell(model, language, mode), 2).replace(" cut)", ")")
+            for language in languages
+        ]
+        lines.append(latex_escape(model) + " & " + " & ".join(cells) + r" \\")
+    label = latex_escape(_label(agg, PARSE).lower())
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        rf"\caption{{{label.capitalize()} rate by language, mode {latex_escape(mode)}; in "
+        r"parentheses the number of replies cut at the token limit, where any were.}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines)
+
+
+# --- mode differences (scoring.modes) ---------------------------------------------------------
+
+
+def _signed(value: float, digits: int = 3) -> str:
+    return "–" if math.isnan(value) else f"{value:+.{digits}f}"
+
+
+def _difference_with_ci(e: Estimate | None) -> str:
+    if e is None or math.isnan(e.mean):
+        return "–"
+    text = f"{_signed(e.mean)} [{_signed(e.low)}, {_signed(e.high)}]"
+    return f"**{text}**" if significant(e) else text
+
+
+def mode_pairs(agg: Aggregate) -> list[tuple[str, str]]:
+    """The (mode, baseline) pairs the run compares, in mode order."""
+    return sorted({(d.mode, d.baseline) for d in agg.mode_differences})
+
+
+def _differences(agg: Aggregate, mode: str, baseline: str) -> dict[tuple[str, str], ModeDifference]:
+    return {
+        (d.model, d.language): d
+        for d in agg.mode_differences
+        if (d.mode, d.baseline) == (mode, baseline)
+    }
+
+
+def _difference_grid(
+    agg: Aggregate, mode: str, baseline: str, render: Callable[[Estimate | None], str], name: str
+) -> tuple[list[str], list[list[str]]]:
+    """Model rows x language columns of one metric's difference, each cell rendered."""
+    found = _differences(agg, mode, baseline)
+    models = sorted({model for model, _ in found})
+    header = ["model", *agg.languages]
+    rows = []
+    for model in models:
+        row = [model]
+        for language in agg.languages:
+            d = found.get((model, language))
+            row.append("–" if d is None else render(d.estimates.get(name)))
+        rows.append(row)
+    return header, rows
+
+
+def text_mode_differences(agg: Aggregate) -> list[str]:
+    """The printed table of each mode's Reconstruct Score minus the baseline's."""
+    blocks = []
+    for mode, baseline in mode_pairs(agg):
+
+        def cell(e: Estimate | None) -> str:
+            if e is None or math.isnan(e.mean):
+                return "–"
+            return _signed(e.mean) + ("*" if significant(e) else "")
+
+        header, rows = _difference_grid(agg, mode, baseline, cell, "score")
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        lines = [
+            f"Mode difference {mode} − {baseline}, {_label(agg, 'score')} "
+            "(paired by scene; * where the 95% CI leaves out 0)"
+        ]
+        for row in [header, *rows]:
+            cells = [row[0].ljust(widths[0])] + [
+                c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+            ]
+            lines.append("  ".join(cells).rstrip())
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def markdown_mode_differences(agg: Aggregate) -> list[str]:
+    """Markdown sections: per mode compared with the baseline, the difference of the
+    Reconstruct Score and of each component with its paired 95% CI."""
+    out: list[str] = []
+    for mode, baseline in mode_pairs(agg):
+        out += [
+            "",
+            f"## Mode difference: {mode} − {baseline}",
+            "",
+            f"Per model and language, the cell mean in {mode} minus the cell mean in {baseline} "
+            "over the scenes answered in both, with its 95% bootstrap CI resampling scenes "
+            "(both modes of a scene together); **bold** where the CI leaves out 0.",
+        ]
+        for name in ("score", *metric_names("component")):
+            header, rows = _difference_grid(agg, mode, baseline, _difference_with_ci, name)
+            out += ["", f"### {_label(agg, name)}", "", _markdown_table(header, rows)]
+    return out
+
+
+def latex_mode_differences(agg: Aggregate) -> list[str]:
+    """A booktabs table per compared mode: the Reconstruct Score difference per language with
+    its CI, in bold where the CI leaves out 0."""
+
+    def cell(e: Estimate | None) -> str:
+        if e is None or math.isnan(e.mean):
+            return "--"
+        text = f"${_signed(e.mean)}$"
+        text = rf"\textbf{{{text}}}" if significant(e) else text
+        return text + rf" {{\scriptsize [${_signed(e.low, 2)}$, ${_signed(e.high, 2)}$]}}"
+
+    tables = []
+    for mode, baseline in mode_pairs(agg):
+        header, rows = _difference_grid(agg, mode, baseline, cell, "score")
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+            r"\toprule",
+            "Model & " + " & ".join(latex_escape(lang) for lang in header[1:]) + r" \\",
+            r"\midrule",
+            *(latex_escape(r[0]) + " & " + " & ".join(r[1:]) + r" \\" for r in rows),
+            r"\bottomrule",
+            r"\end{tabular}",
+            rf"\caption{{Reconstruct Score, {latex_escape(mode)} minus {latex_escape(baseline)}, "
+            r"paired by scene, with 95\% bootstrap CIs; bold where the CI excludes 0.}",
+            r"\end{table}",
+        ]
+        tables.append("\n".join(lines))
+    return tables
+
+
+def modes_csv(agg: Aggregate) -> str:
+    """One row per (model, language, mode) compared with the baseline: every metric's and
+    composite's difference with its CI and the number of scenes it is defined on."""
+    names = _estimate_names(agg)
+    header = ["model", "language", "mode", "baseline", "n_scenes"]
+    for name in names:
+        header += [name, f"{name}_low", f"{name}_high", f"{name}_n"]
+    rows = []
+    for d in agg.mode_differences:
+        row: list[object] = [d.model, d.language, d.mode, d.baseline, d.n_scenes]
+        for name in names:
+            e = d.estimates.get(name)
+            if e is None:
+                row += ["", "", "", ""]
+            else:
+                row += [_csv_number(e.mean), _csv_number(e.low), _csv_number(e.high), e.n]
+        rows.append(row)
+    return _csv(header, rows)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.files import read_jsonl
+from spatialbabel.files import LENGTH_FINISH_REASON, is_truncated, read_jsonl
 from spatialbabel.qa import parse_mode
 
 RECONSTRUCT: Final = "reconstruct"
@@ -45,8 +45,6 @@ DIRECT_ANSWER_MAX_TOKENS: Final = 256
 #: Greedy decoding, as in the paper; a model that refuses a temperature (OpenAI's reasoning
 #: models) is sent none (``spatialbabel prompts --no-temperature``).
 DEFAULT_TEMPERATURE: Final = 0.0
-#: The ``finish_reason`` of a reply cut at the token limit (OpenAI, vLLM, SGLang, Ollama).
-LENGTH_FINISH_REASON: Final = "length"
 
 
 def default_max_tokens(task: str, mode: str) -> int:
@@ -66,11 +64,6 @@ def default_max_tokens(task: str, mode: str) -> int:
             kind, CODE_MAX_TOKENS
         )
     raise ValueError(f"no default output budget for task {task!r}; give max_tokens")
-
-
-def is_truncated(finish_reason: object) -> bool:
-    """Whether a reply with this ``finish_reason`` was cut at the token limit."""
-    return finish_reason == LENGTH_FINISH_REASON
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 A split is ``manifest.json``, ``scenes/<id>.json``, ``images/<id>.png``, ``subsets.json`` and
 ``qa.jsonl``; model outputs to score are JSONL records ``{scene_id, model, language, mode,
-output}`` (docs/formats.md).
+output}`` (docs/formats.md), with optional fields beside them (``finish_reason``: a reply with
+``"length"`` was cut at the token limit; any other field is ignored).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ os.umask(_UMASK)
 
 #: Fields of one model output record, in file order.
 OUTPUT_FIELDS: Final = ("scene_id", "model", "language", "mode", "output")
+#: The ``finish_reason`` of a reply cut at the token limit (OpenAI, vLLM, SGLang, Ollama).
+LENGTH_FINISH_REASON: Final = "length"
 
 
 class FileFormatError(SpatialBabelError, ValueError):
@@ -138,15 +141,36 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
     atomic_write_text(path, text)
 
 
+def is_truncated(finish_reason: object) -> bool:
+    """Whether a reply with this ``finish_reason`` was cut at the token limit."""
+    return finish_reason == LENGTH_FINISH_REASON
+
+
+def optional_finish_reason(record: dict[str, Any]) -> str | None:
+    """A record's optional ``finish_reason`` (a string or null); the ValueError names it."""
+    value = record.get("finish_reason")
+    if value is not None and not isinstance(value, str):
+        raise ValueError(
+            f"field 'finish_reason': expected a string or null, got {type(value).__name__}"
+        )
+    return value
+
+
 @dataclass(frozen=True)
 class ModelOutput:
-    """One model reply to score."""
+    """One model reply to score; ``finish_reason`` is the runner's, when it recorded one."""
 
     scene_id: str
     model: str
     language: str
     mode: str
     output: str
+    finish_reason: str | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut at the token limit (``finish_reason`` ``"length"``)."""
+        return is_truncated(self.finish_reason)
 
     def to_dict(self) -> dict[str, str]:
         return {name: getattr(self, name) for name in OUTPUT_FIELDS}
@@ -164,7 +188,14 @@ def model_output_from_record(record: dict[str, Any]) -> ModelOutput:
     for name in ("scene_id", "model", "language", "mode"):
         if not record[name].strip():
             raise ValueError(f"field {name!r} is empty")
-    return ModelOutput(*(record[name] for name in OUTPUT_FIELDS))
+    return ModelOutput(
+        record["scene_id"],
+        record["model"],
+        record["language"],
+        record["mode"],
+        record["output"],
+        finish_reason=optional_finish_reason(record),
+    )
 
 
 def split_paths(root: Path) -> dict[str, Path]:

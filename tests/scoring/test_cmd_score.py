@@ -91,6 +91,7 @@ def test_clean_run_prints_the_table_and_writes_every_file(
     assert data["summary"] == {
         "lines_scored": 9,
         "parse_failures": 3,
+        "truncated": 0,
         "skipped_outside_subset": 0,
         "problems": {
             "malformed": 0,
