@@ -103,9 +103,10 @@ def run(args: argparse.Namespace) -> int:
     coverage: dict[str, dict[str, Any]] = {}
     for detail in details:
         entry = coverage.setdefault(detail["model"], {}).setdefault(
-            detail["mode"], {"answered": 0, "questions": len(questions)}
+            detail["mode"], {"answered": 0, "questions": len(questions), "truncated": 0}
         )
         entry["answered"] += 1
+        entry["truncated"] += int(detail["truncated"])
     report = {
         "split": str(args.split),
         "answers": str(args.answers),
@@ -115,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             "questions": len(questions),
             "scenes": len(per_scene),
             "answers": len(details),
+            "truncated": sum(1 for d in details if d["truncated"]),
             "problems": len(problems),
         },
         "coverage": coverage,

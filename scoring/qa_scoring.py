@@ -2,7 +2,8 @@
 reconstruction check, and accuracy per model, mode and category with bootstrap CIs.
 
 An answer record is one JSONL line ``{"question_id", "scene_id", "model", "mode", "output"}``
-(``mode``: ``direct``, ``nl_cot`` or ``code_cot:<language>``; ``output``: the raw reply). The
+(``mode``: ``direct``, ``nl_cot`` or ``code_cot:<language>``; ``output``: the raw reply), with
+an optional ``finish_reason`` (``"length"``: the reply was cut at the token limit). The
 output of an OpenAI batch run of ``spatialbabel prompts --task qa`` is read directly with
 ``batch=True``: its ``custom_id`` (``qa/<question_id>/<mode>``) says what each reply answers.
 CIs resample whole scenes (``spatialbabel.stats.bootstrap_mean`` with the scene as group), since
@@ -20,7 +21,12 @@ from typing import Any, Final
 from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
 from scoring.qa_grading import grade
 from spatialbabel.batch import QA, parse_request_id, reply_from_batch_record
-from spatialbabel.files import FileFormatError, read_jsonl
+from spatialbabel.files import (
+    FileFormatError,
+    is_truncated,
+    optional_finish_reason,
+    read_jsonl,
+)
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
@@ -36,6 +42,12 @@ class Answer:
     mode: str
     output: str
     line: int
+    finish_reason: str | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """The reply was cut at the token limit."""
+        return is_truncated(self.finish_reason)
 
 
 @dataclass(frozen=True)
@@ -85,6 +97,7 @@ def answer_from_record(record: Mapping[str, Any], line: int) -> Answer:
         mode=record["mode"],
         output=record["output"],
         line=line,
+        finish_reason=optional_finish_reason(dict(record)),
     )
 
 
@@ -101,7 +114,15 @@ def answer_from_batch_output(
         raise ValueError(f"{reply.custom_id}: {reply.error}")
     question = questions.get(question_id)
     scene_id = question.scene_id if question is not None else ""
-    return Answer(question_id, scene_id, reply.model, mode, reply.text, line)
+    return Answer(
+        question_id,
+        scene_id,
+        reply.model,
+        mode,
+        reply.text,
+        line,
+        finish_reason=reply.finish_reason,
+    )
 
 
 def read_answers(
@@ -173,6 +194,7 @@ def score_answer(
         "category": question.category,
         "kind": question.kind,
         "truth": question.answer,
+        "truncated": answer.truncated,
         **verdict.to_dict(),
     }
     kind, language = parse_mode(answer.mode)
@@ -201,8 +223,9 @@ def _correct(row: dict[str, Any]) -> float:
 
 
 def summarise(details: Iterable[dict[str, Any]], *, seed: int = 0) -> dict[str, Any]:
-    """Accuracy per model: overall, per mode, per category, per mode and category; for each
-    Code-CoT mode also the reconstruction's accuracy, parse rate, consistency and outcomes."""
+    """Accuracy per model: overall, per mode, per category, per mode and category, and the
+    answers cut at the token limit per mode; for each Code-CoT mode also the reconstruction's
+    accuracy, parse rate (with the cut answers beside it), consistency and outcomes."""
     by_model: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in details:
         by_model[row["model"]].append(row)
@@ -230,6 +253,7 @@ def summarise(details: Iterable[dict[str, Any]], *, seed: int = 0) -> dict[str, 
                 }
                 for m in modes
             },
+            "truncated": {m: _truncated([r for r in rows if r["mode"] == m]) for m in modes},
             "code_cot": {},
         }
         for mode in modes:
@@ -242,6 +266,7 @@ def summarise(details: Iterable[dict[str, Any]], *, seed: int = 0) -> dict[str, 
                     cot, lambda r: float(r["reconstruction"]["correct"]), seed
                 ),
                 "parse_rate": _estimate(cot, lambda r: float(r["reconstruction"]["parsed"]), seed),
+                "truncated": _truncated(cot),
                 "consistency": _estimate(cot, lambda r: float(r["consistent"]), seed),
                 "outcomes": {
                     name: sum(1 for r in cot if r["outcome"] == name) for name in OUTCOMES
@@ -249,6 +274,11 @@ def summarise(details: Iterable[dict[str, Any]], *, seed: int = 0) -> dict[str, 
             }
         summary[model] = entry
     return summary
+
+
+def _truncated(rows: list[dict[str, Any]]) -> int:
+    """How many of the answers were cut at the token limit."""
+    return sum(1 for r in rows if r.get("truncated"))
 
 
 def _cell(estimate: Mapping[str, Any] | None) -> str:
@@ -261,18 +291,28 @@ def _cell(estimate: Mapping[str, Any] | None) -> str:
 
 def format_table(summary: Mapping[str, Any]) -> str:
     """The summary as plain text: one row per model and mode, then the Code-CoT analysis."""
-    header = ["model", "mode", "overall", *CATEGORIES]
+    header = ["model", "mode", "overall", *CATEGORIES, "cut"]
     rows = [header]
     for model, entry in summary.items():
+        cut = entry.get("truncated", {})
         for mode, overall in entry["by_mode"].items():
             cells = entry["by_mode_category"].get(mode, {})
-            rows.append([model, mode, _cell(overall), *(_cell(cells.get(c)) for c in CATEGORIES)])
+            rows.append(
+                [
+                    model,
+                    mode,
+                    _cell(overall),
+                    *(_cell(cells.get(c)) for c in CATEGORIES),
+                    f"{cut.get(mode, 0)}/{overall['n']}",
+                ]
+            )
         rows.append(
             [
                 model,
                 "all",
                 _cell(entry["overall"]),
                 *(_cell(entry["by_category"].get(c)) for c in CATEGORIES),
+                f"{sum(cut.values())}/{entry['overall']['n']}",
             ]
         )
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
@@ -280,7 +320,10 @@ def format_table(summary: Mapping[str, Any]) -> str:
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in rows
     ]
-    cot_rows = [["model", "mode", "answer", "reconstruction", "parsed", "consistent", *OUTCOMES]]
+    lines.append("cut: answers cut at the token limit (finish_reason length)")
+    cot_rows = [
+        ["model", "mode", "answer", "reconstruction", "parsed", "cut", "consistent", *OUTCOMES]
+    ]
     for model, entry in summary.items():
         for mode, cot in entry["code_cot"].items():
             cot_rows.append(
@@ -290,6 +333,7 @@ def format_table(summary: Mapping[str, Any]) -> str:
                     _cell(cot["answer_accuracy"]),
                     _cell(cot["reconstruction_accuracy"]),
                     _cell(cot["parse_rate"]),
+                    str(cot["truncated"]),
                     _cell(cot["consistency"]),
                     *(str(cot["outcomes"][name]) for name in OUTCOMES),
                 ]

@@ -116,7 +116,7 @@ def test_accuracies_per_mode_category_and_overall(
         assert estimate["low"] <= estimate["mean"] <= estimate["high"]
     for mode in ("direct", "nl_cot", "code_cot:json"):
         assert sum(e["n"] for e in summary["by_mode_category"][mode].values()) == n
-    assert report["coverage"]["m1"]["direct"] == {"answered": n, "questions": n}
+    assert report["coverage"]["m1"]["direct"] == {"answered": n, "questions": n, "truncated": 0}
     assert "code_cot:json" in printed and "overall" in printed and "reconstruction" in printed
 
 
@@ -271,6 +271,61 @@ def test_batch_output_is_read_by_custom_id(tmp_path: Path) -> None:
     )
     assert a["summary"] == b["summary"]
     assert "rate limited" in b["problems"][0]["message"]
+
+
+def test_answers_cut_at_the_token_limit_are_counted_from_records_and_batch_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    split = tmp_path / "split"
+    scenes = make_split(split, count=2)
+    records = _answers(split, scenes)
+    # Every third Code-CoT answer and the first NL-CoT one hit the limit.
+    cut = [
+        (r["mode"] == "code_cot:json" and k % 9 == 2) or (r["mode"] == "nl_cot" and k == 1)
+        for k, r in enumerate(records)
+    ]
+    plain = [
+        {**r, "finish_reason": "length" if c else "stop"} for r, c in zip(records, cut, strict=True)
+    ]
+    _write(tmp_path / "answers.jsonl", plain)
+    batch = [
+        {
+            "custom_id": f"qa/{r['question_id']}/{r['mode']}",
+            "response": {
+                "status_code": 200,
+                "body": {
+                    "model": "m1",
+                    "choices": [
+                        {
+                            "message": {"content": r["output"]},
+                            "finish_reason": "length" if c else "stop",
+                        }
+                    ],
+                },
+            },
+        }
+        for r, c in zip(records, cut, strict=True)
+    ]
+    _write(tmp_path / "batch.jsonl", batch)
+    summaries = []
+    for name, flags in (("answers.jsonl", []), ("batch.jsonl", ["--batch-output"])):
+        out = tmp_path / name.split(".")[0]
+        args = ["score-qa", "--split", str(split), "--answers", str(tmp_path / name)]
+        assert main([*args, *flags, "--out", str(out)]) == ExitCode.OK
+        report = read_json(out / "qa_scores.json")
+        summaries.append(report["summary"])
+        code_cut = sum(c for r, c in zip(records, cut, strict=True) if r["mode"] == "code_cot:json")
+        assert report["counts"]["truncated"] == sum(cut) == code_cut + 1
+        entry = report["summary"]["m1"]
+        assert entry["truncated"] == {"code_cot:json": code_cut, "direct": 0, "nl_cot": 1}
+        assert entry["code_cot"]["code_cot:json"]["truncated"] == code_cut
+        assert report["coverage"]["m1"]["nl_cot"]["truncated"] == 1
+        assert [d["truncated"] for d in report["details"]] == cut
+        printed = capsys.readouterr().out
+        n = len(records) // 3
+        nl_cot_row = next(line for line in printed.splitlines() if " nl_cot " in line)
+        assert nl_cot_row.split()[-1] == f"1/{n}"
+    assert summaries[0] == summaries[1]
 
 
 def test_tolerance_flag_overrides_the_questions(tmp_path: Path) -> None:
