@@ -1,5 +1,6 @@
 """Benchmark charts: the Reconstruct Score per model and language (best and worst language
-marked), a heatmap of each model's language ranks, and the breakdown by difficulty tier.
+marked), a heatmap of each model's language ranks, the breakdown by difficulty tier, and the
+difference between two prompting modes per model and language.
 
 Each function takes plain records (``CellScore``, ``TierScore``) for one mode and returns a
 matplotlib ``Figure`` on the Agg canvas; nothing goes through pyplot.
@@ -272,4 +273,75 @@ def tier_breakdown(
     handles.append(Patch(facecolor="black", alpha=0.12, label="95% CI (all)"))
     figure.legend(handles=handles, loc="outside right upper", fontsize=8, frameon=False)
     figure.suptitle(title, fontsize=11)
+    return figure
+
+
+def significant_difference(cell: CellScore) -> bool:
+    """Whether a difference's CI leaves out 0."""
+    return _finite(cell.low) and _finite(cell.high) and (cell.low > 0.0 or cell.high < 0.0)
+
+
+def mode_difference_bars(
+    cells: Sequence[CellScore],
+    *,
+    title: str = "nl_cot − direct",
+    ylabel: str = "Reconstruct Score difference",
+) -> Figure:
+    """Grouped bars of a difference between two modes (each ``CellScore`` holds one model and
+    language's difference and its 95% CI): one group per model, one bar per language, a line
+    at 0; a bar whose CI leaves out 0 is drawn solid and marked ``*``, the others hatched."""
+    models = sorted({c.model for c in cells})
+    languages = language_order({c.language for c in cells})
+    by_key = {(c.model, c.language): c for c in cells}
+    figure = _figure(max(6.0, 1.1 + len(models) * (0.5 + 0.42 * len(languages))), 4.2)
+    ax = figure.subplots()
+    width = 0.8 / max(1, len(languages))
+    reach = 0.05
+    for j, language in enumerate(languages):
+        for i, model in enumerate(models):
+            cell = by_key.get((model, language))
+            if cell is None or not _finite(cell.mean):
+                continue
+            x = i - 0.4 + width * (j + 0.5)
+            low = cell.low if _finite(cell.low) else cell.mean
+            high = cell.high if _finite(cell.high) else cell.mean
+            solid = significant_difference(cell)
+            ax.bar(
+                x,
+                cell.mean,
+                width * 0.92,
+                color=language_color(language) if solid else "white",
+                edgecolor=language_color(language),
+                hatch=None if solid else "///",
+                label=language if i == 0 else None,
+                yerr=([max(0.0, cell.mean - low)], [max(0.0, high - cell.mean)]),
+                capsize=2,
+                error_kw={"elinewidth": 0.8, "ecolor": "#333333"},
+            )
+            reach = max(reach, abs(low), abs(high))
+            if solid:
+                ax.annotate(
+                    "*",
+                    (x, high if cell.mean >= 0 else low),
+                    xytext=(0, 2 if cell.mean >= 0 else -2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom" if cell.mean >= 0 else "top",
+                    fontsize=10,
+                    fontweight="bold",
+                )
+    ax.axhline(0.0, color="black", lw=0.9)
+    ax.set_xticks(
+        range(len(models)),
+        models,
+        rotation=20 if len(models) > 4 else 0,
+        ha="right" if len(models) > 4 else "center",
+    )
+    ax.set_ylim(-reach * 1.2, reach * 1.2)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(
+        title="language", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False
+    )
     return figure

@@ -2,9 +2,10 @@
 
 ``build_report(scores.json, out)`` writes::
 
-    out/index.html            tables per mode, charts, links to everything below
+    out/index.html            tables per mode, charts, mode differences, links to everything below
     out/tables/               the scorer's files (scores.json, CSV, Markdown, LaTeX), copied
-    out/charts/*.png          score bars, language-rank heatmap, tier breakdown, per mode
+    out/charts/*.png          score bars, language-rank heatmap, tier breakdown, per mode;
+                              each mode's difference from direct
     out/replies/<page>.html   one page per (mode, model): every reply's comparison figure
     out/replies/r<k>.png      true image | re-rendered prediction | overlay | top-down plan
 
@@ -33,13 +34,22 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import NDArray
 
-from render.charts import CellScore, TierScore, rank_heatmap, score_bars, tier_breakdown
+from render.charts import (
+    CellScore,
+    TierScore,
+    mode_difference_bars,
+    rank_heatmap,
+    score_bars,
+    significant_difference,
+    tier_breakdown,
+)
 from render.figures import load_rgb, reply_figure, save_figure
 from render.scores_file import (
     ALL_LANGUAGES,
     SCORE,
     SILHOUETTE,
     Cell,
+    ModeDifference,
     Reply,
     ScoresFile,
     read_scores,
@@ -61,6 +71,8 @@ th { background: #f2f2f2; }
 td.name, th.name { text-align: left; }
 td.best { background: #dcf3e1; font-weight: 600; }
 td.worst { background: #fbe0e0; }
+td.gain { background: #dcf3e1; font-weight: 600; }
+td.loss { background: #fbe0e0; font-weight: 600; }
 .ci { color: #666; font-size: 0.85em; }
 .note { color: #8a5a00; }
 img.chart { max-width: 100%; border: 1px solid #e4e4e4; margin: 0.3em 0 1em; }
@@ -255,6 +267,8 @@ class _Writer:
         self.images: list[Path] = []
         self.pages: list[Path] = []
         self.notes: list[str] = []
+        #: (mode, baseline) -> the caption and path of its difference chart.
+        self.difference_charts: dict[tuple[str, str], tuple[str, str]] = {}
 
     # -- tables and charts ------------------------------------------------------------------
 
@@ -328,6 +342,76 @@ class _Writer:
                 )
             )
         return charts
+
+    # -- mode differences -------------------------------------------------------------------
+
+    def _difference_pairs(self) -> list[tuple[str, str]]:
+        return sorted({(d.mode, d.baseline) for d in self.scores.mode_differences})
+
+    def _differences(self, mode: str, baseline: str) -> list[ModeDifference]:
+        return [d for d in self.scores.mode_differences if (d.mode, d.baseline) == (mode, baseline)]
+
+    def mode_difference_charts(self) -> None:
+        """A chart of each mode's score difference from its baseline (kept for the index)."""
+        label = self.scores.label(SCORE)
+        for mode, baseline in self._difference_pairs():
+            cells = [
+                CellScore(d.model, d.language, e.mean, e.low, e.high, e.n)
+                for d in self._differences(mode, baseline)
+                if (e := d.estimate(SCORE)) is not None and math.isfinite(e.mean)
+            ]
+            if not cells:
+                continue
+            caption = f"{label}: {mode} − {baseline} per model and language"
+            figure = mode_difference_bars(
+                cells, title=f"{mode} − {baseline}", ylabel=f"{label} difference"
+            )
+            relative = self._save(figure, f"charts/{slug(mode)}-minus-{slug(baseline)}.png")
+            self.difference_charts[(mode, baseline)] = (caption, relative)
+
+    def mode_difference_sections(self) -> list[str]:
+        """Per compared mode: the score difference per model and language with its CI (paired
+        by scene), coloured where the CI leaves out 0, and its chart."""
+        label = self.scores.label(SCORE)
+        body = []
+        for mode, baseline in self._difference_pairs():
+            found = {(d.model, d.language): d for d in self._differences(mode, baseline)}
+            languages = _languages({lang for _, lang in found})
+            rows = [
+                '<tr><th class="name">model</th>'
+                + "".join(f"<th>{_esc(lang)}</th>" for lang in languages)
+                + "</tr>"
+            ]
+            for model in sorted({m for m, _ in found}):
+                tds = []
+                for language in languages:
+                    d = found.get((model, language))
+                    e = d.estimate(SCORE) if d else None
+                    if d is None or e is None or not math.isfinite(e.mean):
+                        tds.append("<td>–</td>")
+                        continue
+                    cell = CellScore(model, language, e.mean, e.low, e.high, e.n)
+                    css = ("gain" if e.mean > 0 else "loss") if significant_difference(cell) else ""
+                    tds.append(
+                        f'<td class="{css}">{e.mean:+.3f}<br><span class="ci">'
+                        f"[{e.low:+.3f}, {e.high:+.3f}] · {d.n_scenes} scenes</span></td>"
+                    )
+                rows.append(f'<tr><td class="name">{_esc(model)}</td>{"".join(tds)}</tr>')
+            body.append(f"<h2>Mode difference: {_esc(mode)} − {_esc(baseline)}</h2>")
+            body.append(
+                f"<p>{_esc(label)} in {_esc(mode)} minus {_esc(label)} in {_esc(baseline)}, over "
+                "the scenes answered in both, with its 95% bootstrap CI resampling scenes (both "
+                "modes of a scene together); coloured where the CI leaves out 0. Every component's "
+                "difference is in tables/scores.md and tables/modes.csv.</p>"
+            )
+            body.append("<table>\n" + "\n".join(rows) + "\n</table>")
+            if (mode, baseline) in self.difference_charts:
+                caption, relative = self.difference_charts[(mode, baseline)]
+                body.append(
+                    f"<h3>{_esc(caption)}</h3>\n"
+                    f'<img class="chart" src="{_esc(relative)}" alt="{_esc(caption)}">'
+                )
+        return body
 
     # -- per-reply figures ------------------------------------------------------------------
 
@@ -441,7 +525,8 @@ class _Writer:
         ]
         head = "".join(f"<th>{_esc(c.label)}</th>" for c in columns)
         rows = [
-            f'<tr><th class="name">model</th><th class="name">language</th><th>replies</th><th>parsed</th>{head}</tr>'
+            f'<tr><th class="name">model</th><th class="name">language</th><th>replies</th><th>parsed</th>'
+            f'<th title="replies cut at the token limit (finish_reason length)">cut</th>{head}</tr>'
         ]
         for cell in cells:
             values = "".join(
@@ -449,7 +534,7 @@ class _Writer:
             )
             rows.append(
                 f'<tr><td class="name">{_esc(cell.model)}</td><td class="name">{_esc(cell.language)}</td>'
-                f"<td>{cell.n}</td><td>{cell.n_parsed}</td>{values}</tr>"
+                f"<td>{cell.n}</td><td>{cell.n_parsed}</td><td>{cell.n_truncated}</td>{values}</tr>"
             )
         table = "<table>\n" + "\n".join(rows) + "\n</table>"
         return f'<h3>Every metric per cell</h3>\n<div class="wide">{table}</div>'
@@ -487,6 +572,8 @@ class _Writer:
                         facts.append(
                             f"{_esc(self.scores.label(SILHOUETTE))} <b>{_fmt(reply.values.get(SILHOUETTE))}</b>"
                         )
+                    if reply.truncated:
+                        facts.append('<span class="note">cut at the token limit</span>')
                     if not reply.parsed:
                         facts.append(
                             f'<span class="note">parse failed: {_esc(reply.failure_reason or "no reason given")}</span>'
@@ -526,6 +613,7 @@ class _Writer:
             ("predictions", str(predictions) if predictions else "not found"),
             ("replies scored", str(len(s.replies))),
             ("parse failures", str(sum(not r.parsed for r in s.replies))),
+            ("cut at the token limit", str(sum(r.truncated for r in s.replies))),
             ("reply figures", f"{len(drawn)} of {len(s.replies)} replies"),
         ]
         if s.has_silhouette:
@@ -554,6 +642,7 @@ class _Writer:
                     f'<img class="chart" src="{_esc(relative)}" alt="{_esc(caption)}">'
                 )
             body.append(self.cell_table(mode))
+        body += self.mode_difference_sections()
         body.append("<h2>Per-reply comparisons</h2>")
         if reply_pages:
             body.append(
@@ -632,6 +721,7 @@ def build_report(
     writer = _Writer(scores, out, progress)
     tables = writer.copy_tables()
     charts = {mode: writer.charts(mode) for mode in scores.modes}
+    writer.mode_difference_charts()
     split = resolve_input(scores.split, split_dir, scores.path)
     replies_file = resolve_input(scores.predictions, predictions, scores.path)
     inputs = None

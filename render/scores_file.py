@@ -1,8 +1,8 @@
 """Reading the scorer's ``scores.json`` (written by ``spatialbabel score``) into typed records.
 
 The report needs only part of the file: the metric and composite columns, the cells (overall
-and per tier), each model's best and worst language, and each reply's values and Hungarian
-pairs. A file that breaks that shape is a ``FileFormatError`` naming the file and the field.
+and per tier), each model's best and worst language, each mode's difference from ``direct``,
+and each reply's values and Hungarian pairs. A file that breaks that shape is a ``FileFormatError`` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -51,6 +51,22 @@ class Cell:
     n: int
     n_parsed: int
     estimates: Mapping[str, Estimate]
+    n_truncated: int = 0
+
+    def estimate(self, name: str) -> Estimate | None:
+        return self.estimates.get(name)
+
+
+@dataclass(frozen=True)
+class ModeDifference:
+    """``mode`` minus ``baseline`` for one model and language over ``n_scenes`` paired scenes."""
+
+    model: str
+    language: str
+    mode: str
+    baseline: str
+    n_scenes: int
+    estimates: Mapping[str, Estimate]
 
     def estimate(self, name: str) -> Estimate | None:
         return self.estimates.get(name)
@@ -71,6 +87,7 @@ class Reply:
     parsed: bool
     failure_reason: str | None
     score: float | None
+    truncated: bool
     values: Mapping[str, float | None]
     pairs: tuple[tuple[int, int], ...]
     n_predicted: int
@@ -88,6 +105,7 @@ class ScoresFile:
     cells: tuple[Cell, ...]
     tiers: tuple[Cell, ...]
     replies: tuple[Reply, ...]
+    mode_differences: tuple[ModeDifference, ...] = ()
 
     @property
     def modes(self) -> list[str]:
@@ -157,8 +175,7 @@ class _Reader:
         better = data.get("higher_is_better", True)
         return Column(name, label, better if isinstance(better, bool) else None)
 
-    def cell(self, item: object, where: str) -> Cell:
-        data = self.mapping(item, where)
+    def estimates(self, data: Mapping[str, Any], where: str) -> dict[str, Estimate]:
         estimates = {}
         for name, value in self.mapping(data.get("estimates", {}), f"{where}.estimates").items():
             e = self.mapping(value, f"{where}.estimates.{name}")
@@ -168,6 +185,10 @@ class _Reader:
                 self.number(e.get("high"), f"{where}.estimates.{name}.high"),
                 self.integer(e, "n", f"{where}.estimates.{name}") or 0,
             )
+        return estimates
+
+    def cell(self, item: object, where: str) -> Cell:
+        data = self.mapping(item, where)
         return Cell(
             self.text(data, "model", where),
             self.text(data, "language", where),
@@ -175,7 +196,19 @@ class _Reader:
             self.integer(data, "tier", where),
             self.integer(data, "n", where) or 0,
             self.integer(data, "n_parsed", where) or 0,
-            estimates,
+            self.estimates(data, where),
+            n_truncated=self.integer(data, "n_truncated", where) or 0,
+        )
+
+    def mode_difference(self, item: object, where: str) -> ModeDifference:
+        data = self.mapping(item, where)
+        return ModeDifference(
+            self.text(data, "model", where),
+            self.text(data, "language", where),
+            self.text(data, "mode", where),
+            self.text(data, "baseline", where),
+            self.integer(data, "n_scenes", where) or 0,
+            self.estimates(data, where),
         )
 
     def reply(self, index: int, item: object) -> Reply:
@@ -209,6 +242,7 @@ class _Reader:
             parsed=bool(data.get("parsed", False)),
             failure_reason=reason if isinstance(reason, str) else None,
             score=None if score is None else self.number(score, f"{where}.{SCORE}"),
+            truncated=bool(data.get("truncated", False)),
             values=values,
             pairs=tuple(pairs),
             n_predicted=self.integer(data, "n_predicted", where) or 0,
@@ -252,4 +286,8 @@ def read_scores(path: Path) -> ScoresFile:
         ),
         tiers=tuple(tiers),
         replies=tuple(reader.reply(i, r) for i, r in enumerate(reader.items(data, "replies"))),
+        mode_differences=tuple(
+            reader.mode_difference(d, f"mode_differences[{i}]")
+            for i, d in enumerate(reader.items(data, "mode_differences"))
+        ),
     )

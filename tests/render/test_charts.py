@@ -111,3 +111,24 @@ def test_tier_breakdown_has_a_panel_per_model_and_a_pooled_line() -> None:
 def test_each_benchmark_language_keeps_one_colour() -> None:
     assert len({language_color(lang) for lang in LANGUAGES}) == len(LANGUAGES)
     assert language_color("fortran") == language_color("fortran")
+
+
+def test_mode_difference_bars_mark_the_differences_whose_ci_leaves_out_zero() -> None:
+    from render.charts import mode_difference_bars, significant_difference
+
+    differences = [
+        CellScore("m1", "json", 0.12, 0.05, 0.2, 6),  # a clear gain
+        CellScore("m1", "dsl", -0.03, -0.09, 0.02, 6),  # inside the noise
+        CellScore("m2", "json", -0.2, -0.3, -0.1, 6),  # a clear loss
+        CellScore("m2", "dsl", math.nan, math.nan, math.nan, 0),  # no difference: no bar
+    ]
+    assert [significant_difference(c) for c in differences] == [True, False, True, False]
+    ax = mode_difference_bars(differences).axes[0]
+    bars = bars_of(ax)
+    assert sorted(round(p.get_height(), 6) for p in bars) == [-0.2, -0.03, 0.12]
+    hatched = {round(p.get_height(), 6) for p in bars if p.get_hatch()}
+    assert hatched == {-0.03}
+    assert sorted(t.get_text() for t in ax.texts) == ["*", "*"]
+    low, high = ax.get_ylim()
+    assert low < -0.3 and high > 0.3 and low == pytest.approx(-high)
+    assert any(np.asarray(line.get_ydata()).tolist() == [0.0, 0.0] for line in ax.lines)

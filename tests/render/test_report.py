@@ -4,6 +4,7 @@ picture, the optional silhouette column, and what happens when inputs are missin
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pyrender")
@@ -115,6 +117,7 @@ def test_report_holds_charts_tables_and_one_figure_per_reply(report: Any, scored
         "scores.json",
         "cells.csv",
         "tiers.csv",
+        "modes.csv",
         "replies.csv",
         "scores.md",
         "scores.tex",
@@ -238,3 +241,50 @@ def test_reader_names_the_bad_field(scored: Path, tmp_path: Path) -> None:
         read_scores(broken)
     shutil.copyfile(scored / "scores.json", broken)
     assert len(read_scores(broken).replies) == len(data["replies"])
+
+
+def test_a_run_in_two_modes_shows_their_difference_and_the_cut_replies(
+    synthetic_split: Path, synthetic_replies: Path, tmp_path: Path
+) -> None:
+    from scoring import score_predictions, write_outputs
+    from spatialbabel import Scene
+    from tests.render.make_replies import as_json, perturb
+
+    records = [json.loads(line) for line in synthetic_replies.read_text().splitlines()]
+    for k, path in enumerate(sorted((synthetic_split / "scenes").glob("*.json"))):
+        truth = Scene.load(path)
+        text = as_json(perturb(truth, 0.02, 0, 0, np.random.default_rng(k)))
+        cut = k == 0
+        records.append(
+            {
+                "scene_id": truth.scene_id,
+                "model": "model-a",
+                "language": "json",
+                "mode": "nl_cot",
+                "output": "1. the objects, in words\n\n```json\n" + (text[:50] if cut else text),
+                "finish_reason": "length" if cut else "stop",
+            }
+        )
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text("".join(json.dumps(r) + "\n" for r in records))
+    run = score_predictions(synthetic_split, replies, resamples=200)
+    write_outputs(run, tmp_path / "scores")
+    summary = build_report(tmp_path / "scores" / "scores.json", tmp_path / "site", max_replies=0)
+    index = summary.index.read_text()
+    assert "<h2>Mode difference: nl_cot − direct</h2>" in index
+    (difference,) = run.aggregate.mode_differences
+    e = difference.estimates["score"]
+    assert f"{e.mean:+.3f}<br>" in index and f"[{e.low:+.3f}, {e.high:+.3f}] · 3 scenes" in index
+    chart = tmp_path / "site" / "charts" / "nl_cot-minus-direct.png"
+    assert chart in summary.images and "charts/nl_cot-minus-direct.png" in index
+    assert (tmp_path / "site" / "tables" / "modes.csv").is_file()
+    # The cut reply: in the page's facts and in its cell's row of the per-cell table.
+    assert '<th class="name">cut at the token limit</th><td>1</td>' in index
+    section = index.split("<h2>Mode: nl_cot</h2>")[1].split("<h2>")[0]
+    row = next(
+        line
+        for line in section.splitlines()
+        if '<td class="name">model-a</td><td class="name">json</td>' in line
+    )
+    cells = re.findall(r"<td>([^<]*)</td>", row)
+    assert cells[:3] == ["3", "2", "1"]  # replies, parsed, cut
