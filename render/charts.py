@@ -339,7 +339,7 @@ def mode_difference_bars(
     )
     ax.set_ylim(-reach * 1.2, reach * 1.2)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(f"{title}\n(solid, *: the 95% CI leaves out 0; hatched: it does not)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(
         title="language", loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False

@@ -1,8 +1,9 @@
 """``spatialbabel demo``: the main job on a small built-in default.
 
 Generates a six-scene split with Blender (one or two scenes of every tier), scores the bundled
-replies of three mock models in all six languages against it (parsing every reply), prints the
-table, and builds the HTML report. Each step is the matching subcommand, run as a user would.
+replies of three mock models in all six languages against it (parsing every reply; one model
+answers in both reconstruction modes, direct and nl_cot), prints the tables with the mode
+difference and the replies cut at the token limit, and builds the HTML report. Each step is the matching subcommand, run as a user would.
 """
 
 from __future__ import annotations

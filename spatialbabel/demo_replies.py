@@ -4,6 +4,13 @@ No real model runs here: each mock model is the true scene bent in one documente
 missed and invented objects, a mirrored axis convention, replies cut off or refused), written
 in each of the six languages by ``parsers.write`` and wrapped in prose and a fence, as chat
 models answer. The demo scores these, so every figure it prints has a known cause.
+
+Every mock model answers in mode ``direct``; ``mock-hasty`` also answers in mode ``nl_cot``
+(``NL_COT_MODELS``): it first lists the objects in words, one numbered line each, then writes
+the code in one fenced block. Listing first, it misses, invents and mistakes fewer objects, but
+its longer replies hit the token limit more often; those records say ``"finish_reason":
+"length"``, as ``spatialbabel run`` writes them. The direct records come first and carry only
+the five required fields, so adding modes never changes their bytes.
 ``python -m spatialbabel.demo_replies SPLIT OUT.jsonl`` rewrites the bundled file.
 
 Like the CLI, this is wiring: it uses the parsers' public API, imported when called.
@@ -12,13 +19,14 @@ Like the CLI, this is wiring: it uses the parsers' public API, imported when cal
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
+from spatialbabel.batch import reconstruct_id
 from spatialbabel.files import write_jsonl
 
 #: Fence tag and wording each language's replies use.
@@ -77,6 +85,20 @@ MOCK_MODELS: Final[tuple[MockModel, ...]] = (
     ),
 )
 
+#: Mock models that also answer in mode nl_cot, as they behave there: mock-hasty, listing the
+#: objects before the code, misses and invents fewer, swaps fewer classes and colours, and is
+#: cut off more often (its replies are longer); its positions are no better.
+NL_COT_MODELS: Final[tuple[MockModel, ...]] = (
+    replace(
+        MOCK_MODELS[1],
+        miss_rate=0.05,
+        invent_rate=0.1,
+        class_swap_rate=0.05,
+        color_swap_rate=0.05,
+        cut_off_rate=0.3,
+    ),
+)
+
 
 def _bend(truth: Scene, model: MockModel, rng: np.random.Generator) -> list[SceneObject]:
     objects: list[SceneObject] = []
@@ -128,17 +150,48 @@ def _bend(truth: Scene, model: MockModel, rng: np.random.Generator) -> list[Scen
 
 def mock_reply(truth: Scene, model: MockModel, language: str, rng: np.random.Generator) -> str:
     """One reply of ``model`` to the scene ``truth`` in ``language``."""
+    return _reply(truth, model, language, rng, reasoning=False)[0]
+
+
+def _reply(
+    truth: Scene, model: MockModel, language: str, rng: np.random.Generator, *, reasoning: bool
+) -> tuple[str, bool]:
+    """A reply, with the objects listed in words first when ``reasoning`` (mode nl_cot), and
+    whether it was cut off at the token limit."""
     from parsers import write
 
     if rng.random() < model.refusal_rate:
-        return "I'm sorry, but I can't reliably reconstruct this scene from the image."
-    code = write(truth.with_objects(_bend(truth, model, rng)), language).rstrip("\n")
+        return "I'm sorry, but I can't reliably reconstruct this scene from the image.", False
+    objects = _bend(truth, model, rng)
+    code = write(truth.with_objects(objects), language).rstrip("\n")
     intro = f"Here is the scene as {_LANGUAGE_NAMES[language]}, with every object I can see in the image:"
+    if reasoning:
+        listed = "\n".join(f"{k}. {_in_words(obj)}" for k, obj in enumerate(objects, start=1))
+        intro = (
+            f"First, the objects I can see in the image:\n\n{listed}\n\n"
+            f"Now the scene as {_LANGUAGE_NAMES[language]}:"
+        )
     if rng.random() < model.cut_off_rate:
         # A reply that hit the output limit: no closing fence, the last line broken.
-        return f"{intro}\n\n```{_FENCES[language]}\n{code[: int(len(code) * 0.6)]}"
+        return f"{intro}\n\n```{_FENCES[language]}\n{code[: int(len(code) * 0.6)]}", True
     outro = "Positions are estimated from the image, so small offsets are possible."
-    return f"{intro}\n\n```{_FENCES[language]}\n{code}\n```\n\n{outro}\n"
+    return f"{intro}\n\n```{_FENCES[language]}\n{code}\n```\n\n{outro}\n", False
+
+
+def _in_words(obj: SceneObject) -> str:
+    """An object as a model lists it before its code: shape, colour, roughly where (as seen
+    from the frontal camera, which looks down the scene's -Z axis) and roughly how large."""
+    x, y, z = obj.position
+    across = "on the left" if x < -1.0 else "on the right" if x > 1.0 else "near the middle"
+    depth = "close to the camera" if z > 1.0 else "towards the back" if z < -1.0 else "halfway back"
+    height = "raised above the ground" if y - obj.size[1] / 2 > 0.15 else "on the ground"
+    extent = max(obj.size)
+    size = "small" if extent < 0.5 else "medium-sized" if extent < 0.9 else "large"
+    color = f"{obj.color} " if obj.color else ""
+    return (
+        f"A {size} {color}{obj.class_name}, {across}, {depth}, {height} "
+        f"(roughly x = {x:.1f}, z = {z:.1f})."
+    )
 
 
 def mock_replies(
@@ -146,10 +199,13 @@ def mock_replies(
     *,
     languages: tuple[str, ...],
     models: tuple[MockModel, ...] = MOCK_MODELS,
+    nl_cot_models: tuple[MockModel, ...] = NL_COT_MODELS,
     seed: int = 0,
 ) -> list[dict[str, str]]:
     """Model-output records (``{scene_id, model, language, mode, output}``) for every scene,
-    model and language; each reply's randomness comes from (seed, model, language, scene)."""
+    model and language in mode direct, then for every scene, NL-CoT model and language in mode
+    nl_cot (with ``request_id`` and ``finish_reason``); each reply's randomness comes from
+    (seed, model, language, scene), and the mode's."""
     records = []
     for m, model in enumerate(models):
         for lang_index, language in enumerate(languages):
@@ -162,6 +218,25 @@ def mock_replies(
                         "language": language,
                         "mode": "direct",
                         "output": mock_reply(scene, model, language, rng),
+                    }
+                )
+    names = [model.name for model in models]
+    for model in nl_cot_models:
+        m = names.index(model.name) if model.name in names else len(names)
+        for lang_index, language in enumerate(languages):
+            for s, scene in enumerate(scenes):
+                # A stream of its own: the direct replies stay what they were.
+                rng = np.random.default_rng([seed, m, lang_index, s, 1])
+                text, cut = _reply(scene, model, language, rng, reasoning=True)
+                records.append(
+                    {
+                        "scene_id": scene.scene_id,
+                        "model": model.name,
+                        "language": language,
+                        "mode": "nl_cot",
+                        "output": text,
+                        "request_id": reconstruct_id(scene.scene_id, language, "nl_cot"),
+                        "finish_reason": "length" if cut else "stop",
                     }
                 )
     return records

@@ -12,7 +12,7 @@ import pytest
 
 from spatialbabel import LANGUAGES
 from spatialbabel.cmd_demo import DEMO_SCENES, bundled_replies
-from spatialbabel.demo_replies import MOCK_MODELS
+from spatialbabel.demo_replies import MOCK_MODELS, NL_COT_MODELS
 from spatialbabel.files import read_jsonl
 
 pytestmark = [pytest.mark.bpy, pytest.mark.render, pytest.mark.slow]
@@ -21,9 +21,22 @@ pytestmark = [pytest.mark.bpy, pytest.mark.render, pytest.mark.slow]
 def test_bundled_replies_cover_every_model_language_and_scene() -> None:
     records = [line.record for line in read_jsonl(bundled_replies())]
     assert all(r is not None for r in records)
-    cells = {(r["model"], r["language"]) for r in records if r}
-    assert cells == {(m.name, lang) for m in MOCK_MODELS for lang in LANGUAGES}
+    cells = {(r["model"], r["language"], r["mode"]) for r in records if r}
+    assert cells == {(m.name, lang, "direct") for m in MOCK_MODELS for lang in LANGUAGES} | {
+        (m.name, lang, "nl_cot") for m in NL_COT_MODELS for lang in LANGUAGES
+    }
     assert len({r["scene_id"] for r in records if r}) == DEMO_SCENES
+    # The direct records come first, with the five required fields only; every NL-CoT one
+    # lists the objects before its one fenced block and says how it finished.
+    direct = [r for r in records if r and r["mode"] == "direct"]
+    assert records[: len(direct)] == direct and all(len(r) == 5 for r in direct)
+    for record in records[len(direct) :]:
+        assert record is not None and record["finish_reason"] in ("stop", "length")
+        if record["output"].startswith("First, the objects"):
+            assert record["output"].index("\n1. ") < record["output"].index("```")
+            assert record["output"].count("```") == (
+                1 if record["finish_reason"] == "length" else 2
+            )
 
 
 def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
@@ -53,8 +66,21 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
     # The bundled replies answer exactly the scenes the demo generates: if the generator's
     # output changes, this fails and the bundle must be remade (spatialbabel.demo_replies).
     assert scores["summary"]["problems"] == {k: 0 for k in scores["summary"]["problems"]}
-    assert scores["summary"]["lines_scored"] == len(MOCK_MODELS) * len(LANGUAGES) * DEMO_SCENES
-    by_model = {m["model"]: m["scores"] for m in scores["models"]}
+    models = len(MOCK_MODELS) + len(NL_COT_MODELS)
+    assert scores["summary"]["lines_scored"] == models * len(LANGUAGES) * DEMO_SCENES
+    bundled = [line.record for line in read_jsonl(bundled_replies())]
+    cut = sum(1 for r in bundled if r and r.get("finish_reason") == "length")
+    assert scores["summary"]["truncated"] == cut > 0
+    # Both modes and their difference, per language, in the table and the JSON.
+    assert "mode 'nl_cot'" in done.stdout and "Mode difference nl_cot − direct" in done.stdout
+    differences = scores["mode_differences"]
+    assert {(d["model"], d["language"]) for d in differences} == {
+        (m.name, lang) for m in NL_COT_MODELS for lang in LANGUAGES
+    }
+    assert all(d["n_scenes"] == DEMO_SCENES for d in differences)
+    # Listing the objects first, mock-hasty misses and mistakes fewer: on the whole it gains.
+    assert sum(d["estimates"]["score"]["mean"] for d in differences) > 0
+    by_model = {m["model"]: m["scores"] for m in scores["models"] if m["mode"] == "direct"}
     # Each mock model's flaw shows where it should: the careful one beats the others in every
     # language, and the mirrored one is recovered by the axis-flip diagnostic.
     assert min(by_model["mock-careful"].values()) > max(by_model["mock-mirrored"].values())
@@ -65,4 +91,6 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
             estimates["aligned_position_fidelity"]["mean"]
             > estimates["position_fidelity"]["mean"] + 0.1
         )
-    assert (tmp_path / "report" / "index.html").is_file()
+    index = (tmp_path / "report" / "index.html").read_text()
+    assert "Mode difference: nl_cot − direct" in index
+    assert (tmp_path / "report" / "charts" / "nl_cot-minus-direct.png").is_file()
