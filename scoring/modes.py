@@ -21,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
-from scoring.aggregate import composite_values, order_languages
+from scoring.aggregate import _estimate_dict, composite_values, order_languages
 from scoring.metrics import COMPOSITES, Composite, Metric
 from scoring.reply import ReplyScore
 from spatialbabel.stats import Estimate, bootstrap_means
@@ -43,9 +43,6 @@ class ModeDifference:
     n_scenes: int
     estimates: dict[str, Estimate]
 
-    def difference(self, name: str) -> Estimate:
-        return self.estimates[name]
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model,
@@ -53,13 +50,7 @@ class ModeDifference:
             "mode": self.mode,
             "baseline": self.baseline,
             "n_scenes": self.n_scenes,
-            "estimates": {
-                name: {
-                    k: (None if isinstance(v, float) and math.isnan(v) else v)
-                    for k, v in e.to_dict().items()
-                }
-                for name, e in self.estimates.items()
-            },
+            "estimates": {name: _estimate_dict(e) for name, e in self.estimates.items()},
         }
 
 

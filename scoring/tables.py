@@ -377,33 +377,44 @@ def text_truncated(agg: Aggregate, mode: str) -> list[str]:
     return [f"Cut at the token limit (finish_reason length), mode {mode!r}: " + ", ".join(cut)]
 
 
-def latex_parse_and_truncated(agg: Aggregate, mode: str) -> str:
-    """A booktabs table of the parse rate per language, with the replies cut at the token
-    limit in parentheses."""
-    languages = agg.languages
+def _latex_grid(header: Sequence[str], rows: Sequence[Sequence[str]], caption: str) -> str:
+    """A booktabs table: the first column (models) escaped and left-aligned, the cells as
+    given, right-aligned."""
     lines = [
         r"\begin{table}[t]",
         r"\centering",
-        r"\begin{tabular}{l" + "r" * len(languages) + "}",
+        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
         r"\toprule",
-        "Model & " + " & ".join(latex_escape(lang) for lang in languages) + r" \\",
+        " & ".join(latex_escape(h) for h in header) + r" \\",
         r"\midrule",
-    ]
-    for model in agg.model_names(mode):
-        cells = [
-            _parse_and_cut(agg.cell(model, language, mode), 2).replace(" cut)", ")")
-            for language in languages
-        ]
-        lines.append(latex_escape(model) + " & " + " & ".join(cells) + r" \\")
-    label = latex_escape(_label(agg, PARSE).lower())
-    lines += [
+        *(latex_escape(r[0]) + " & " + " & ".join(r[1:]) + r" \\" for r in rows),
         r"\bottomrule",
         r"\end{tabular}",
-        rf"\caption{{{label.capitalize()} rate by language, mode {latex_escape(mode)}; in "
-        r"parentheses the number of replies cut at the token limit, where any were.}",
+        rf"\caption{{{caption}}}",
         r"\end{table}",
     ]
     return "\n".join(lines)
+
+
+def latex_parse_and_truncated(agg: Aggregate, mode: str) -> str:
+    """A booktabs table of the parse rate per language, with the replies cut at the token
+    limit in parentheses."""
+    rows = [
+        [
+            model,
+            *(
+                _parse_and_cut(agg.cell(model, language, mode), 2).replace(" cut)", ")")
+                for language in agg.languages
+            ),
+        ]
+        for model in agg.model_names(mode)
+    ]
+    label = latex_escape(_label(agg, PARSE).lower()).capitalize()
+    caption = (
+        f"{label} rate by language, mode {latex_escape(mode)}; in parentheses the number of "
+        "replies cut at the token limit, where any were."
+    )
+    return _latex_grid(["Model", *agg.languages], rows, caption)
 
 
 # --- mode differences (scoring.modes) ---------------------------------------------------------
@@ -508,21 +519,12 @@ def latex_mode_differences(agg: Aggregate) -> list[str]:
     tables = []
     for mode, baseline in mode_pairs(agg):
         header, rows = _difference_grid(agg, mode, baseline, cell, "score")
-        lines = [
-            r"\begin{table}[t]",
-            r"\centering",
-            r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-            r"\toprule",
-            "Model & " + " & ".join(latex_escape(lang) for lang in header[1:]) + r" \\",
-            r"\midrule",
-            *(latex_escape(r[0]) + " & " + " & ".join(r[1:]) + r" \\" for r in rows),
-            r"\bottomrule",
-            r"\end{tabular}",
-            rf"\caption{{Reconstruct Score, {latex_escape(mode)} minus {latex_escape(baseline)}, "
-            r"paired by scene, with 95\% bootstrap CIs; bold where the CI excludes 0.}",
-            r"\end{table}",
-        ]
-        tables.append("\n".join(lines))
+        caption = (
+            f"{latex_escape(_label(agg, 'score'))}, {latex_escape(mode)} minus "
+            f"{latex_escape(baseline)}, paired by "
+            r"scene, with 95\% bootstrap CIs; bold where the CI excludes 0."
+        )
+        tables.append(_latex_grid(["Model", *header[1:]], rows, caption))
     return tables
 
 

@@ -203,6 +203,27 @@ def test_bad_lines_are_reported_and_the_rest_scored(
         assert text in err
 
 
+def batch_line(record: dict[str, Any], finish_reason: str = "stop") -> dict[str, Any]:
+    """An answer record as a line of an OpenAI batch output file."""
+    return {
+        "custom_id": f"qa/{record['question_id']}/{record['mode']}",
+        "response": {
+            "status_code": 200,
+            "body": {
+                "model": "m1",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": record["output"]},
+                        "finish_reason": finish_reason,
+                    }
+                ],
+            },
+        },
+        "error": None,
+    }
+
+
 def test_batch_output_is_read_by_custom_id(tmp_path: Path) -> None:
     split = tmp_path / "split"
     scenes = make_split(split, count=2)
@@ -210,23 +231,7 @@ def test_batch_output_is_read_by_custom_id(tmp_path: Path) -> None:
     plain = tmp_path / "answers.jsonl"
     _write(plain, records)
     batch = tmp_path / "batch_output.jsonl"
-    lines = [
-        {
-            "id": f"batch_req_{i}",
-            "custom_id": f"qa/{r['question_id']}/{r['mode']}",
-            "response": {
-                "status_code": 200,
-                "body": {
-                    "model": "m1",
-                    "choices": [
-                        {"index": 0, "message": {"role": "assistant", "content": r["output"]}}
-                    ],
-                },
-            },
-            "error": None,
-        }
-        for i, r in enumerate(records)
-    ]
+    lines = [{"id": f"batch_req_{i}", **batch_line(r)} for i, r in enumerate(records)]
     _write(
         batch,
         lines,
@@ -288,24 +293,7 @@ def test_answers_cut_at_the_token_limit_are_counted_from_records_and_batch_outpu
         {**r, "finish_reason": "length" if c else "stop"} for r, c in zip(records, cut, strict=True)
     ]
     _write(tmp_path / "answers.jsonl", plain)
-    batch = [
-        {
-            "custom_id": f"qa/{r['question_id']}/{r['mode']}",
-            "response": {
-                "status_code": 200,
-                "body": {
-                    "model": "m1",
-                    "choices": [
-                        {
-                            "message": {"content": r["output"]},
-                            "finish_reason": "length" if c else "stop",
-                        }
-                    ],
-                },
-            },
-        }
-        for r, c in zip(records, cut, strict=True)
-    ]
+    batch = [batch_line(r, "length" if c else "stop") for r, c in zip(records, cut, strict=True)]
     _write(tmp_path / "batch.jsonl", batch)
     summaries = []
     for name, flags in (("answers.jsonl", []), ("batch.jsonl", ["--batch-output"])):
