@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.files import LENGTH_FINISH_REASON, is_truncated, read_jsonl
+from spatialbabel.files import LENGTH_FINISH_REASON, ModelOutput, is_truncated, read_jsonl
 from spatialbabel.qa import parse_mode
 
 RECONSTRUCT: Final = "reconstruct"
@@ -175,6 +175,23 @@ def reply_from_batch_record(record: Mapping[str, Any], line: int) -> BatchReply:
     )
 
 
+def reconstruct_output(reply: BatchReply) -> ModelOutput:
+    """A reconstruction reply of a batch output file as the record ``spatialbabel score``
+    scores, its ``finish_reason`` kept (so a reply cut at the token limit counts as
+    truncated); a ValueError when the id is not a reconstruction's or the request failed."""
+    request = parse_request_id(reply.custom_id)
+    if request.task != RECONSTRUCT:
+        raise ValueError(
+            f"custom_id {reply.custom_id!r} is not reconstruct/<scene_id>/<language>/<mode>"
+        )
+    if reply.text is None or reply.model is None:
+        raise ValueError(f"{reply.custom_id}: {reply.error}")
+    scene_id, language, mode = request.parts
+    return ModelOutput(
+        scene_id, reply.model, language, mode, reply.text, finish_reason=reply.finish_reason
+    )
+
+
 @dataclass(frozen=True)
 class BatchLine:
     """A line of a batch output file: the reply, or why the line is not one."""
@@ -216,5 +233,6 @@ __all__ = [
     "qa_id",
     "read_batch_output",
     "reconstruct_id",
+    "reconstruct_output",
     "reply_from_batch_record",
 ]

@@ -17,6 +17,7 @@ from spatialbabel.batch import (
     qa_id,
     read_batch_output,
     reconstruct_id,
+    reconstruct_output,
 )
 
 
@@ -128,3 +129,25 @@ def test_no_budget_is_made_up(task: str, mode: str, message: str) -> None:
 def test_only_a_length_finish_is_a_cut() -> None:
     assert is_truncated("length")
     assert not any(is_truncated(reason) for reason in ("stop", None, "content_filter", ""))
+
+
+def test_a_batch_reply_becomes_the_record_score_reads_with_its_cut_kept(tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    lines = [
+        _ok(reconstruct_id("s1", "json", "nl_cot"), "1. a cube\n```json\n{", "length"),
+        _ok("reconstruct/s2/dsl", "(scene)"),
+        _ok(qa_id("s1-q0", "direct"), "Final answer: 3"),
+        {"custom_id": reconstruct_id("s3", "json"), "error": {"message": "timeout"}},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    replies = [item.reply for item in read_batch_output(path)]
+    assert all(reply is not None for reply in replies)
+    cut = reconstruct_output(replies[0])  # type: ignore[arg-type]
+    assert (cut.scene_id, cut.model, cut.language, cut.mode) == ("s1", "m", "json", "nl_cot")
+    assert cut.output == "1. a cube\n```json\n{" and cut.truncated
+    whole = reconstruct_output(replies[1])  # type: ignore[arg-type]
+    assert whole.mode == "direct" and not whole.truncated
+    with pytest.raises(ValueError, match="is not reconstruct/"):
+        reconstruct_output(replies[2])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="timeout"):
+        reconstruct_output(replies[3])  # type: ignore[arg-type]
