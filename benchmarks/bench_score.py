@@ -6,7 +6,8 @@ size jitter, dropped and extra objects, class and colour slips, garbled replies)
 language's reply is the perturbed scene written with ``parsers.write`` (json where a language
 has no writer yet, said in the printout). Printed: the time to parse every reply alone (the
 baseline), to parse and score them in one process and in ``--workers`` processes, and to
-aggregate, with the ratios.
+aggregate, with the ratios; then the cost of the mode differences (``scoring.modes``) on the
+same replies seen as two modes of half the models.
 
     .venv/bin/python benchmarks/bench_score.py [--scenes 100] [--models 14] [--workers 2]
 """
@@ -23,7 +24,7 @@ from dataclasses import replace
 import numpy as np
 
 from parsers import parse, write
-from scoring import NumberedOutput, aggregate, score_outputs
+from scoring import NumberedOutput, ReplyScore, aggregate, mode_differences, score_outputs
 from spatialbabel import CLASSES, LANGUAGES, PALETTE_NAMES, ModelOutput, Scene, SceneObject
 
 #: Objects per scene and footprint width of each tier (the generator's tiers).
@@ -261,6 +262,33 @@ def main() -> None:
     print(
         f"sanity: {failed} failed parses; mean Reconstruct Score of the best model "
         f"{max(means):.3f}, of the worst {min(means):.3f}"
+    )
+    time_mode_differences(replies, aggregating)
+
+
+def time_mode_differences(replies: list[ReplyScore], one_mode: Clock) -> None:
+    """The replies of model 2k as mode direct and of model 2k+1 as mode nl_cot of one model:
+    as many cells and replies as before, half of them paired with the other half."""
+
+    def as_mode(reply: ReplyScore) -> ReplyScore:
+        index = int(reply.model.rsplit("_", 1)[1])
+        mode = "direct" if index % 2 == 0 else "nl_cot"
+        return replace(reply, model=f"model_{index // 2 * 2:02d}", mode=mode)
+
+    paired = [as_mode(r) for r in replies]
+    with Clock() as both:
+        summary = aggregate(paired, seed=0)
+    with Clock() as differences:
+        found = mode_differences(paired, summary.metrics, seed=0, resamples=summary.resamples)
+    report(
+        "aggregate, the replies as two modes",
+        both,
+        f"{both.cpu / one_mode.cpu:.2f} x one mode (CPU); {len(found)} mode differences",
+    )
+    report(
+        "  of which the mode differences",
+        differences,
+        f"{differences.cpu / one_mode.cpu:.2f} x the one-mode aggregate (CPU)",
     )
 
 
