@@ -47,16 +47,22 @@ DIRECT_ANSWER_MAX_TOKENS: Final = 256
 DEFAULT_TEMPERATURE: Final = 0.0
 
 
+def check_reconstruct_mode(mode: str) -> str:
+    """``mode`` when it is a reconstruction mode; a ValueError naming the known ones if not."""
+    if mode not in RECONSTRUCT_MODES:
+        raise ValueError(
+            f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_MODES)}"
+        )
+    return mode
+
+
 def default_max_tokens(task: str, mode: str) -> int:
     """The paper's output budget for a request of ``task`` (``reconstruct`` or ``qa``) in
     ``mode``: 2,048 for code (reconstruction in both modes, ``code_cot:<language>`` QA), 1,024
     for ``nl_cot`` QA, 256 for ``direct`` QA. A ValueError for an unknown mode or task (a
     question suite sets its own budget)."""
     if task == RECONSTRUCT:
-        if mode not in RECONSTRUCT_MODES:
-            raise ValueError(
-                f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_MODES)}"
-            )
+        check_reconstruct_mode(mode)
         return CODE_MAX_TOKENS
     if task == QA:
         kind, _ = parse_mode(mode)
@@ -226,6 +232,7 @@ __all__ = [
     "BatchLine",
     "BatchReply",
     "RequestId",
+    "check_reconstruct_mode",
     "default_max_tokens",
     "is_truncated",
     "item_id",

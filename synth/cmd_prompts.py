@@ -26,6 +26,7 @@ from spatialbabel.batch import (
     DIRECT_ANSWER_MAX_TOKENS,
     NL_COT_MAX_TOKENS,
     RECONSTRUCT_MODES,
+    check_reconstruct_mode,
 )
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import (
@@ -128,12 +129,7 @@ def task_modes(args: argparse.Namespace) -> list[str]:
 
 def reconstruct_modes(modes: Sequence[str]) -> list[str]:
     """The reconstruction modes to ask, each once; a ValueError names an unknown one."""
-    for mode in modes:
-        if mode not in RECONSTRUCT_MODES:
-            raise ValueError(
-                f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_MODES)}"
-            )
-    return list(dict.fromkeys(modes))
+    return list(dict.fromkeys(check_reconstruct_mode(mode) for mode in modes))
 
 
 def expand_modes(modes: Sequence[str], languages: Sequence[str]) -> list[str]:

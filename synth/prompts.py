@@ -31,6 +31,7 @@ from spatialbabel import LANGUAGES, Scene, language_frame
 from spatialbabel.batch import (
     DEFAULT_TEMPERATURE,
     RECONSTRUCT_MODES,
+    check_reconstruct_mode,
     default_max_tokens,
     parse_request_id,
     qa_id,
@@ -366,15 +367,11 @@ assert tuple(RECONSTRUCT_ENDINGS) == RECONSTRUCT_MODES
 def reconstruct_prompt(scene: Scene, language: str, mode: str = "direct") -> Prompt:
     """The reconstruction prompt of ``scene`` in ``language``, in ``mode`` (``direct`` or
     ``nl_cot``: reasoning in words first, then exactly one fenced block of the language)."""
-    if mode not in RECONSTRUCT_ENDINGS:
-        raise ValueError(
-            f"unknown reconstruction mode {mode!r}; known: {', '.join(RECONSTRUCT_ENDINGS)}"
-        )
+    ending = RECONSTRUCT_ENDINGS[check_reconstruct_mode(mode)]
     guide = GUIDES[language]
     text = (
         f"Reconstruct the scene in the image as {guide.title} code.\n\n"
-        f"{language_instructions(scene, language)}\n\n"
-        + RECONSTRUCT_ENDINGS[mode].format(fence=guide.fence)
+        f"{language_instructions(scene, language)}\n\n" + ending.format(fence=guide.fence)
     )
     return Prompt(SYSTEM_RECONSTRUCT, text)
 
