@@ -89,7 +89,9 @@ class SceneObject:
     """One primitive. ``size`` is its extent along its own local axes in world units;
     ``rotation`` is Euler XYZ in degrees (three.js convention). ``color`` is a palette name
     and ``rgb`` the sRGB the model wrote (or the palette's); either may be derived from the other.
-    The last three fields are ground-truth facts about the frontal view."""
+    ``visible_pixels``, ``visible_fraction`` and ``bbox_2d`` are ground-truth facts about the
+    frontal view. ``parent`` is the id of the object this one rests on (stacked scenes), so
+    that it moves with it; ``Scene`` checks that it names another object and makes no cycle."""
 
     id: str
     class_name: str
@@ -101,10 +103,15 @@ class SceneObject:
     visible_pixels: int | None = None
     visible_fraction: float | None = None
     bbox_2d: tuple[int, int, int, int] | None = None
+    parent: str | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "id", _identifier(self.id, "id"))
+        if self.parent is not None:
+            set_(self, "parent", _identifier(self.parent, "parent"))
+            if self.parent == self.id:
+                raise SceneValidationError("parent", f"object {self.id!r} cannot rest on itself")
         if self.class_name not in CLASSES and self.class_name != UNKNOWN_CLASS:
             known = ", ".join((*CLASSES, UNKNOWN_CLASS))
             raise SceneValidationError(
@@ -186,6 +193,8 @@ class SceneObject:
             data["visible_fraction"] = self.visible_fraction
         if self.bbox_2d is not None:
             data["bbox_2d"] = list(self.bbox_2d)
+        if self.parent is not None:
+            data["parent"] = self.parent
         return data
 
     @classmethod
@@ -381,6 +390,7 @@ class Scene:
                     f"objects[{i}].id", f"duplicates objects[{seen[obj.id]}].id {obj.id!r}"
                 )
             seen[obj.id] = i
+        _check_attachments(objects, seen)
         object.__setattr__(self, "objects", objects)
         cameras = tuple(self.cameras)
         names: set[str] = set()
@@ -422,6 +432,27 @@ class Scene:
 
     def with_objects(self, objects: Sequence[SceneObject]) -> Scene:
         return replace(self, objects=tuple(objects))
+
+    # -- the attachment graph: ``parent`` links, a forest (at most one parent, no cycles)
+
+    def children(self, object_id: str) -> tuple[str, ...]:
+        """Ids of the objects resting directly on ``object_id``, in scene order."""
+        self.get_object(object_id)
+        return tuple(o.id for o in self.objects if o.parent == object_id)
+
+    def descendants(self, object_id: str) -> tuple[str, ...]:
+        """Ids of every object that moves with ``object_id`` (those resting on it, those
+        resting on them, ...), itself excluded, in scene order."""
+        self.get_object(object_id)
+        return descendants(self.objects, object_id)
+
+    def root_of(self, object_id: str) -> str:
+        """Id of the object at the bottom of ``object_id``'s stack (itself when it rests on
+        nothing)."""
+        obj = self.get_object(object_id)
+        while obj.parent is not None:
+            obj = self.get_object(obj.parent)
+        return obj.id
 
     def to_dict(self) -> dict[str, JSONValue]:
         return {
@@ -489,6 +520,41 @@ class Scene:
         from spatialbabel.files import atomic_write_text
 
         atomic_write_text(Path(path), self.to_json())
+
+
+def descendants(objects: Sequence[SceneObject], object_id: str) -> tuple[str, ...]:
+    """``Scene.descendants`` over a plain list of objects whose parents make no cycle (a
+    layout being built, say)."""
+    below = {o.id: o.parent for o in objects if o.parent is not None}
+    found: list[str] = []
+    for obj in objects:
+        ancestor = below.get(obj.id)
+        while ancestor is not None and ancestor != object_id:
+            ancestor = below.get(ancestor)
+        if ancestor == object_id:
+            found.append(obj.id)
+    return tuple(found)
+
+
+def _check_attachments(objects: Sequence[SceneObject], index: Mapping[str, int]) -> None:
+    """Every ``parent`` names another object of the scene, and following parents never comes
+    back to an object (the graph is a forest)."""
+    for i, obj in enumerate(objects):
+        if obj.parent is not None and obj.parent not in index:
+            raise SceneValidationError(
+                f"objects[{i}].parent", f"names no object of the scene: {obj.parent!r}"
+            )
+    settled: set[str] = set()  # objects whose chain of parents is known to end
+    for i, obj in enumerate(objects):
+        chain: list[str] = []
+        current: SceneObject | None = obj
+        while current is not None and current.id not in settled:
+            if current.id in chain:
+                cycle = " -> ".join([*chain[chain.index(current.id) :], current.id])
+                raise SceneValidationError(f"objects[{i}].parent", f"makes a cycle: {cycle}")
+            chain.append(current.id)
+            current = objects[index[current.parent]] if current.parent is not None else None
+        settled.update(chain)
 
 
 def _mapping(data: object, name: str) -> dict[str, JSONValue]:

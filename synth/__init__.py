@@ -5,9 +5,9 @@ Importing this package does not import bpy; only the worker processes (``synth.w
 ``generate_split`` and ``verify_split`` (docs/generation.md).
 """
 
+from spatialbabel.footprints import Footprint, clearance, footprint
 from synth.cameras import scene_cameras
 from synth.config import GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
-from synth.footprints import Footprint, clearance, footprint
 from synth.layout import LayoutError, LayoutRules, move_objects, sample_layout
 from synth.manifest import Problem, verify_split
 from synth.meshes import UnitMesh, unit_mesh

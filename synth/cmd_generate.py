@@ -83,6 +83,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=defaults.max_tries,
         help="layouts tried per scene before giving up (default %(default)s)",
     )
+    parser.add_argument(
+        "--stack-prob",
+        type=float,
+        default=defaults.stack_prob,
+        metavar="P",
+        help="chance that an object rests on a cube or an upright cylinder instead of the "
+        "ground; 0 stacks nothing (default %(default)s)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -100,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             min_visible_pixels=args.min_visible_pixels,
             tiers=tuple(args.tiers),
             max_tries=args.max_tries,
+            stack_prob=args.stack_prob,
         )
         request = SplitRequest(
             args.out, args.n, params, args.workers, args.eval_size, args.phase1_size

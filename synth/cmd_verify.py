@@ -1,4 +1,5 @@
-"""``spatialbabel verify``: check a split's files against its manifest."""
+"""``spatialbabel verify``: check a split's files against its manifest, and its scenes' stacking
+facts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from pathlib import Path
 
 from spatialbabel.cli import ExitCode
 
-HELP = "report every missing, extra or corrupt file of a split against its manifest"
+HELP = (
+    "report every missing, extra or corrupt file of a split against its manifest, and every "
+    "scene whose stacking facts do not hold"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

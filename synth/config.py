@@ -26,9 +26,14 @@ class SceneParameters:
     min_visible_pixels: int = 150
     tiers: tuple[str, ...] = TIER_NAMES
     max_tries: int = 50
+    #: Chance that an object rests on a cube or cylinder instead of the ground (synth.stacking).
+    stack_prob: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiers", parse_tiers(self.tiers))
+        if not 0.0 <= self.stack_prob <= 1.0:
+            raise ValueError(f"stack probability must lie in [0, 1], got {self.stack_prob}")
+        object.__setattr__(self, "stack_prob", float(self.stack_prob))
         if self.views < 1:
             raise ValueError(f"views must be at least 1, got {self.views}")
         if self.resolution < 16:
@@ -47,9 +52,18 @@ class SceneParameters:
             raise ValueError(f"seed must not be negative, got {self.seed}")
 
     def to_dict(self) -> dict[str, Any]:
+        """The parameters as each scene's ``meta.parameters`` records them. ``stack_prob`` is
+        left out at 0, so scenes made before stacking existed keep their bytes and a split of
+        them still resumes (the manifest records it either way)."""
         data = asdict(self)
         data["tiers"] = list(self.tiers)
+        if not self.stack_prob:
+            del data["stack_prob"]
         return data
+
+    @property
+    def stacked(self) -> bool:
+        return self.stack_prob > 0.0
 
 
 def scene_id(index: int) -> str:

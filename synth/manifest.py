@@ -2,7 +2,10 @@
 
 The manifest lists every file of the split except itself, with its sha256; ``verify_split``
 reports each file that is missing, extra (including stray ``.tmp`` files of an interrupted
-write) or whose bytes changed.
+write) or whose bytes changed, and each scene whose stacking facts do not hold: a ``parent``
+that names no object or makes a cycle, an object that neither stands on the ground nor rests
+fully on its parent's flat top (``synth.stacking``), or a stacked object in a split made
+without stacking.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel import __version__
+from spatialbabel import Scene, __version__
+from spatialbabel.errors import SceneValidationError
 from spatialbabel.files import FileFormatError, read_json, sha256_file
 
 MANIFEST: Final = "manifest.json"
@@ -52,11 +56,33 @@ def build_manifest(
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # "missing", "extra" or "corrupt"
+    kind: str  # "missing", "extra", "corrupt" or "invalid" (a scene breaking its facts)
     path: str
+    detail: str = ""
 
     def __str__(self) -> str:
-        return f"{self.kind}: {self.path}"
+        return f"{self.kind}: {self.path}" + (f": {self.detail}" if self.detail else "")
+
+
+def scene_problems(root: Path, name: str, stacked: bool) -> list[Problem]:
+    """The stacking facts of one scene file of the split (``stacked``: whether the split was
+    made with stacking, so objects may have a parent)."""
+    from synth.stacking import attachment_problems
+
+    try:
+        scene = Scene.load(root / name)
+    except SceneValidationError as error:
+        # The path is in the Problem already; keep the field and what is wrong with it.
+        detail = f"{error.field}: {error.problem}" if error.field else error.problem
+        return [Problem("invalid", name, detail)]
+    problems = [Problem("invalid", name, text) for text in attachment_problems(scene)]
+    if not stacked:
+        problems += [
+            Problem("invalid", name, f"{o.id} rests on {o.parent} in a split made without stacking")
+            for o in scene.objects
+            if o.parent is not None
+        ]
+    return problems
 
 
 def verify_split(root: Path) -> list[Problem]:
@@ -74,4 +100,9 @@ def verify_split(root: Path) -> list[Problem]:
         for name in sorted(files)
         if name in present and sha256_file(root / name) != files[name]
     ]
+    parameters = manifest.get("parameters")
+    stacked = isinstance(parameters, dict) and bool(parameters.get("stack_prob", 0))
+    for name in sorted(files):
+        if name.startswith("scenes/") and name.endswith(".json") and name in present:
+            problems += scene_problems(root, name, stacked)
     return sorted(problems, key=lambda p: (p.path, p.kind))

@@ -116,7 +116,7 @@ def run_units(request: SplitRequest, indices: list[int], *, progress: bool = Tru
 
 def finalise(request: SplitRequest) -> dict[str, Any]:
     """Write subsets, questions and the manifest from the finished scenes; returns the manifest."""
-    from synth.questions import generate_split_questions
+    from synth.questions import SplitRules, generate_split_questions
 
     root, params = request.out, request.params
     scenes = [
@@ -125,7 +125,9 @@ def finalise(request: SplitRequest) -> dict[str, Any]:
     tiers = [(s.scene_id, tier_of(i, params.tiers).name) for i, s in enumerate(scenes)]
     subsets = stratified_subsets(tiers, params.seed, request.eval_size, request.phase1_size)
     write_json(root / "subsets.json", subsets)
-    questions = generate_split_questions(scenes, params.seed)
+    # Above and below mean stacking: asked only where the split stacks objects.
+    rules = SplitRules.of_generator(params.stack_prob)
+    questions = generate_split_questions(scenes, params.seed, rules=rules)
     write_jsonl(root / "qa.jsonl", questions)
     names = [p for i in range(request.n) for p in ScenePaths.of(scene_id(i), params.views).all()]
     by_tier = {name: 0 for name in params.tiers}
@@ -137,12 +139,14 @@ def finalise(request: SplitRequest) -> dict[str, Any]:
         parameters={
             "n": request.n,
             **params.to_dict(),
+            "stack_prob": params.stack_prob,
             "eval_size": request.eval_size,
             "phase1_size": request.phase1_size,
         },
         counts={
             "scenes": request.n,
             "objects": sum(len(s.objects) for s in scenes),
+            "stacked_objects": sum(o.parent is not None for s in scenes for o in s.objects),
             "by_tier": by_tier,
             "subsets": {
                 name: subsets["counts"][name]["total"] for name in ("eval", "phase1", "unused")

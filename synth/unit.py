@@ -110,7 +110,7 @@ def build_scene(
     rng = scene_rng(params.seed, index)
     tier = tier_of(index, params.tiers)
     ground = Ground()
-    rules = LayoutRules(ground=ground)
+    rules = LayoutRules(ground=ground, stack_prob=params.stack_prob)
     cameras = scene_cameras(params.views, params.resolution)
     try:
         objects, mask_png, measures, tries = _accepted_layout(

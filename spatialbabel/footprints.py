@@ -1,9 +1,14 @@
-"""Footprints of objects standing upright on the ground: their exact outline in the XZ plane.
+"""Footprints: the outline of an object seen from straight above, in the ground's XZ plane.
 
 An object turned only about the vertical axis occupies the prism over its footprint, so two
-such objects on the same ground intersect exactly when their footprints do. Round classes
-(sphere, cylinder, cone, torus) with equal x and z sizes have a circle; everything else has the
-convex outline of its oriented box, which is exact for cubes and pyramids.
+such objects at the same height intersect exactly when their footprints do. Round classes
+(sphere, cylinder, cone, torus) standing upright with equal x and z sizes have a disc;
+everything else has the convex outline of its oriented box, which is exact for cubes and
+pyramids and covers any other shape (an object a model turned, say).
+
+The generator keeps footprints apart (``clearance``) and a resting object's footprint inside its
+support's top (``contains``); the stacking relation asks whether two footprints overlap
+(``clearance`` 0) and how deep a point lies inside one (``depth_inside``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbabel import SceneObject, world_aabb, world_corners
+from spatialbabel.geometry import world_aabb, world_corners
+from spatialbabel.scene import SceneObject
 
 ROUND_CLASSES = frozenset({"sphere", "cylinder", "cone", "torus"})
 
@@ -71,6 +77,8 @@ def _segment_distance(
 
 
 def _inside(p: NDArray[np.float64], polygon: NDArray[np.float64]) -> bool:
+    if len(polygon) < 3:
+        return False  # a degenerate outline (a point or a segment) has no inside
     edges = np.roll(polygon, -1, axis=0) - polygon
     rel = p - polygon
     return bool(np.all(edges[:, 0] * rel[:, 1] - edges[:, 1] * rel[:, 0] >= 0.0))
@@ -85,13 +93,51 @@ def _point_polygon_distance(p: NDArray[np.float64], polygon: NDArray[np.float64]
 
 def _polygons_overlap(a: NDArray[np.float64], b: NDArray[np.float64]) -> bool:
     """Separating-axis test for two convex polygons (touching counts as overlapping)."""
+    tested = False
     for polygon in (a, b):
         edges = np.roll(polygon, -1, axis=0) - polygon
         for normal in np.column_stack([-edges[:, 1], edges[:, 0]]):
+            if not normal.any():
+                continue  # a degenerate outline's zero-length edge separates nothing
+            tested = True
             pa, pb = a @ normal, b @ normal
             if pa.max() < pb.min() or pb.max() < pa.min():
                 return False
-    return True
+    # Two single points have no edges at all: they overlap only where they coincide.
+    return tested or bool(np.array_equal(a, b))
+
+
+def _edge_depths(p: NDArray[np.float64], polygon: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Signed distances of ``p`` to the lines of a counter-clockwise polygon's edges (positive
+    on the inner side)."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    rel = p - polygon
+    lengths = np.maximum(np.hypot(edges[:, 0], edges[:, 1]), 1e-300)
+    return np.asarray((edges[:, 0] * rel[:, 1] - edges[:, 1] * rel[:, 0]) / lengths)
+
+
+def depth_inside(point: tuple[float, float], fp: Footprint) -> float:
+    """Signed distance of a ground point (x, z) to the footprint's outline: how far inside it
+    lies (positive), or minus how far outside."""
+    p = np.asarray(point, dtype=float)
+    if fp.radius is not None:
+        return fp.radius - math.dist(point, fp.centre)
+    assert fp.polygon is not None
+    if _inside(p, fp.polygon):
+        # The polygon is the intersection of its edges' half-planes, so the nearest way out is
+        # through the nearest edge line.
+        return float(_edge_depths(p, fp.polygon).min())
+    return -_point_polygon_distance(p, fp.polygon)
+
+
+def contains(outer: Footprint, inner: Footprint, inset: float = 0.0) -> bool:
+    """Whether ``inner`` lies within ``outer`` and at least ``inset`` from its outline. Both
+    are convex, so it is enough that the inner disc's centre lies deep enough, or every
+    vertex of the inner polygon does."""
+    if inner.radius is not None:
+        return depth_inside(inner.centre, outer) >= inner.radius + inset
+    assert inner.polygon is not None
+    return all(depth_inside((float(x), float(z)), outer) >= inset for x, z in inner.polygon)
 
 
 def clearance(a: Footprint, b: Footprint) -> float:
