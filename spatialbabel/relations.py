@@ -5,25 +5,27 @@ answers HOLDS, FAILS (clearly the opposite, under every reading of the words) or
 question is only asked where no reasonable reading could change its answer. The *plain* one,
 used on scenes a model wrote, decides by sign alone.
 
-Readings (docs/qa.md): left/right compare the object centres both in the camera frame's x and
-in the image's x; in front/behind compare the centres' depth along the view axis and along the
-camera's heading on the ground; above/below need real vertical separation (the upper object's
-bottom at or over the lower one's top); larger compares exact volumes, taller the vertical
-extents of the exact geometry, closer the distances from the camera centre and the depths.
-Every strict HOLDS or FAILS implies the plain reading's verdict, so the generator's answers are
-what a model's exact reconstruction would give.
+Readings (docs/qa.md; the QA prompt states them as ``DEFINITIONS`` in synth/prompts.py):
+left/right compare the object centres both in the camera frame's x and in the image's x; in
+front/behind compare the centres' depth along the view axis and along the camera's heading on
+the ground; above/below mean stacking: A is above B when A rests on B, its lowest point within
+``CONTACT_GAP`` of B's highest point and their footprints overlapping; larger compares exact
+volumes, taller the vertical extents of the exact geometry, closer the distances from the
+camera centre and the depths. Every strict HOLDS or FAILS implies the plain reading's verdict,
+so the generator's answers are what a model's exact reconstruction would give.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Final, Literal
 
 import numpy as np
 
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
+from spatialbabel.footprints import Footprint, clearance, depth_inside, footprint
 from spatialbabel.frames import Matrix
 from spatialbabel.geometry import world_aabb
 from spatialbabel.scene import Camera, SceneObject
@@ -57,6 +59,12 @@ AXES: Final[dict[Axis, tuple[Relation, Relation]]] = {
     "vertical": ("above", "below"),
 }
 COMPARISONS: Final[tuple[Comparison, ...]] = ("larger", "taller", "closer")
+#: The relations that mean stacking (one object resting on another).
+VERTICAL: Final[frozenset[Relation]] = frozenset(AXES["vertical"])
+
+#: The stacking definition: A rests on B when A's lowest point lies within this many metres of
+#: B's highest point (either side) and their footprints overlap.
+CONTACT_GAP: Final = 0.05
 
 #: Volume of each unit primitive (extents ``UNIT_EXTENTS``); a scaled object's volume is this
 #: times the product of its scale factors.
@@ -86,11 +94,13 @@ class Margins:
     image: float = 0.04
     #: Metres between centres along the view axis and along the heading on the ground.
     depth: float = 0.4
-    #: How far an "above" object may reach below the top of the one under it (contact noise),
-    #: and how far its bottom and centre must clear the plain reading's limits.
-    vertical_gap: float = 0.05
-    #: Metres between centres for above/below.
-    vertical: float = 0.3
+    #: Metres by which the gap between A's bottom and B's top must clear ``CONTACT_GAP`` for
+    #: above/below (resting: within CONTACT_GAP - contact; not resting: beyond CONTACT_GAP +
+    #: contact).
+    contact: float = 0.03
+    #: Metres for the footprints in above/below: resting needs A's centre at least this far
+    #: inside B's footprint; footprints at least this far apart clearly do not rest.
+    overlap: float = 0.1
     #: Ratio of volumes for larger.
     volume_ratio: float = 1.5
     #: Ratio and difference (metres) of vertical extents for taller.
@@ -121,6 +131,8 @@ class ViewMeasures:
     top: float
     height: float
     volume: float
+    #: The outline seen from straight above (stacking reads it).
+    footprint: Footprint = field(compare=False)
 
 
 def object_volume(obj: SceneObject) -> float:
@@ -157,6 +169,7 @@ def measure(obj: SceneObject, camera: Camera) -> ViewMeasures:
         top=float(high[1]),
         height=float(high[1] - low[1]),
         volume=object_volume(obj),
+        footprint=footprint(obj),
     )
 
 
@@ -174,18 +187,17 @@ def _separation(values: tuple[float, ...], limits: tuple[float, ...]) -> Truth:
     return Truth.UNCLEAR
 
 
-def _above(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
-    gap = margins.vertical_gap
-    if (
-        a.bottom >= b.top - gap
-        and a.centre_y - b.centre_y >= margins.vertical
-        # ... and the plain reading holds with room to spare.
-        and a.bottom >= b.centre_y + gap
-        and a.centre_y >= b.top + gap
+def _rests_on(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
+    """Whether ``a`` rests on ``b``: a's bottom within ``CONTACT_GAP`` of b's top and their
+    footprints overlapping, each clear of its margin."""
+    gap = abs(a.bottom - b.top)
+    if gap <= CONTACT_GAP - margins.contact and (
+        depth_inside(a.footprint.centre, b.footprint) >= margins.overlap
     ):
         return Truth.HOLDS
-    # Reaching down to b's middle (two objects side by side on the ground) is clearly not above.
-    if a.bottom <= b.centre_y:
+    if gap >= CONTACT_GAP + margins.contact or (
+        clearance(a.footprint, b.footprint) >= margins.overlap
+    ):
         return Truth.FAILS
     return Truth.UNCLEAR
 
@@ -201,19 +213,19 @@ def relation_truth(relation: Relation, a: ViewMeasures, b: ViewMeasures, margins
             (b.depth - a.depth, b.ground_depth - a.ground_depth), (margins.depth, margins.depth)
         )
     if relation == "above":
-        return _above(a, b, margins)
+        return _rests_on(a, b, margins)
     return relation_truth(OPPOSITE[relation], b, a, margins)
 
 
 def relation_plain(relation: Relation, a: ViewMeasures, b: ViewMeasures) -> bool:
-    """Whether ``a`` is ``relation`` ``b`` by sign alone (above: a's bottom over b's middle
-    and a's middle over b's top, so objects side by side on the ground are neither)."""
+    """Whether ``a`` is ``relation`` ``b`` by sign alone (above: a rests on b by the
+    definition itself, with no margin)."""
     if relation == "left":
         return a.camera_x < b.camera_x
     if relation == "in front":
         return a.depth < b.depth
     if relation == "above":
-        return a.bottom > b.centre_y and a.centre_y > b.top
+        return abs(a.bottom - b.top) < CONTACT_GAP and clearance(a.footprint, b.footprint) == 0.0
     return relation_plain(OPPOSITE[relation], b, a)
 
 
@@ -257,11 +269,13 @@ def comparison_plain(comparison: Comparison, a: ViewMeasures, b: ViewMeasures) -
 __all__ = [
     "AXES",
     "COMPARISONS",
+    "CONTACT_GAP",
     "DEFAULT_MARGINS",
     "OPPOSITE",
     "RELATIONS",
     "RELATION_PHRASES",
     "UNIT_VOLUMES",
+    "VERTICAL",
     "Axis",
     "Comparison",
     "Margins",

@@ -40,9 +40,10 @@ from spatialbabel.batch import (
 from spatialbabel.frames import Matrix
 from spatialbabel.palette import PALETTE_HEX
 from spatialbabel.qa import Question, parse_mode
+from spatialbabel.relations import CONTACT_GAP
 from spatialbabel.scene import Camera, Ground
 
-PROMPT_VERSION: Final = "1"
+PROMPT_VERSION: Final = "2"
 BATCH_URL: Final = "/v1/chat/completions"
 DEFAULT_MODEL: Final = "gpt-4o"
 
@@ -62,9 +63,17 @@ SYSTEM_QA: Final = (
     "the scene. Answer it as accurately as you can."
 )
 
-WORDING_NOTE: Final = (
-    '"Left", "right", "in front of" and "behind" are meant as seen from the camera; "larger" '
-    'compares volumes, "taller" heights, "closer to the camera" distances from the camera.'
+#: What every relation and comparison a question may use means, stated once in the shared
+#: context of every QA prompt; ``spatialbabel.relations`` decides them so (docs/qa.md).
+DEFINITIONS: Final = (
+    'Definitions: an object\'s centre is the centre of its bounding box. "Left of" and '
+    '"right of" compare where the centres appear across the image; "in front of" and "behind" '
+    "compare the centres' depths along the camera's viewing direction (in front is nearer the "
+    'camera). "A is above B" and "B is below A" mean that A rests on B: A\'s lowest point is '
+    f"within {round(CONTACT_GAP * 100)} cm of B's highest point and, seen from straight above, "
+    'their outlines overlap. "Larger" compares volumes, "taller" the objects\' own heights '
+    '(from lowest to highest point), and "closer to the camera" the distances of the centres '
+    "from the camera."
 )
 
 FINAL_LINE: Final = 'End your reply with one line "Final answer: <answer>".'
@@ -423,7 +432,7 @@ def qa_prompt(question: Question, scene: Scene, mode: str) -> Prompt:
             f"question {question.question_id} is about {question.scene_id}, not {scene.scene_id}"
         )
     text = (
-        f"{scene_frame_hint(scene)}\n{WORDING_NOTE}\n\n"
+        f"{scene_frame_hint(scene)}\n{DEFINITIONS}\n\n"
         f"{_mode_instruction(scene, mode)}\n\n"
         f"Question: {question.question}\n"
         f"Answer format: {answer_format(question)}. {FINAL_LINE}"
@@ -485,6 +494,7 @@ def batch_request(
 
 __all__ = [
     "BATCH_URL",
+    "DEFINITIONS",
     "GUIDES",
     "PROMPT_VERSION",
     "RECONSTRUCT_ENDINGS",

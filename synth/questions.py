@@ -9,6 +9,11 @@ each scene: existence asks one yes and one no, relationship and comparison quest
 which of their two options is right (from a random start) and shuffle the options' order, and
 counting draws an answer value before a question that has it.
 
+No question's answer follows from the split's own rules (``SplitRules``): above and below mean
+stacking, so they are asked only about splits whose generator stacks objects, and an existence
+question never asks about a relation that cannot hold there ("a sphere below ...", when only
+cubes and cylinders carry others).
+
 Pure numpy: questions are made from ``Scene`` objects, never from Blender. The same seed and
 scene give the same questions, whatever the other scenes of the split.
 """
@@ -17,12 +22,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
+from spatialbabel.footprints import depth_inside
 from spatialbabel.qa import (
     DEFAULT_LOCALIZATION_TOLERANCE,
     AmbiguousProgram,
@@ -39,6 +45,7 @@ from spatialbabel.relations import (
     DEFAULT_MARGINS,
     RELATION_PHRASES,
     RELATIONS,
+    VERTICAL,
     Axis,
     Comparison,
     Margins,
@@ -49,6 +56,7 @@ from spatialbabel.relations import (
     measure,
     relation_truth,
 )
+from synth.stacking import SUPPORT_CLASSES
 
 #: Questions asked per scene, in this order; a scene that cannot support some asks fewer.
 QUOTAS: Final[dict[Category, int]] = {
@@ -83,6 +91,56 @@ COMPARISON_WORDING: Final[dict[Comparison, str]] = {
     "taller": "Which is taller",
     "closer": "Which is closer to the camera",
 }
+
+
+@dataclass(frozen=True)
+class SplitRules:
+    """What the generator of a split guarantees about all its scenes, so that no question is
+    asked whose answer those rules alone decide.
+
+    ``supports``: the classes other objects may rest on. Empty (the default, right for any scene
+    not made by a stacking generator, a parsed reconstruction included) means nothing is
+    stacked: "above" and "below", which mean resting on, can never hold, so they are not asked
+    at all, neither in questions nor in the words naming an object.
+    """
+
+    supports: frozenset[str] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "supports", frozenset(self.supports))
+        unknown = sorted(self.supports - set(CLASSES))
+        if unknown:
+            raise ValueError(f"unknown support class {unknown[0]!r}; known: {', '.join(CLASSES)}")
+
+    @classmethod
+    def of_generator(cls, stack_prob: float) -> SplitRules:
+        """The rules of a split made by ``spatialbabel generate --stack-prob stack_prob``."""
+        return cls(SUPPORT_CLASSES if stack_prob > 0.0 else frozenset())
+
+    @property
+    def stacked(self) -> bool:
+        return bool(self.supports)
+
+    @property
+    def relations(self) -> tuple[Relation, ...]:
+        """The relations a question may use."""
+        return RELATIONS if self.stacked else tuple(r for r in RELATIONS if r not in VERTICAL)
+
+    @property
+    def axes(self) -> tuple[Axis, ...]:
+        """The axes a relationship question may ask about."""
+        return tuple(a for a in AXES if self.stacked or a != "vertical")
+
+    def can_hold(self, relation: Relation, shape: str, anchor_shape: str) -> bool:
+        """Whether "a ``shape`` ``relation`` the ``anchor_shape``" can hold in some scene of
+        the split (above: the anchor must carry it; below: the shape must carry the anchor)."""
+        if relation not in self.relations:
+            return False
+        if relation == "above":
+            return anchor_shape in self.supports
+        if relation == "below":
+            return shape in self.supports
+        return True
 
 
 def question_rng(seed: int, scene_id: str) -> np.random.Generator:
@@ -150,7 +208,12 @@ class _SceneQuestions:
     """Question candidates for one scene; every candidate is checked on the ground truth."""
 
     def __init__(
-        self, scene: Scene, rng: np.random.Generator, margins: Margins, tolerance: float
+        self,
+        scene: Scene,
+        rng: np.random.Generator,
+        margins: Margins,
+        tolerance: float,
+        rules: SplitRules,
     ) -> None:
         camera = scene.frontal_camera
         if camera is None:
@@ -161,6 +224,7 @@ class _SceneQuestions:
         self.rng = rng
         self.margins = margins
         self.tolerance = tolerance
+        self.rules = rules
         self.objects = [o for o in scene.objects if o.color is not None and o.class_name in CLASSES]
         self.views = {o.id: measure(o, camera) for o in self.objects}
         self.referents = self._referents()
@@ -200,7 +264,7 @@ class _SceneQuestions:
             if len(group) < 2:
                 continue
             anchors = self._shuffled(list(simple.values()))
-            relations = self._shuffled(list(RELATIONS))
+            relations = self._shuffled(list(self.rules.relations))
             for target in group:
                 found = self._relational(target, group, anchors, relations)
                 if found is not None:
@@ -277,7 +341,8 @@ class _SceneQuestions:
         candidates: dict[Axis, list[tuple[Referent, Referent]]] = {}
         for i, first in enumerate(self.simple):
             for second in self.simple[i + 1 :]:
-                for axis, (positive, negative) in AXES.items():
+                for axis in self.rules.axes:
+                    positive, negative = AXES[axis]
                     truth = self._truth(positive, first.obj, second.obj)
                     if truth is Truth.HOLDS or (
                         truth is Truth.FAILS
@@ -290,7 +355,7 @@ class _SceneQuestions:
         for k in range(count):
             axes = [
                 a
-                for a in AXES
+                for a in self.rules.axes
                 if any(
                     frozenset((p[0].obj.id, p[1].obj.id)) not in used for p in candidates.get(a, [])
                 )
@@ -340,6 +405,14 @@ class _SceneQuestions:
         colors = [o.color for o in self.objects]
         shapes = [o.class_name for o in self.objects]
         present = sorted({(o.color, o.class_name) for o in self.objects if o.color is not None})
+        # Pairs the scene lacks, as near misses (colour or shape in the scene), so a count of
+        # a colour and shape can be 0 too: where every pair is unique it would otherwise be 1.
+        absent = [
+            (c, s)
+            for c in PALETTE_NAMES
+            for s in CLASSES
+            if (c, s) not in present and (c in colors or s in shapes)
+        ]
         by_kind: dict[str, list[tuple[str, tuple[str, ...], int]]] = {
             "color": [(f"{c} objects", (c,), colors.count(c)) for c in PALETTE_NAMES],
             "shape": [(PLURALS[s], (s,), shapes.count(s)) for s in CLASSES],
@@ -349,7 +422,7 @@ class _SceneQuestions:
                     (c, s),
                     sum(1 for p in zip(colors, shapes, strict=True) if p == (c, s)),
                 )
-                for c, s in present
+                for c, s in sorted([*present, *absent])
             ],
         }
         questions: list[Question] = []
@@ -435,23 +508,32 @@ class _SceneQuestions:
         )
 
     def _existence_relational(self, wanted: str) -> Question | None:
-        options = []
+        # Options by relation and answer. The relation is drawn first, among those that have
+        # both answers in this scene, so no relation's answer is given away by how often it is
+        # asked with each (stacks are few: "no" options for above and below abound).
+        options: dict[Relation, dict[bool, list[tuple[Referent, Relation, str]]]] = {}
         for anchor in self.simple:
-            for relation in RELATIONS:
+            for relation in self.rules.relations:
                 for shape in CLASSES:
+                    if not self.rules.can_hold(relation, shape, anchor.obj.class_name):
+                        continue
                     others = [
                         o for o in self.objects if o.class_name == shape and o.id != anchor.obj.id
                     ]
                     truths = [self._truth(relation, o, anchor.obj) for o in others]
-                    if Truth.UNCLEAR in truths:
+                    # A "no" about a shape the scene does not hold at all would be an attribute
+                    # question.
+                    if not others or Truth.UNCLEAR in truths:
                         continue
                     holds = Truth.HOLDS in truths
-                    # A "no" about a shape the scene does not hold at all would be an attribute question.
-                    if (wanted == "yes" and holds) or (wanted == "no" and not holds and others):
-                        options.append((anchor, relation, shape))
-        if not options:
+                    options.setdefault(relation, {True: [], False: []})[holds].append(
+                        (anchor, relation, shape)
+                    )
+        eligible = [r for r in self.rules.relations if r in options and all(options[r].values())]
+        if not eligible:
             return None
-        anchor, relation, shape = self._pick(options)
+        chosen: Relation = self._pick(eligible)
+        anchor, relation, shape = self._pick(options[chosen][wanted == "yes"])
         program = _Program()
         found = program.add("filter_shape", program.add("scene"), value=shape)
         program.add("exists", program.add("relate", found, anchor.emit(program), value=relation))
@@ -530,7 +612,7 @@ def _relationship_text(axis: Axis, options: Sequence[Relation], target: str, anc
 
 
 def _round(value: float) -> float:
-    return round(float(value), 4)
+    return round(float(value), 4) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def _relation_evidence(a: ViewMeasures, b: ViewMeasures, axis: Axis) -> dict[str, float]:
@@ -545,9 +627,12 @@ def _relation_evidence(a: ViewMeasures, b: ViewMeasures, axis: Axis) -> dict[str
             "depth": _round(a.depth - b.depth),
             "ground_depth": _round(a.ground_depth - b.ground_depth),
         }
+    # The upper object's gap over the lower one's top, and how deep its centre lies inside the
+    # lower one's footprint.
+    upper, lower = (a, b) if a.bottom - b.top >= b.bottom - a.top else (b, a)
     return {
-        "centre_y": _round(a.centre_y - b.centre_y),
-        "gap": _round(max(a.bottom - b.top, b.bottom - a.top)),
+        "gap": _round(upper.bottom - lower.top),
+        "inside": _round(depth_inside(upper.footprint.centre, lower.footprint)),
     }
 
 
@@ -571,10 +656,13 @@ def generate_scene_questions(
     *,
     localization_tolerance: float = DEFAULT_LOCALIZATION_TOLERANCE,
     margins: Margins = DEFAULT_MARGINS,
+    rules: SplitRules = SplitRules(),
 ) -> list[Question]:
-    """The questions of one scene, ids ``<scene_id>-q00``..., in ``QUOTAS`` order."""
+    """The questions of one scene, ids ``<scene_id>-q00``..., in ``QUOTAS`` order. Works on any
+    scene with a camera; ``rules`` says what its split's generator guarantees (by default
+    nothing, so nothing is taken to be stacked)."""
     maker = _SceneQuestions(
-        scene, question_rng(seed, scene.scene_id), margins, localization_tolerance
+        scene, question_rng(seed, scene.scene_id), margins, localization_tolerance, rules
     )
     made: list[Question] = []
     for category, count in QUOTAS.items():
@@ -588,12 +676,17 @@ def generate_split_questions(
     *,
     localization_tolerance: float = DEFAULT_LOCALIZATION_TOLERANCE,
     margins: Margins = DEFAULT_MARGINS,
+    rules: SplitRules = SplitRules(),
 ) -> list[dict[str, Any]]:
     """The ``qa.jsonl`` records of a split, scene by scene in the order given."""
     records = []
     for scene in scenes:
         for question in generate_scene_questions(
-            scene, seed, localization_tolerance=localization_tolerance, margins=margins
+            scene,
+            seed,
+            localization_tolerance=localization_tolerance,
+            margins=margins,
+            rules=rules,
         ):
             records.append(question.to_dict())
     return records
@@ -602,6 +695,7 @@ def generate_split_questions(
 __all__ = [
     "QUOTAS",
     "Referent",
+    "SplitRules",
     "generate_scene_questions",
     "generate_split_questions",
     "question_rng",

@@ -1,7 +1,10 @@
 """Random scenes for the QA tests, built with numpy alone (no Blender).
 
-Unlike the generator's layouts these repeat colour-and-shape pairs (so referring expressions
-need relations), stack objects (so above/below questions arise) and turn the camera.
+``random_scene``: unlike the generator's layouts these repeat colour-and-shape pairs (so
+referring expressions need relations), stack objects on any shape, some floating 0.3 m over
+the one below (so above/below questions arise, and some clearly fail), and turn the camera.
+``generator_scenes``: layouts as the generator draws them (``synth.layout``, stacked or not),
+seen from its frontal camera, without the visibility rule that needs Blender.
 """
 
 from __future__ import annotations
@@ -12,6 +15,10 @@ from dataclasses import replace
 import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Camera, Scene, SceneObject, world_aabb
+from synth.questions import SplitRules
+
+#: What ``random_scene`` guarantees: objects may rest on any shape.
+FACTORY_RULES = SplitRules(supports=frozenset(CLASSES))
 
 
 def _standing(obj: SceneObject, floor: float) -> SceneObject:
@@ -60,3 +67,23 @@ def random_scene(seed: int, *, scene_id: str | None = None, unique_pairs: bool =
     )
     camera = Camera.looking_at("front", eye, width=512, height=512, fov_y_deg=44.0)
     return Scene(scene_id or f"scene_{seed:06d}", tuple(objects), (camera,))
+
+
+def generator_scenes(count: int, *, stack_prob: float = 0.0, seed: int = 7) -> list[Scene]:
+    """Layouts as the generator draws them (unique colour-shape pairs; with ``stack_prob``,
+    some objects resting on cubes and cylinders), tiers in turn, seen from its frontal camera."""
+    from synth.cameras import scene_cameras
+    from synth.layout import LayoutRules, sample_layout
+    from synth.tiers import TIERS
+
+    cameras = scene_cameras(1, 512)
+    tiers = list(TIERS.values())
+    rules = LayoutRules(stack_prob=stack_prob)
+    return [
+        Scene(
+            f"scene_{i:06d}",
+            tuple(sample_layout(np.random.default_rng([seed, i]), tiers[i % len(tiers)], rules)),
+            cameras,
+        )
+        for i in range(count)
+    ]

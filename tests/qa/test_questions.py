@@ -1,5 +1,6 @@
-"""Question generation: every stored answer recomputed independently from the ground truth,
-no question within its margins, determinism, balance, and the realistic generator layouts."""
+"""Question generation: every stored answer decided independently from the prompt's context
+and the ground truth, no question within its margins, determinism, balance, and the generator's
+own layouts."""
 
 from __future__ import annotations
 
@@ -14,29 +15,11 @@ import pytest
 from spatialbabel import Scene
 from spatialbabel.qa import CATEGORIES, Question, run_program
 from spatialbabel.relations import DEFAULT_MARGINS
-from synth.questions import QUOTAS, generate_scene_questions, generate_split_questions
-from tests.qa.independent_truth import PHRASES, recompute
-from tests.qa.scene_factory import random_scene
+from synth.questions import QUOTAS, SplitRules, generate_scene_questions, generate_split_questions
+from tests.qa.answerability import PHRASES, answer_from_context
+from tests.qa.scene_factory import FACTORY_RULES, generator_scenes, random_scene
 
 SEEDS = range(120)
-
-
-def realistic_scenes(count: int) -> list[Scene]:
-    """Layouts as the generator draws them (unique colour-shape pairs, all on the ground)."""
-    from synth.cameras import scene_cameras
-    from synth.layout import sample_layout
-    from synth.tiers import TIERS
-
-    cameras = scene_cameras(1, 512)
-    tiers = list(TIERS.values())
-    return [
-        Scene(
-            f"scene_{i:06d}",
-            tuple(sample_layout(np.random.default_rng([7, i]), tiers[i % len(tiers)])),
-            cameras,
-        )
-        for i in range(count)
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +29,10 @@ def factory_scenes() -> list[Scene]:
 
 @pytest.fixture(scope="module")
 def generated(factory_scenes: list[Scene]) -> list[tuple[Scene, list[dict[str, object]]]]:
-    return [(scene, generate_split_questions([scene], seed=11)) for scene in factory_scenes]
+    return [
+        (scene, generate_split_questions([scene], seed=11, rules=FACTORY_RULES))
+        for scene in factory_scenes
+    ]
 
 
 def test_every_stored_answer_matches_an_independent_reading(
@@ -55,7 +41,7 @@ def test_every_stored_answer_matches_an_independent_reading(
     checked = Counter[str]()
     for scene, records in generated:
         for record in records:
-            answer, ids = recompute(record, scene, DEFAULT_MARGINS)
+            answer, ids = answer_from_context(record, scene)
             if record["category"] == "localization":
                 assert answer == pytest.approx(record["answer"], abs=1e-12)
             else:
@@ -78,19 +64,14 @@ def test_every_stored_answer_matches_an_independent_reading(
     assert relational_names
 
 
-def test_realistic_layouts_get_their_quota_and_recompute() -> None:
-    scenes = realistic_scenes(40)
-    records = generate_split_questions(scenes, seed=3)
-    per_scene = Counter(str(r["scene_id"]) for r in records)
-    assert all(per_scene[s.scene_id] == sum(QUOTAS.values()) for s in scenes)
-    by_id = {s.scene_id: s for s in scenes}
-    for record in records:
-        answer, _ = recompute(record, by_id[str(record["scene_id"])], DEFAULT_MARGINS)
-        assert answer == (
-            pytest.approx(record["answer"])
-            if record["category"] == "localization"
-            else record["answer"]
+def test_generator_layouts_get_their_quota() -> None:
+    for stack_prob in (0.0, 0.3):
+        scenes = generator_scenes(40, stack_prob=stack_prob)
+        records = generate_split_questions(
+            scenes, seed=3, rules=SplitRules.of_generator(stack_prob)
         )
+        per_scene = Counter(str(r["scene_id"]) for r in records)
+        assert all(per_scene[s.scene_id] == sum(QUOTAS.values()) for s in scenes), stack_prob
 
 
 def test_answers_are_stable_when_objects_move_less_than_the_margins(
@@ -139,14 +120,15 @@ def test_the_plain_reading_agrees_with_the_strict_one_on_ground_truth(
 def test_same_seed_same_questions_and_independent_of_other_scenes(
     factory_scenes: list[Scene],
 ) -> None:
-    whole = generate_split_questions(factory_scenes[:20], seed=5)
-    again = generate_split_questions(factory_scenes[:20], seed=5)
+    rules = FACTORY_RULES
+    whole = generate_split_questions(factory_scenes[:20], seed=5, rules=rules)
+    again = generate_split_questions(factory_scenes[:20], seed=5, rules=rules)
     assert json.dumps(whole) == json.dumps(again)
-    alone = generate_split_questions([factory_scenes[7]], seed=5)
+    alone = generate_split_questions([factory_scenes[7]], seed=5, rules=rules)
     assert alone == [r for r in whole if r["scene_id"] == factory_scenes[7].scene_id]
-    reordered = generate_split_questions(list(reversed(factory_scenes[:20])), seed=5)
+    reordered = generate_split_questions(list(reversed(factory_scenes[:20])), seed=5, rules=rules)
     assert sorted(json.dumps(r) for r in reordered) == sorted(json.dumps(r) for r in whole)
-    other = generate_split_questions(factory_scenes[:20], seed=6)
+    other = generate_split_questions(factory_scenes[:20], seed=6, rules=rules)
     assert other != whole
 
 
@@ -162,7 +144,8 @@ def test_question_ids_are_unique_and_records_round_trip(
 
 
 def test_answers_are_balanced(factory_scenes: list[Scene]) -> None:
-    records = generate_split_questions(factory_scenes + realistic_scenes(100), seed=1)
+    records = generate_split_questions(factory_scenes, seed=1, rules=FACTORY_RULES)
+    records += generate_split_questions(generator_scenes(100), seed=1)
     by_category: dict[str, list[dict[str, object]]] = {
         c: [r for r in records if r["category"] == c] for c in CATEGORIES
     }
@@ -191,7 +174,9 @@ def test_scene_without_camera_is_refused() -> None:
 
 
 def test_tolerance_is_recorded_on_localization_questions(factory_scenes: list[Scene]) -> None:
-    records = generate_split_questions(factory_scenes[:5], seed=0, localization_tolerance=0.25)
+    records = generate_split_questions(
+        factory_scenes[:5], seed=0, localization_tolerance=0.25, rules=FACTORY_RULES
+    )
     located = [r for r in records if r["category"] == "localization"]
     assert located and all(r["tolerance"] == 0.25 for r in located)
     assert all("tolerance" not in r for r in records if r["category"] != "localization")
