@@ -49,7 +49,7 @@ ANGLE_DECIMALS = 1
 MAX_HEIGHT = max(t.scale[1] * HEIGHT_RATIOS[c][1] for t in TIERS.values() for c in CLASSES)
 
 #: Positions drawn on one support before the next support is tried.
-STACK_TRIES = 20
+STACK_TRIES = 10
 
 
 class LayoutError(SpatialBabelError):

@@ -29,7 +29,7 @@ def full_scene() -> Scene:
             bbox_2d=(10, 20, 110, 220),
         ),
         SceneObject("obj_01", "torus", (1.0, 0.125, 2.0), size=(1.0, 0.25, 1.0), color="pink"),
-        SceneObject("mystery", "unknown", (0.0, 1.0, 0.0)),
+        SceneObject("mystery", "unknown", (0.0, 1.0, 0.0), parent="obj_01"),
     )
     cameras = (
         Camera.looking_at("front", (0.0, 6.0, 9.0), width=512, height=384, fov_y_deg=38.5),
@@ -61,6 +61,7 @@ def test_round_trip_keeps_every_field_exactly() -> None:
             "visible_pixels",
             "visible_fraction",
             "bbox_2d",
+            "parent",
         ):
             assert getattr(after, name) == getattr(before, name), name
     assert again.cameras == scene.cameras
@@ -153,6 +154,19 @@ def test_values_are_normalised_to_tuples_of_floats() -> None:
             lambda d: d["objects"][0].update(position=[0, math.inf, 0]),
             "objects[0].position[1]: expected a finite number",
         ),
+        (
+            lambda d: d["objects"][2].update(parent="obj_09"),
+            "objects[2].parent: names no object of the scene: 'obj_09'",
+        ),
+        (
+            lambda d: d["objects"][1].update(parent="obj_01"),
+            "objects[1].parent: object 'obj_01' cannot rest on itself",
+        ),
+        (
+            lambda d: d["objects"][1].update(parent="mystery"),
+            "objects[1].parent: makes a cycle: obj_01 -> mystery -> obj_01",
+        ),
+        (lambda d: d["objects"][2].update(parent=""), "objects[2].parent: expected a non-empty"),
     ],
 )
 def test_invalid_file_names_the_field(mutate: object, message: str) -> None:
@@ -176,3 +190,37 @@ def test_camera_projects_like_its_intrinsics() -> None:
     # +X is right and +Y is up in the image, so y pixel decreases.
     assert pixels[1] == pytest.approx([320.0 + focal / 10.0, 240.0 - focal / 10.0])
     assert depth == pytest.approx([10.0, 10.0])
+
+
+def stack_scene() -> Scene:
+    """Two stacks and a loose object: a <- b <- c, a <- d; e alone (listed out of order)."""
+
+    def obj(name: str, parent: str | None = None) -> SceneObject:
+        return SceneObject(name, "cube", (0.0, 0.5, 0.0), parent=parent)
+
+    return Scene("s", (obj("c", "b"), obj("a"), obj("e"), obj("b", "a"), obj("d", "a")))
+
+
+def test_the_attachment_graph_gives_children_descendants_and_roots() -> None:
+    scene = stack_scene()
+    assert scene.children("a") == ("b", "d")
+    assert scene.descendants("a") == ("c", "b", "d")  # scene order
+    assert scene.descendants("b") == ("c",)
+    assert scene.descendants("c") == scene.descendants("e") == ()
+    assert [scene.root_of(o.id) for o in scene.objects] == ["a", "a", "e", "a", "a"]
+    with pytest.raises(KeyError, match="no object 'z'"):
+        scene.descendants("z")
+    # A parent is written only where there is one, so unstacked scenes keep their bytes.
+    data = scene.to_dict()
+    assert [("parent" in o) for o in data["objects"]] == [True, False, False, True, True]
+    assert Scene.from_dict(data) == scene
+
+
+def test_a_longer_cycle_is_named() -> None:
+    # a rests on b, b on c, c on a; d stands alone.
+    pairs = [("a", "b"), ("b", "c"), ("c", "a"), ("d", None)]
+    objects = [SceneObject(name, "cube", (0, 0, 0), parent=parent) for name, parent in pairs]
+    with pytest.raises(
+        SceneValidationError, match=r"objects\[0\]\.parent: makes a cycle: a -> b -> c -> a"
+    ):
+        Scene("s", tuple(objects))

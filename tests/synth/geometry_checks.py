@@ -56,3 +56,37 @@ def footprints_apart(a: SceneObject, b: SceneObject, gap: float, step: float = 0
     zs = np.arange(lo[1], hi[1] + step, step)
     grid = np.array(np.meshgrid(xs, zs)).reshape(2, -1).T
     return not bool(np.any(covers(a, grid, grow) & covers(b, grid, grow)))
+
+
+def depth_in(obj: SceneObject, points: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Signed distance of ground points (N x 2) to the object's footprint outline, positive
+    inside: exact for the turned squares of cubes and pyramids and the discs of round shapes."""
+    x, _, z = obj.position
+    rel = points - np.array([x, z])
+    half = obj.size[0] / 2.0
+    if obj.class_name in ("cube", "pyramid"):
+        yaw = math.radians(obj.rotation[1])
+        u = np.abs(rel @ np.array([math.cos(yaw), -math.sin(yaw)])) - half
+        v = np.abs(rel @ np.array([math.sin(yaw), math.cos(yaw)])) - half
+        outside = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0))
+        return np.asarray(np.where((u <= 0) & (v <= 0), -np.maximum(u, v), -outside))
+    return np.asarray(half - np.hypot(rel[:, 0], rel[:, 1]))
+
+
+def vertical_span(obj: SceneObject) -> tuple[float, float]:
+    """Lowest and highest point of an object turned about the vertical only."""
+    return obj.position[1] - obj.size[1] / 2.0, obj.position[1] + obj.size[1] / 2.0
+
+
+def rests_on(obj: SceneObject, support: SceneObject, inset: float, step: float = 0.005) -> bool:
+    """``obj``'s lowest point at ``support``'s highest, and every point of its footprint (on a
+    grid) at least ``inset`` (less a grid step) inside the support's flat top."""
+    if not math.isclose(vertical_span(obj)[0], vertical_span(support)[1], abs_tol=1e-9):
+        return False
+    if support.class_name not in ("cube", "cylinder"):
+        return False
+    lo, hi = world_aabb(obj)[0][[0, 2]], world_aabb(obj)[1][[0, 2]]
+    xs, zs = np.arange(lo[0], hi[0] + step, step), np.arange(lo[1], hi[1] + step, step)
+    grid = np.array(np.meshgrid(xs, zs)).reshape(2, -1).T
+    mine = grid[covers(obj, grid, 0.0)]
+    return bool(np.all(depth_in(support, mine) >= inset - step))

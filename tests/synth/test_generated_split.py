@@ -121,9 +121,17 @@ def test_split_holds_every_file_and_verifies(split: Path, scenes: list[Scene]) -
     assert manifest["parameters"] == {
         "n": N,
         **SceneParameters(views=2).to_dict(),
+        "stack_prob": 0.0,
         "eval_size": 4,
         "phase1_size": 3,
     }
+    # Unstacked: no parent anywhere, and the scenes' parameters are written as before stacking.
+    assert manifest["counts"]["stacked_objects"] == 0
+    for name in manifest["files"]:
+        if name.startswith("scenes/"):
+            data = json.loads((split / name).read_text())
+            assert "stack_prob" not in data["meta"]["parameters"]
+            assert not any("parent" in o for o in data["objects"])
     assert manifest["blender_version"].startswith("5.")
     assert manifest["counts"]["by_tier"] == {f"T{k}": 2 for k in range(1, 6)}
     assert manifest["counts"]["objects"] == sum(len(s.objects) for s in scenes)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from spatialbabel import SceneObject
+from spatialbabel import Scene, SceneObject
 from spatialbabel.files import FileFormatError, write_json
 from synth.cameras import scene_cameras
 from synth.config import SceneParameters, ScenePaths
@@ -63,15 +65,21 @@ def test_subset_sizes_are_cut_to_the_split() -> None:
         stratified_subsets(_tiers(10), 0, -1, 3)
 
 
-def _fake_split(root: Path) -> None:
-    for name in ScenePaths.of("scene_000000", 2).all():
+def _fake_split(root: Path, objects: tuple[SceneObject, ...] = (), stack_prob: float = 0.0) -> None:
+    paths = ScenePaths.of("scene_000000", 2)
+    for name in paths.all():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(name.encode())
+    Scene("scene_000000", objects).save(root / paths.scene)
     (root / "qa.jsonl").write_text("")
+    _write_manifest(root, stack_prob)
+
+
+def _write_manifest(root: Path, stack_prob: float) -> None:
     manifest = build_manifest(
         generator={"name": "g", "version": "1"},
         blender_versions=["5.0.1", "5.0.1"],
-        parameters={},
+        parameters={"stack_prob": stack_prob},
         counts={},
         files=file_hashes(root, split_files(root)),
     )
@@ -88,8 +96,68 @@ def test_verify_reports_missing_extra_and_corrupt_files(tmp_path: Path) -> None:
     assert found == {
         ("missing", "images/scene_000000_view1.png"),
         ("corrupt", "scenes/scene_000000.json"),
+        ("invalid", "scenes/scene_000000.json"),
         ("extra", "images/.scene_000001.png.abc.tmp"),
     }
+
+
+def _stack() -> tuple[SceneObject, ...]:
+    """A cylinder on a turned cube, and a cone on the ground."""
+    cube = SceneObject("obj0", "cube", (0.0, 0.4, 0.0), (0.0, 30.0, 0.0), (0.8, 0.8, 0.8), "red")
+    can = SceneObject("obj1", "cylinder", (0.1, 1.1, 0.0), size=(0.5, 0.6, 0.5), color="blue")
+    cone = SceneObject("obj2", "cone", (2.0, 0.5, 0.0), size=(0.6, 1.0, 0.6), color="green")
+    return cube, replace(can, parent="obj0"), cone
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda o: o, None),
+        (
+            lambda o: (o[0], replace(o[1], position=(0.1, 1.2, 0.0)), o[2]),
+            "obj1 does not touch the top of obj0 (gap 0.100000 m)",
+        ),
+        (
+            lambda o: (o[0], replace(o[1], position=(0.3, 1.1, 0.0)), o[2]),
+            "obj1 overhangs the top of obj0",
+        ),
+        (
+            lambda o: (o[0], o[1], replace(o[2], position=(2.0, 0.6, 0.0))),
+            "obj2 has no parent but does not stand on the ground",
+        ),
+        (
+            lambda o: (o[0], replace(o[1], parent="obj2"), o[2]),
+            "obj1 rests on obj2, a cone without a flat, level top",
+        ),
+        (
+            lambda o: (replace(o[0], parent="obj1"), o[1], o[2]),
+            "objects[0].parent: makes a cycle: obj0 -> obj1 -> obj0",
+        ),
+    ],
+)
+def test_verify_checks_the_stacking_facts(tmp_path: Path, change: Any, message: str | None) -> None:
+    objects = _stack()
+    _fake_split(tmp_path, objects, stack_prob=0.3)
+    assert verify_split(tmp_path) == []
+    path = tmp_path / "scenes" / "scene_000000.json"
+    data = json.loads(path.read_text())
+    data["objects"] = [o.to_dict() for o in change(objects)]
+    path.write_text(json.dumps(data))
+    _write_manifest(tmp_path, 0.3)  # the bytes are the manifest's: only the facts are wrong
+    problems = verify_split(tmp_path)
+    if message is None:
+        assert problems == []
+    else:
+        assert [(p.kind, p.path) for p in problems] == [("invalid", "scenes/scene_000000.json")]
+        assert problems[0].detail.startswith(message), problems[0].detail
+
+
+def test_verify_refuses_a_stack_in_a_split_made_without_stacking(tmp_path: Path) -> None:
+    _fake_split(tmp_path, _stack(), stack_prob=0.0)
+    problems = [str(p) for p in verify_split(tmp_path)]
+    assert problems == [
+        "invalid: scenes/scene_000000.json: obj1 rests on obj0 in a split made without stacking"
+    ]
 
 
 def test_verify_cli_exit_codes(tmp_path: Path) -> None:
@@ -126,6 +194,7 @@ def test_generate_help_and_verify_do_not_import_bpy() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "--min-visible-fraction" in done.stdout and "--engine" in done.stdout
+    assert "--stack-prob" in done.stdout
 
 
 def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
@@ -143,6 +212,7 @@ def test_bad_flags_are_usage_errors(tmp_path: Path) -> None:
         (["--tiers", "T7"], "unknown tier"),
         (["--views", "0"], "views must be at least 1"),
         (["--min-visible-fraction", "1.5"], "fraction"),
+        (["--stack-prob", "1.5"], "stack probability must lie in [0, 1], got 1.5"),
     ):
         done = subprocess.run(
             [*base, *extra], capture_output=True, text=True, cwd=ROOT, check=False
