@@ -398,3 +398,17 @@ def answer_from_context(record: dict[str, Any], scene: Scene) -> tuple[Any, list
     """Decide a ``qa.jsonl`` record from its direct-mode prompt and the scene's objects."""
     prompt = qa_prompt(Question.from_dict(record), scene, "direct").text
     return decide(str(record["question"]), read_context(prompt), scene.objects)
+
+
+def assert_decided_as_stored(records: Sequence[dict[str, Any]], scenes: Sequence[Scene]) -> None:
+    """Every record is decidable from its prompt and the objects, with its stored answer, and
+    names the objects the reader found (in order)."""
+    by_id = {s.scene_id: s for s in scenes}
+    for record in records:
+        answer, ids = answer_from_context(record, by_id[str(record["scene_id"])])
+        if record["category"] == "localization":
+            assert np.allclose(answer, record["answer"], rtol=0.0, atol=1e-12), record
+        else:
+            assert answer == record["answer"], record
+        named = [o["id"] for o in record["objects"]]
+        assert named == ids[: len(named)], record

@@ -19,7 +19,13 @@ from spatialbabel.qa import Question
 from spatialbabel.relations import AXES
 from synth.prompts import DEFINITIONS, qa_prompt
 from synth.questions import SplitRules, generate_scene_questions, generate_split_questions
-from tests.qa.answerability import Undecidable, answer_from_context, decide, read_context
+from tests.qa.answerability import (
+    Undecidable,
+    answer_from_context,
+    assert_decided_as_stored,
+    decide,
+    read_context,
+)
 from tests.qa.scene_factory import generator_scenes
 
 SCENES = 120
@@ -129,15 +135,7 @@ def test_no_existence_question_about_a_relation_that_cannot_hold(split: Split) -
 
 def test_the_reader_decides_every_stored_answer_from_the_prompt(split: Split) -> None:
     _, scenes, records = split
-    by_id = {s.scene_id: s for s in scenes}
-    for record in records:
-        answer, ids = answer_from_context(record, by_id[record["scene_id"]])
-        if record["category"] == "localization":
-            assert answer == pytest.approx(record["answer"], abs=1e-12)
-        else:
-            assert answer == record["answer"], record
-        named = [o["id"] for o in record["objects"]]
-        assert named == ids[: len(named)], record
+    assert_decided_as_stored(records, scenes)
 
 
 # --------------------------------------------------------------------------- the reader itself

@@ -90,3 +90,10 @@ def rests_on(obj: SceneObject, support: SceneObject, inset: float, step: float =
     grid = np.array(np.meshgrid(xs, zs)).reshape(2, -1).T
     mine = grid[covers(obj, grid, 0.0)]
     return bool(np.all(depth_in(support, mine) >= inset - step))
+
+
+def upright(class_name: str, x: float, z: float, width: float, yaw: float = 0.0) -> SceneObject:
+    """A red object on the ground, ``width`` wide and high, turned by ``yaw`` degrees."""
+    return SceneObject(
+        "o", class_name, (x, width / 2, z), (0.0, yaw, 0.0), (width, width, width), color="red"
+    )

@@ -27,6 +27,7 @@ from synth.config import SceneParameters, ScenePaths
 from synth.layout import LayoutRules
 from synth.manifest import split_files, verify_split
 from synth.visibility import projected_box
+from tests.synth.blender_report import blender_report
 from tests.synth.geometry_checks import footprints_apart, inside, on_ground, yaw_only
 
 pytest.importorskip("bpy")
@@ -88,20 +89,7 @@ def scenes(split: Path) -> list[Scene]:
 
 @pytest.fixture(scope="session")
 def blender(split: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("blender") / "checks.npz"
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.synth.blender_checks", str(split), str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    data = np.load(out)
-    result: dict[str, Any] = {name: data[name] for name in data.files if name != "report"}
-    result["report"] = json.loads(data["report"].tobytes())
-    return result
+    return blender_report(split, tmp_path_factory.mktemp("blender") / "checks.npz")
 
 
 def read_mask(path: Path) -> NDArray[np.uint8]:

@@ -15,7 +15,14 @@ from spatialbabel import CLASSES, PALETTE_NAMES, Ground, SceneObject, world_aabb
 from spatialbabel.footprints import Footprint, clearance, footprint
 from synth.layout import HEIGHT_RATIOS, LayoutError, LayoutRules, move_objects, sample_layout
 from synth.tiers import TIER_NAMES, TIERS, parse_tiers, tier_of
-from tests.synth.geometry_checks import covers, footprints_apart, inside, on_ground, yaw_only
+from tests.synth.geometry_checks import (
+    covers,
+    footprints_apart,
+    inside,
+    on_ground,
+    upright,
+    yaw_only,
+)
 
 RULES = LayoutRules()
 
@@ -107,32 +114,27 @@ def test_ground_height_is_honoured() -> None:
 # -- footprints ----------------------------------------------------------------------------
 
 
-def _obj(class_name: str, x: float, z: float, width: float, yaw: float = 0.0) -> SceneObject:
-    return SceneObject(
-        "o", class_name, (x, width / 2, z), (0.0, yaw, 0.0), (width, width, width), color="red"
-    )
-
-
 def test_clearance_of_known_pairs() -> None:
     assert clearance(
-        footprint(_obj("sphere", 0, 0, 1)), footprint(_obj("cylinder", 2, 0, 1))
+        footprint(upright("sphere", 0, 0, 1)), footprint(upright("cylinder", 2, 0, 1))
     ) == pytest.approx(1.0)
     assert clearance(
-        footprint(_obj("cube", 0, 0, 1)), footprint(_obj("cube", 1.5, 0, 1))
+        footprint(upright("cube", 0, 0, 1)), footprint(upright("cube", 1.5, 0, 1))
     ) == pytest.approx(0.5)
     # A cube turned by 45 degrees reaches sqrt(2)/2 along X.
-    turned = footprint(_obj("cube", 0, 0, 1, 45.0))
-    assert clearance(turned, footprint(_obj("cube", 2, 0, 1))) == pytest.approx(
+    turned = footprint(upright("cube", 0, 0, 1, 45.0))
+    assert clearance(turned, footprint(upright("cube", 2, 0, 1))) == pytest.approx(
         1.5 - math.sqrt(0.5)
     )
-    assert clearance(turned, footprint(_obj("sphere", 0, 2, 1))) == pytest.approx(
+    assert clearance(turned, footprint(upright("sphere", 0, 2, 1))) == pytest.approx(
         1.5 - math.sqrt(0.5)
     )
     assert clearance(
-        footprint(_obj("pyramid", 0, 0, 1)), footprint(_obj("torus", 0.9, 0.9, 1))
+        footprint(upright("pyramid", 0, 0, 1)), footprint(upright("torus", 0.9, 0.9, 1))
     ) == pytest.approx(math.hypot(0.4, 0.4) - 0.5)
     assert (
-        clearance(footprint(_obj("cube", 0, 0, 1)), footprint(_obj("cube", 0.2, 0.1, 1, 30))) == 0.0
+        clearance(footprint(upright("cube", 0, 0, 1)), footprint(upright("cube", 0.2, 0.1, 1, 30)))
+        == 0.0
     )
 
 
@@ -161,8 +163,8 @@ def _sampled_distance(a: SceneObject, b: SceneObject) -> float:
 def test_clearance_matches_dense_sampling(
     a_class: str, b_class: str, x: float, z: float, yaw_a: float, yaw_b: float
 ) -> None:
-    a = _obj(a_class, 0.0, 0.0, 1.0, yaw_a if a_class in ("cube", "pyramid") else 0.0)
-    b = _obj(b_class, x, z, 0.8, yaw_b if b_class in ("cube", "pyramid") else 0.0)
+    a = upright(a_class, 0.0, 0.0, 1.0, yaw_a if a_class in ("cube", "pyramid") else 0.0)
+    b = upright(b_class, x, z, 0.8, yaw_b if b_class in ("cube", "pyramid") else 0.0)
     # Grid points lie inside the shapes, so the sampled distance is never shorter than the true
     # one, and each shape has a grid point within a diagonal step (7.1 mm) of its nearest point.
     exact, sampled = clearance(footprint(a), footprint(b)), _sampled_distance(a, b)

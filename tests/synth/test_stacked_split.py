@@ -11,14 +11,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 
 from spatialbabel import Scene
 from synth.manifest import verify_split
-from tests.qa.answerability import answer_from_context
+from tests.qa.answerability import assert_decided_as_stored
+from tests.synth.blender_report import blender_report
 from tests.synth.geometry_checks import footprints_apart, inside, on_ground, rests_on, vertical_span
 
 pytest.importorskip("bpy")
@@ -81,17 +81,7 @@ def test_objects_rest_fully_on_their_parents_and_never_meet(scenes: list[Scene])
 def test_blender_finds_meshes_meeting_only_where_one_rests_on_another(
     split: Path, scenes: list[Scene], tmp_path: Path
 ) -> None:
-    out = tmp_path / "checks.npz"
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.synth.blender_checks", str(split), str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    report: dict[str, Any] = json.loads(np.load(out)["report"].tobytes())
+    report = blender_report(split, tmp_path / "checks.npz")["report"]
     for scene in scenes:
         resting = {
             frozenset((i, j))
@@ -114,13 +104,7 @@ def test_the_visibility_rule_still_holds(split: Path, scenes: list[Scene]) -> No
 
 def test_every_stored_answer_is_decided_from_the_prompt(split: Path, scenes: list[Scene]) -> None:
     records = [json.loads(line) for line in (split / "qa.jsonl").read_text().splitlines()]
-    by_id = {s.scene_id: s for s in scenes}
-    for record in records:
-        answer, _ = answer_from_context(record, by_id[record["scene_id"]])
-        if record["category"] == "localization":
-            assert answer == pytest.approx(record["answer"], abs=1e-12)
-        else:
-            assert answer == record["answer"], record
+    assert_decided_as_stored(records, scenes)
     assert any(r["kind"] == "vertical" for r in records)
 
 

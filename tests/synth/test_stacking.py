@@ -29,6 +29,7 @@ from tests.synth.geometry_checks import (
     inside,
     on_ground,
     rests_on,
+    upright,
     vertical_span,
     yaw_only,
 )
@@ -140,12 +141,6 @@ def test_the_probability_is_checked() -> None:
 # -- the hub's footprint containment -------------------------------------------------------
 
 
-def _obj(class_name: str, x: float, z: float, width: float, yaw: float = 0.0) -> SceneObject:
-    return SceneObject(
-        "o", class_name, (x, width / 2, z), (0.0, yaw, 0.0), (width, width, width), color="red"
-    )
-
-
 @settings(max_examples=80, deadline=None)
 @given(
     st.sampled_from(CLASSES),
@@ -168,8 +163,8 @@ def test_contains_and_depth_match_dense_sampling(
     inset: float,
 ) -> None:
     turns = ("cube", "pyramid")
-    outer = _obj(outer_class, 0.0, 0.0, 1.2, yaw_a if outer_class in turns else 0.0)
-    inner = _obj(inner_class, x, z, width, yaw_b if inner_class in turns else 0.0)
+    outer = upright(outer_class, 0.0, 0.0, 1.2, yaw_a if outer_class in turns else 0.0)
+    inner = upright(inner_class, x, z, width, yaw_b if inner_class in turns else 0.0)
     step = 0.005
     xs = np.arange(x - width, x + width, step)
     zs = np.arange(z - width, z + width, step)
