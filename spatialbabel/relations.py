@@ -126,7 +126,6 @@ class ViewMeasures:
     depth: float
     ground_depth: float
     distance: float
-    centre_y: float
     bottom: float
     top: float
     height: float
@@ -164,7 +163,6 @@ def measure(obj: SceneObject, camera: Camera) -> ViewMeasures:
         depth=float(depth[0]),
         ground_depth=float(offset @ _ground_heading(camera)),
         distance=float(np.linalg.norm(offset)),
-        centre_y=float(centre[1]),
         bottom=float(low[1]),
         top=float(high[1]),
         height=float(high[1] - low[1]),
