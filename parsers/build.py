@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
@@ -34,8 +35,10 @@ MAX_OBJECTS = 256
 GROUND_MAX_THICKNESS_RATIO = 0.1
 #: ...at least this wide and deep (scene units)...
 GROUND_MIN_SPAN = 2.5
-#: ...and its top is no higher than the lowest other object's bottom plus this.
+#: ...and every other object's centre lies beyond its face, less this (scene units).
 GROUND_TOP_TOLERANCE = 0.05
+#: The classes a slab can be: a box, or a disc (a flat cylinder).
+SLAB_CLASSES: Final = frozenset({"cube", "cylinder"})
 
 
 @dataclass
@@ -111,30 +114,60 @@ def canonical_object(
     )
 
 
-def is_ground_slab(obj: SceneObject, affine: Matrix, others_bottom: float | None) -> bool:
-    """A thin, wide, horizontal box or disc under everything else: the model's ground."""
-    if obj.class_name not in ("cube", "cylinder"):
-        return False
-    lo, hi = primitive_aabb(obj.class_name, affine)
-    return _is_slab(lo, hi, others_bottom)
-
-
 def _may_be_slab(obj: SceneObject) -> bool:
     """Whether ``obj`` is a box or disc wide enough to be the ground, before its bounding box
     is computed: along any axis it spans at most the sum of its sizes (the margin covers
     rounding), so a smaller one is no slab and the scene's bounding boxes are not needed."""
     x, y, z = obj.size
-    return obj.class_name in ("cube", "cylinder") and (x + y + z) * (1 + 1e-9) >= GROUND_MIN_SPAN
+    return obj.class_name in SLAB_CLASSES and (x + y + z) * (1 + 1e-9) >= GROUND_MIN_SPAN
 
 
-def _is_slab(lo: Matrix, hi: Matrix, others_bottom: float | None) -> bool:
-    """``is_ground_slab`` of a box or disc from its world AABB."""
-    span_x, height, span_z = (hi - lo).tolist()
-    if min(span_x, span_z) < GROUND_MIN_SPAN:
-        return False
-    if height > GROUND_MAX_THICKNESS_RATIO * min(span_x, span_z):
-        return False
-    return others_bottom is None or float(hi[1]) <= others_bottom + GROUND_TOP_TOLERANCE
+def slab_axis(lo: Matrix, hi: Matrix) -> int | None:
+    """The thin axis (0, 1, 2 for x, y, z) of a world AABB that is a slab: at least
+    ``GROUND_MIN_SPAN`` on the two other axes and at most ``GROUND_MAX_THICKNESS_RATIO`` of
+    the narrower of them on this one; None when it is no slab."""
+    spans = (np.asarray(hi, dtype=float) - np.asarray(lo, dtype=float)).tolist()
+    thin = min(range(3), key=spans.__getitem__)
+    wide = [spans[i] for i in range(3) if i != thin]
+    if min(wide) < GROUND_MIN_SPAN or spans[thin] > GROUND_MAX_THICKNESS_RATIO * min(wide):
+        return None
+    return thin
+
+
+#: What a slab on each side of the others along its thin axis is, in the canonical frame
+#: (+X right, +Y up, +Z towards the viewer): (axis, slab on the low side) -> words.
+_SIDES: Final[dict[tuple[int, bool], str]] = {
+    (0, True): "left of",
+    (0, False): "right of",
+    (1, True): "under",
+    (2, True): "behind",
+    (2, False): "in front of",
+}
+
+
+def ground_side(lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix) -> str | None:
+    """Where a slab lies relative to every other object when it is the ground ("under",
+    "behind"...), else None.
+
+    The ground is a slab (``slab_axis``) with every other object on one side of it along its
+    thin axis: each one's centre is beyond the slab's face on that side (less
+    ``GROUND_TOP_TOLERANCE``), so objects that rest on it or sink into it a little still
+    count, but none lies on the far side. Any axis may be the thin one: models write Z-up
+    code in Y-up engines and the reverse, so their ground can stand upright in our frame. On
+    the vertical axis only a slab under the others is ground (a ceiling is not). Also the
+    ground: a slab whose top is no higher than the lowest other bottom plus the tolerance
+    (the original rule, which the centre rule contains)."""
+    axis = slab_axis(lo, hi)
+    if axis is None:
+        return None
+    if len(others_lo) == 0:
+        return _SIDES[(axis, True)]
+    centres = (np.asarray(others_lo)[:, axis] + np.asarray(others_hi)[:, axis]) / 2
+    if float(centres.min()) >= float(hi[axis]) - GROUND_TOP_TOLERANCE:
+        return _SIDES[(axis, True)]
+    if (axis, False) in _SIDES and float(centres.max()) <= float(lo[axis]) + GROUND_TOP_TOLERANCE:
+        return _SIDES[(axis, False)]
+    return None
 
 
 def build_objects(
@@ -176,21 +209,20 @@ def build_objects(
         np.array([obj.size for obj in objects], dtype=float),
     )
     lows, highs = primitive_aabbs(names, affines)
-    bottoms: list[float] = lows[:, 1].tolist()
-    # The lowest bottom among the *other* objects: the overall lowest, or the second lowest
-    # for the object that is itself the lowest.
-    order = sorted(range(len(bottoms)), key=bottoms.__getitem__)
-    lowest, second = order[0], order[1]
+    others = np.ones(len(objects), dtype=bool)
     for index, (native, obj) in enumerate(built):
-        others_bottom = bottoms[second] if index == lowest else bottoms[lowest]
-        if obj.class_name in ("cube", "cylinder") and _is_slab(
-            lows[index], highs[index], others_bottom
-        ):
-            diagnostics.info(
-                "build.ground_removed",
-                f"{obj.id}: a thin slab under the scene is the ground, not an object; left out",
-                native.line,
-            )
+        if not _may_be_slab(obj):
+            kept.append(obj)
             continue
-        kept.append(obj)
+        others[index] = False
+        side = ground_side(lows[index], highs[index], lows[others], highs[others])
+        others[index] = True
+        if side is None:
+            kept.append(obj)
+            continue
+        diagnostics.info(
+            "build.ground_removed",
+            f"{obj.id}: a thin slab {side} every other object is the ground, not an object; left out",
+            native.line,
+        )
     return kept

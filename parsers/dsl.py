@@ -36,6 +36,7 @@ from spatialbabel import (
     euler_to_matrix,
     parse_color,
 )
+from spatialbabel.classes import SceneElement, scene_element_kind
 from spatialbabel.frames import Vec3, compose
 
 LANGUAGE = "dsl"
@@ -119,6 +120,16 @@ class _ToForms(Transformer[Token, object]):
         closed = (close_token.start_pos or 0) < self.length
         return Form(items, open_token.line or 0, open_token.column or 0, closed)
 
+    def group(self, children: Sequence[object]) -> Form:
+        # The grammar's own rule for a group: read as a form whose head is the word "group".
+        open_token, word, close_token = children[0], children[1], children[-1]
+        assert isinstance(open_token, Token) and isinstance(word, Token)
+        assert isinstance(close_token, Token)
+        head = Atom(str(word).lower(), "symbol", word.line or 0, word.column or 0)
+        items = tuple(c for c in children[2:-1] if isinstance(c, Atom | Form))
+        closed = (close_token.start_pos or 0) < self.length
+        return Form((head, *items), open_token.line or 0, open_token.column or 0, closed)
+
     def start(self, children: Sequence[object]) -> Sequence[Atom | Form]:
         return [c for c in children if isinstance(c, Atom | Form)]
 
@@ -185,7 +196,7 @@ def _balance(text: str, notes: Diagnostics) -> tuple[str, bool, list[Token]] | N
         line = text.count("\n") + 1
         notes.warning(
             "dsl.truncated",
-            f"the reply ends inside {depth} open form(s): cut off; incomplete entities are left out",
+            f"the reply ends inside {depth} open form(s): cut off; entities cut inside an attribute are left out",
             line,
             len(text) - text.rfind("\n"),
         )
@@ -298,7 +309,11 @@ def _color(form: Form, where: str, notes: Diagnostics) -> tuple[float, float, fl
     return rgb
 
 
-def _entity(form: Form, index: int, notes: Diagnostics) -> NativeObject | None:
+def _entity(
+    form: Form, index: int, notes: Diagnostics, offset: Vec3 = (0.0, 0.0, 0.0)
+) -> NativeObject | None:
+    """The object an entity form describes, moved by the ``offset`` of the groups around it;
+    None when it is cut off inside an attribute, or names the ground, a light or a camera."""
     items = form.items[1:]
     name: str | None = None
     if items and isinstance(items[0], Atom) and items[0].kind in ("symbol", "string"):
@@ -306,8 +321,18 @@ def _entity(form: Form, index: int, notes: Diagnostics) -> NativeObject | None:
         items = items[1:]
     where = f"entity {name}" if name else f"entity {index + 1}"
     if not form.closed:
-        notes.warning("dsl.truncated", f"{where} is cut off; left out", form.line, form.column)
-        return None
+        attributes = [item for item in items if isinstance(item, Form)]
+        if not attributes or not all(attribute.closed for attribute in attributes):
+            notes.warning("dsl.truncated", f"{where} is cut off; left out", form.line, form.column)
+            return None
+        # Cut off after a complete attribute: only its own closing parenthesis (and those of
+        # the forms around it) is missing.
+        notes.warning(
+            "dsl.truncated",
+            f"{where}: the reply ends after its last complete attribute, before its closing parenthesis; kept",
+            form.line,
+            form.column,
+        )
     fields: dict[str, Form] = {}
     for item in items:
         if not isinstance(item, Form) or item.head is None:
@@ -346,10 +371,17 @@ def _entity(form: Form, index: int, notes: Diagnostics) -> NativeObject | None:
         label = fields["name"].items[1:]
         if label and isinstance(label[0], Atom):
             name = str(label[0].value)
+    element = _scene_element(fields, name)
+    if element is not None:
+        kind, word = element
+        code = "dsl.ground" if kind == "ground" else "dsl.scene_element"
+        what = "the ground" if kind == "ground" else f"a {kind}"
+        notes.info(code, f"{where}: {word!r} is {what}, not an object; left out", form.line, form.column)
+        return None
     class_name = UNKNOWN_CLASS
     if "shape" in fields:
         shape = fields["shape"]
-        word = " ".join(a.text() for a in shape.items[1:] if isinstance(a, Atom))
+        word = _shape_word(shape)
         found = canonical_class(word)
         if found is None:
             notes.warning(
@@ -393,6 +425,8 @@ def _entity(form: Form, index: int, notes: Diagnostics) -> NativeObject | None:
             form.column,
         )
         position = (0.0, 0.0, 0.0)
+    if any(offset):
+        position = (position[0] + offset[0], position[1] + offset[1], position[2] + offset[2])
     rotation = (
         _vector(fields["rotation"], f"{where} rotation", notes) if "rotation" in fields else None
     )
@@ -418,9 +452,137 @@ def _entity(form: Form, index: int, notes: Diagnostics) -> NativeObject | None:
     )
 
 
-def _entities(forms: list[Atom | Form], notes: Diagnostics) -> list[Form]:
-    """The entity forms, inside ``(scene ...)`` or at the top level."""
-    found: list[Form] = []
+def _shape_word(shape: Form) -> str:
+    return " ".join(a.text() for a in shape.items[1:] if isinstance(a, Atom))
+
+
+def _scene_element(fields: dict[str, Form], name: str | None) -> tuple[SceneElement, str] | None:
+    """(kind, word) when an entity is the ground, a light or a camera: its shape names one, or
+    it has no shape and its name does."""
+    word = _shape_word(fields["shape"]) if "shape" in fields else name
+    kind = scene_element_kind(word)
+    return (kind, word) if kind is not None and word is not None else None
+
+
+#: Heads of the forms that are not objects (ignored with a remark) inside a scene or a group.
+_IGNORED_HEADS = frozenset({"camera", "light", "ground", "background", "floor", "plane", "sky"})
+#: What a group's offset is called.
+_OFFSET_HEADS = frozenset(
+    {"offset", "position", "pos", "translate", "translation", "at", "location", "origin"}
+)
+#: A group's attributes other than its offset, which it does not take.
+_GROUP_OTHER_ATTRIBUTES = frozenset(ATTRIBUTES["rotation"] + ATTRIBUTES["scale"])
+#: Groups nested deeper than this are not read (a runaway reply).
+MAX_GROUP_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class PlacedEntity:
+    """An entity form and the offset of the groups around it."""
+
+    form: Form
+    offset: Vec3 = (0.0, 0.0, 0.0)
+
+
+def _describe_member(item: Atom | Form) -> str:
+    return _describe(item) if isinstance(item, Atom) else "(" + str(item.head) + " ...)"
+
+
+def _members(
+    items: Sequence[Atom | Form],
+    offset: Vec3,
+    where: str,
+    found: list[PlacedEntity],
+    notes: Diagnostics,
+    depth: int,
+) -> None:
+    """The entities among the members of a scene or a group, groups read recursively."""
+    for item in items:
+        head = item.head if isinstance(item, Form) else None
+        if isinstance(item, Form) and head in _ENTITY_HEADS:
+            found.append(PlacedEntity(item, offset))
+        elif isinstance(item, Form) and head == "group":
+            _group(item, offset, found, notes, depth + 1)
+        elif isinstance(item, Form) and (head in _IGNORED_HEADS or scene_element_kind(head)):
+            notes.info(
+                "dsl.ignored_form",
+                f"({head} ...) is not an object; ignored",
+                item.line,
+                item.column,
+            )
+        else:
+            notes.warning(
+                "dsl.unknown_form",
+                f"{_describe_member(item)} inside {where} is not an entity; ignored",
+                item.line,
+                item.column,
+            )
+
+
+def _group(
+    form: Form, offset: Vec3, found: list[PlacedEntity], notes: Diagnostics, depth: int
+) -> None:
+    """``(group [name] [(offset x y z)] member...)``: its members, moved by its offset."""
+    items = form.items[1:]
+    name: str | None = None
+    if items and isinstance(items[0], Atom) and items[0].kind in ("symbol", "string"):
+        name = str(items[0].value)
+        items = items[1:]
+    where = f"group {name}" if name else "a group"
+    if depth > MAX_GROUP_DEPTH:
+        notes.warning(
+            "dsl.too_deep",
+            f"{where} is nested more than {MAX_GROUP_DEPTH} groups deep; not read",
+            form.line,
+            form.column,
+        )
+        return
+    own: Vec3 | None = None
+    members: list[Atom | Form] = []
+    for item in items:
+        head = item.head if isinstance(item, Form) else None
+        if isinstance(item, Form) and head in _OFFSET_HEADS:
+            if own is not None:
+                notes.warning(
+                    "dsl.duplicate_attribute",
+                    f"{where}: offset given twice; the last one read",
+                    item.line,
+                    item.column,
+                )
+            if head != "offset":
+                notes.info(
+                    "dsl.attribute_alias",
+                    f"{where}: {head!r} read as its offset",
+                    item.line,
+                    item.column,
+                )
+            own = _vector(item, f"{where} offset", notes) or own
+        elif isinstance(item, Form) and head in _GROUP_OTHER_ATTRIBUTES:
+            notes.warning(
+                "dsl.unknown_attribute",
+                f"{where}: a group takes an offset only; ({head} ...) ignored",
+                item.line,
+                item.column,
+            )
+        else:
+            members.append(item)
+    total = offset
+    if own is not None:
+        total = (offset[0] + own[0], offset[1] + own[1], offset[2] + own[2])
+    before = len(found)
+    _members(members, total, where, found, notes, depth)
+    notes.info(
+        "dsl.group",
+        f"{where}: {len(found) - before} entities read"
+        + (f" at offset ({own[0]:g}, {own[1]:g}, {own[2]:g})" if own is not None else ""),
+        form.line,
+        form.column,
+    )
+
+
+def _entities(forms: list[Atom | Form], notes: Diagnostics) -> list[PlacedEntity]:
+    """The entity forms, inside ``(scene ...)``, in groups, or at the top level."""
+    found: list[PlacedEntity] = []
     bare = 0
     for form in forms:
         if not isinstance(form, Form):
@@ -433,31 +595,10 @@ def _entities(forms: list[Atom | Form], notes: Diagnostics) -> list[Form]:
             continue
         head = form.head
         if head in _SCENE_HEADS:
-            for item in form.items[1:]:
-                if isinstance(item, Form) and item.head in _ENTITY_HEADS:
-                    found.append(item)
-                elif isinstance(item, Form) and item.head in (
-                    "camera",
-                    "light",
-                    "ground",
-                    "background",
-                ):
-                    notes.info(
-                        "dsl.ignored_form",
-                        f"({item.head} ...) is not an object; ignored",
-                        item.line,
-                        item.column,
-                    )
-                else:
-                    notes.warning(
-                        "dsl.unknown_form",
-                        f"{_describe(item) if isinstance(item, Atom) else '(' + str(item.head) + ' ...)'} inside the scene is not an entity; ignored",
-                        item.line,
-                        item.column,
-                    )
-        elif head in _ENTITY_HEADS:
+            _members(form.items[1:], (0.0, 0.0, 0.0), "the scene", found, notes, 0)
+        elif head in _ENTITY_HEADS or head == "group":
             bare += 1
-            found.append(form)
+            _members([form], (0.0, 0.0, 0.0), "the scene", found, notes, 0)
         else:
             notes.warning(
                 "dsl.unknown_form",
@@ -479,8 +620,8 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
     if forms is None:
         return None
     natives = []
-    for i, form in enumerate(_entities(forms, notes)):
-        native = _entity(form, i, notes)
+    for i, placed in enumerate(_entities(forms, notes)):
+        native = _entity(placed.form, i, notes, placed.offset)
         if native is not None:
             natives.append(native)
     if not natives:

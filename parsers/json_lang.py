@@ -39,6 +39,7 @@ from spatialbabel import (
     parse_color,
     quaternion_to_euler,
 )
+from spatialbabel.classes import SceneElement, scene_element_kind
 from spatialbabel.frames import Vec3, compose
 
 LANGUAGE = "json"
@@ -623,6 +624,19 @@ def _read_class(obj: dict[str, Any], where: str, notes: Diagnostics) -> str:
     return UNKNOWN_CLASS
 
 
+def _scene_element(obj: dict[str, Any]) -> tuple[SceneElement, str] | None:
+    """(kind, word) when the entry is the ground, a light or a camera: its class names one, or
+    it has no class and its name does."""
+    found = _field(obj, "class")
+    if found is not None:
+        value = found[1]
+        kind = scene_element_kind(value) if isinstance(value, str) else None
+        return (kind, value) if kind is not None and isinstance(value, str) else None
+    name = _object_id(obj)
+    kind = scene_element_kind(name)
+    return (kind, name) if kind is not None and name is not None else None
+
+
 def _read_color(
     obj: dict[str, Any], where: str, notes: Diagnostics
 ) -> tuple[float, float, float] | None:
@@ -758,6 +772,14 @@ def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject
         )
         return None
     line, _ = _pos(obj)
+    element = _scene_element(obj)
+    if element is not None:
+        kind, word = element
+        if kind == "ground":
+            notes.info("json.ground", f"{where}: {word!r} is the ground, not an object; left out")
+        else:
+            notes.info("json.scene_element", f"{where}: {word!r} is a {kind}, not an object; left out")
+        return None
     class_name = _read_class(obj, where, notes)
     rgb = _read_color(obj, where, notes)
     position = _read_position(obj, where, notes)

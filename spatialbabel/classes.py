@@ -147,3 +147,49 @@ _WORD_SYNONYMS: Final = tuple(
     for synonym in sorted(CLASS_SYNONYMS, key=len, reverse=True)
     if len(synonym) >= 3 and not synonym.endswith("geometry")
 )
+
+
+SceneElement = Literal["ground", "light", "camera"]
+
+#: Words for what a scene holds besides its objects: the ground, lights and cameras. A model
+#: writing JSON or the DSL sometimes lists them among the objects; the parsers leave them out.
+#: Keys are normalised like ``CLASS_SYNONYMS``.
+SCENE_ELEMENT_WORDS: Final[dict[str, SceneElement]] = {
+    "plane": "ground",
+    "ground": "ground",
+    "floor": "ground",
+    "terrain": "ground",
+    "groundplane": "ground",
+    "floorplane": "ground",
+    "light": "light",
+    "lamp": "light",
+    "sun": "light",
+    "sunlight": "light",
+    "pointlight": "light",
+    "spotlight": "light",
+    "directionallight": "light",
+    "ambientlight": "light",
+    "arealight": "light",
+    "hemispherelight": "light",
+    "camera": "camera",
+    "perspectivecamera": "camera",
+    "orthographiccamera": "camera",
+}
+
+
+def scene_element_kind(name: str | None) -> SceneElement | None:
+    """Whether ``name`` names the ground, a light or a camera rather than an object: the word
+    itself, its plural, or a word ending in it (``ground_plane``, ``key_light``,
+    ``main_camera``); None otherwise. A primitive's name always wins (``light_box`` is a box)."""
+    if not name:
+        return None
+    key = normalise_class_key(name)
+    if not key or canonical_class(name) is not None:
+        return None
+    for word in (key, key[:-1] if key.endswith("s") else key):
+        if word in SCENE_ELEMENT_WORDS:
+            return SCENE_ELEMENT_WORDS[word]
+    for synonym, kind in SCENE_ELEMENT_WORDS.items():
+        if len(synonym) >= 5 and key.endswith(synonym):
+            return kind
+    return None
