@@ -25,7 +25,8 @@ from lark.lexer import Lexer, LexerState
 from grammars import read_grammar
 from parsers import PARSERS, WRITERS
 from parsers.build import NativeObject, build_objects
-from parsers.extract import Extraction, extract_code, extraction_for_block
+from parsers.candidates import read_candidates
+from parsers.extract import Extraction
 from parsers.result import Diagnostics, ParseResult
 from spatialbabel import (
     UNIT_EXTENTS,
@@ -630,23 +631,7 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
 
 
 def parse_dsl(text: str) -> ParseResult:
-    extraction = extract_code(text, LANGUAGE)
-    candidates = extraction.candidates or extraction.blocks
-    best: tuple[list[NativeObject], Diagnostics] | None = None
-    for block in reversed(candidates):
-        notes = Diagnostics()
-        natives = _objects_from(extraction_for_block(block, extraction.diagnostics), notes)
-        if best is None or (natives is not None and len(natives) > len(best[0])):
-            best = (natives or [], notes)
-    assert best is not None
-    natives, notes = best
-    diagnostics = Diagnostics(list(extraction.diagnostics))
-    if len(candidates) > 1:
-        diagnostics.info(
-            "extract.chosen",
-            f"{len(candidates)} candidate blocks; read the one giving the most objects ({len(natives)})",
-        )
-    diagnostics.extend(notes.items)
+    natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
     objects = build_objects(LANGUAGE, natives, diagnostics)
     return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
 

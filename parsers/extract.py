@@ -1,9 +1,12 @@
 """The shared front end: pull the code out of a model's reply.
 
 Replies come as fenced blocks with or without a language tag, with prose around them, in
-several blocks, cut off inside a block, or as bare code. Imperative languages merge every block
-that belongs to them (models split setup from objects); declarative ones (json, dsl) return each
-candidate so the parser can choose. Every choice is a diagnostic.
+several blocks, cut off inside a block, or as bare code, and in NL-CoT replies after a
+reasoning list. Reasoning is never read as code (``parsers.blocks``: prose cut from an
+unfenced reply, reasoning blocks skipped). Imperative languages combine the blocks that belong
+to them as ``parsers.blocks.plan_blocks`` decides (fragments merged, a complete rewrite read
+alone, a redefined helper put in place of the old one); declarative ones (json, dsl) return
+each candidate so the parser can decide. Every choice is a diagnostic.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from parsers.blocks import code_region, is_reasoning, plan_blocks
 from parsers.result import Diagnostic
 
 #: Fence tags that mark a block as written in each language (lower case).
@@ -88,6 +92,12 @@ class CodeBlock:
     tag: str | None
     first_line: int
     closed: bool
+    #: The reply's text before this block, since the end of the block before it.
+    prose_before: str = ""
+
+    @property
+    def line_count(self) -> int:
+        return self.text.count("\n") + 1
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,7 @@ def find_blocks(reply: str) -> list[CodeBlock]:
     lines = reply.split("\n")
     blocks: list[CodeBlock] = []
     i = 0
+    prose_start = 0
     while i < len(lines):
         match = _FENCE_OPEN.match(lines[i].rstrip("\r"))
         if not match:
@@ -139,8 +150,10 @@ def find_blocks(reply: str) -> list[CodeBlock]:
                 break
             body.append(lines[j])
             j += 1
-        blocks.append(CodeBlock("\n".join(body), tag, i + 2, closed))
+        prose = "\n".join(lines[prose_start:i])
+        blocks.append(CodeBlock("\n".join(body), tag, i + 2, closed, prose))
         i = j + 1
+        prose_start = i
     return blocks
 
 
@@ -148,18 +161,65 @@ def _belongs(block: CodeBlock, language: str) -> bool:
     return block.tag is not None and block.tag in LANGUAGE_TAGS.get(language, frozenset())
 
 
+def _unfenced(reply: str, language: str, notes: list[Diagnostic]) -> Extraction:
+    """An unfenced reply: the whole of it, or only its code when prose comes before or after
+    (an NL-CoT reasoning list, a closing remark)."""
+    notes.append(
+        Diagnostic(
+            "info", "extract.no_fence", "no fenced code block; reading the whole reply as code"
+        )
+    )
+    lines = reply.split("\n")
+    region = code_region(lines, language)
+    if region is None:
+        whole = CodeBlock(reply, None, 1, True)
+        return Extraction(reply, ((1, 1, len(lines)),), (whole,), tuple(notes), (whole,))
+    left_out = []
+    if region.before:
+        left_out.append(f"{region.before} line(s) of prose before it")
+    if region.after:
+        left_out.append(f"{region.after} after it")
+    notes.append(
+        Diagnostic(
+            "info",
+            "extract.prose_skipped",
+            f"the code runs from line {region.first + 1} to {region.last + 1}; "
+            f"{' and '.join(left_out)} (reasoning, remarks) left out",
+            region.first + 1,
+        )
+    )
+    code = "\n".join(lines[region.first : region.last + 1])
+    block = CodeBlock(code, None, region.first + 1, True, "\n".join(lines[: region.first]))
+    segments = ((1, region.first + 1, region.last - region.first + 1),)
+    return Extraction(code, segments, (block,), tuple(notes), (block,))
+
+
+def _without_reasoning(
+    chosen: list[CodeBlock], language: str, notes: list[Diagnostic]
+) -> list[CodeBlock]:
+    """``chosen`` without the blocks that hold reasoning in words (kept if all of them do)."""
+    code = [b for b in chosen if not is_reasoning(b.text, language)]
+    if not code or len(code) == len(chosen):
+        return chosen
+    for block in chosen:
+        if block not in code:
+            notes.append(
+                Diagnostic(
+                    "info",
+                    "extract.reasoning",
+                    "a block holding a list in words (reasoning, not code) is not read",
+                    block.first_line - 1,
+                )
+            )
+    return code
+
+
 def extract_code(reply: str, language: str) -> Extraction:
     """The code of ``reply`` for ``language``, with diagnostics saying what was chosen."""
     notes: list[Diagnostic] = []
     blocks = find_blocks(reply)
     if not blocks:
-        notes.append(
-            Diagnostic(
-                "info", "extract.no_fence", "no fenced code block; reading the whole reply as code"
-            )
-        )
-        whole = CodeBlock(reply, None, 1, True)
-        return Extraction(reply, ((1, 1, reply.count("\n") + 1),), (whole,), tuple(notes), (whole,))
+        return _unfenced(reply, language, notes)
     tagged = [b for b in blocks if _belongs(b, language)]
     untagged = [b for b in blocks if b.tag is None]
     other = [
@@ -186,6 +246,7 @@ def extract_code(reply: str, language: str) -> Extraction:
     else:
         chosen = blocks
         why = "of any tag"
+    chosen = _without_reasoning(chosen, language, notes)
     for block in chosen:
         if not block.closed:
             notes.append(
@@ -198,15 +259,6 @@ def extract_code(reply: str, language: str) -> Extraction:
             )
     skipped = len(blocks) - len(chosen)
     mode: Literal["merge", "choose"] = "merge" if language in MERGE_LANGUAGES else "choose"
-    if len(chosen) > 1 and mode == "merge":
-        lines = ", ".join(str(b.first_line - 1) for b in chosen)
-        notes.append(
-            Diagnostic(
-                "info",
-                "extract.merged",
-                f"merged {len(chosen)} code blocks ({why}) starting at lines {lines}",
-            )
-        )
     if skipped:
         notes.append(
             Diagnostic(
@@ -217,18 +269,74 @@ def extract_code(reply: str, language: str) -> Extraction:
         )
     if mode == "choose":
         first = chosen[-1]
-        segments = ((1, first.first_line, first.text.count("\n") + 1),)
+        segments = ((1, first.first_line, first.line_count),)
         return Extraction(first.text, segments, (first,), tuple(notes), tuple(chosen))
-    parts: list[str] = []
+    if len(chosen) == 1:
+        block = chosen[0]
+        segments = ((1, block.first_line, block.line_count),)
+        return Extraction(block.text, segments, (block,), tuple(notes), (block,))
+    return _combined(chosen, language, why, notes)
+
+
+def _combined(
+    chosen: list[CodeBlock], language: str, why: str, notes: list[Diagnostic]
+) -> Extraction:
+    """The code of several blocks of an imperative language, as ``plan_blocks`` combines them."""
+    # The prose before each block since the previous *chosen* block (other blocks between
+    # them, such as a shell command, count as prose).
+    prose = [chosen[0].prose_before]
+    for previous, block in zip(chosen, chosen[1:], strict=False):
+        prose.append(block.prose_before if block.first_line > previous.first_line else "")
+    plan = plan_blocks(
+        [b.text for b in chosen], prose, [b.first_line for b in chosen], language
+    )
+    notes.extend(plan.diagnostics)
+    kept = [chosen[k] for k in plan.kept]
+    if len(kept) > 1:
+        lines = ", ".join(str(b.first_line - 1) for b in kept)
+        notes.append(
+            Diagnostic(
+                "info",
+                "extract.merged",
+                f"merged {len(kept)} code blocks ({why}) starting at lines {lines}",
+            )
+        )
+    # Each code line with the reply line it comes from; splices put a later block's lines in
+    # place of an earlier definition, and leave them out where they stood.
+    texts = {k: chosen[k].text.split("\n") for k in plan.kept}
+    replaced = {(s.target, s.target_lines[0]): s for s in plan.splices}
+    skip: dict[int, set[int]] = {}
+    for splice in plan.splices:
+        skip.setdefault(splice.target, set()).update(range(*splice.target_lines))
+    for k, spans in plan.moved.items():
+        for first, end in spans:
+            skip.setdefault(k, set()).update(range(first, end))
+    out: list[tuple[str, int]] = []
+    for k in plan.kept:
+        block = chosen[k]
+        for i, line in enumerate(texts[k]):
+            splice = replaced.get((k, i))
+            if splice is not None:
+                source = chosen[splice.source]
+                for m in range(*splice.source_lines):
+                    out.append((texts[splice.source][m], source.first_line + m))
+            if i in skip.get(k, ()):
+                continue
+            out.append((line, block.first_line + i))
     segments_list: list[tuple[int, int, int]] = []
-    code_line = 1
-    for block in chosen:
-        count = block.text.count("\n") + 1
-        segments_list.append((code_line, block.first_line, count))
-        parts.append(block.text)
-        code_line += count
+    for code_line, (_, reply_line) in enumerate(out, start=1):
+        if segments_list:
+            start, reply_start, count = segments_list[-1]
+            if reply_start + count == reply_line and start + count == code_line:
+                segments_list[-1] = (start, reply_start, count + 1)
+                continue
+        segments_list.append((code_line, reply_line, 1))
     return Extraction(
-        "\n".join(parts), tuple(segments_list), tuple(chosen), tuple(notes), tuple(chosen)
+        "\n".join(line for line, _ in out),
+        tuple(segments_list),
+        tuple(kept),
+        tuple(notes),
+        tuple(chosen),
     )
 
 
@@ -236,3 +344,18 @@ def extraction_for_block(block: CodeBlock, notes: tuple[Diagnostic, ...]) -> Ext
     """An extraction holding one candidate block (used when a parser chooses among several)."""
     segments = ((1, block.first_line, block.text.count("\n") + 1),)
     return Extraction(block.text, segments, (block,), notes, (block,))
+
+
+def extraction_for_blocks(
+    blocks: tuple[CodeBlock, ...], notes: tuple[Diagnostic, ...]
+) -> Extraction:
+    """An extraction holding blocks read as one text (an answer split over blocks)."""
+    if len(blocks) == 1:
+        return extraction_for_block(blocks[0], notes)
+    segments: list[tuple[int, int, int]] = []
+    code_line = 1
+    for block in blocks:
+        segments.append((code_line, block.first_line, block.line_count))
+        code_line += block.line_count
+    text = "\n".join(b.text for b in blocks)
+    return Extraction(text, tuple(segments), blocks, notes, blocks)

@@ -27,7 +27,8 @@ from lark.exceptions import (
 from grammars import read_grammar
 from parsers import PARSERS, WRITERS
 from parsers.build import NativeObject, build_objects
-from parsers.extract import Extraction, extract_code, extraction_for_block
+from parsers.candidates import read_candidates
+from parsers.extract import Extraction
 from parsers.result import Diagnostics, ParseResult
 from spatialbabel import (
     UNIT_EXTENTS,
@@ -822,27 +823,7 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
 
 
 def parse_json(text: str) -> ParseResult:
-    extraction = extract_code(text, LANGUAGE)
-    best: tuple[list[NativeObject], Diagnostics] | None = None
-    candidates = extraction.candidates or extraction.blocks
-    for block in reversed(candidates):
-        notes = Diagnostics()
-        natives = _objects_from(extraction_for_block(block, extraction.diagnostics), notes)
-        if natives is None:
-            if best is None:
-                best = ([], notes)
-            continue
-        if best is None or len(natives) > len(best[0]):
-            best = (natives, notes)
-    assert best is not None
-    natives, notes = best
-    diagnostics = Diagnostics(list(extraction.diagnostics))
-    if len(candidates) > 1:
-        diagnostics.info(
-            "extract.chosen",
-            f"{len(candidates)} candidate blocks; read the one giving the most objects ({len(natives)})",
-        )
-    diagnostics.extend(notes.items)
+    natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
     objects = build_objects(LANGUAGE, natives, diagnostics)
     return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
 

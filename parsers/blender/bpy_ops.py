@@ -15,7 +15,7 @@ import numpy as np
 
 from parsers.blender import materials, vectors
 from parsers.blender.object_members import ObjectMembers
-from parsers.blender.shapes import OPERATORS, primitive_shape, scaled
+from parsers.blender.shapes import OPERATORS, legacy_arguments, primitive_shape, scaled
 from parsers.evaluator import (
     UNDEFINED,
     Args,
@@ -168,6 +168,7 @@ class Operators(ObjectMembers):
                     "blender.positional_arguments",
                     f"{operator} takes keyword arguments only; positional ones ignored",
                 )
+            kwargs = legacy_arguments(ctx, operator, kwargs)
             shape = primitive_shape(ctx, operator, kwargs)
             scale = (
                 vectors.fixed(ctx, kwargs.get("scale", UNDEFINED), "scale", 3, [1.0, 1.0, 1.0])

@@ -40,6 +40,8 @@ def _items(record: Record) -> list[Value] | None:
 class BlenderPython(Python):
     """The Python dialect with bpy's and mathutils' types."""
 
+    python2_note = "Blender has run Python 3 since 2.50: no Blender runs this"
+
     def binary(self, op: str, left: Value, right: Value) -> Value:
         if isinstance(left, Record) or isinstance(right, Record):
             if op in ("in", "not in") and isinstance(right, Record) and is_collection(right):

@@ -171,6 +171,7 @@ class BlenderEngine(Operators, BlendDataMethods):
                         r.native.parent_inverse
                     ),
                     "dimensions": self._dimensions,
+                    "select": lambda ctx, r: r.native.selected,
                     "active_material": self._active_material,
                     "material_slots": self._material_slots,
                     "children": lambda ctx, r: [
@@ -291,6 +292,8 @@ class BlenderEngine(Operators, BlendDataMethods):
                     "unlink": self._unlink_method,
                     "get": self._by_name_method,
                 },
+                getters={"active": lambda ctx, r: self.active},
+                on_set=self._scene_objects_set,
                 inert=True,
             )
         )

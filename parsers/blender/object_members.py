@@ -117,7 +117,28 @@ class ObjectMembers(BlenderObjects):
         if name == "active_material":
             self._set_slot(ctx, record, 0, value)
             return True
+        if name == "select":
+            # Blender 2.7x; 2.80 replaced it with select_set() (the property is gone).
+            ctx.info(
+                "blender.legacy_api",
+                "obj.select = ... is Blender 2.7x's (2.80 made it obj.select_set()); read as select_set",
+            )
+            state = ctx.truthy(value)
+            record.native.selected = state is not False
+            return True
         return False
+
+    def _scene_objects_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        """``scene.objects.active = obj``: Blender 2.7x's active object (2.80 moved it to
+        ``view_layer.objects.active``)."""
+        if name != "active":
+            return False
+        ctx.info(
+            "blender.legacy_api",
+            "scene.objects.active is Blender 2.7x's (2.80 moved it to view_layer.objects.active); read as that",
+        )
+        self.active = value if isinstance(value, Record) and value.kind == "Object" else None
+        return True
 
     def _select_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         state = ctx.truthy(arg(args, 0, kwargs, "state"))

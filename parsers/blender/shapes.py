@@ -159,6 +159,47 @@ def _cone_median_z(
     return total / count
 
 
+#: Operator arguments of Blender 2.7x that 2.80 renamed: operator -> old name -> (new name,
+#: factor). 2.79's cube, plane, grid and monkey take ``radius`` (half the edge: its cube is
+#: ``create_cube size=radius*2``); its UV and ico spheres take ``size``, their radius.
+#: Blender 2.80 and later refuse the old names (TypeError), so each is read as 2.79 read it.
+LEGACY_ARGUMENTS: dict[str, dict[str, tuple[str, float]]] = {
+    "primitive_cube_add": {"radius": ("size", 2.0)},
+    "primitive_plane_add": {"radius": ("size", 2.0)},
+    "primitive_grid_add": {"radius": ("size", 2.0)},
+    "primitive_monkey_add": {"radius": ("size", 2.0)},
+    "primitive_uv_sphere_add": {"size": ("radius", 1.0)},
+    "primitive_ico_sphere_add": {"size": ("radius", 1.0)},
+}
+
+
+def legacy_arguments(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -> dict[str, Value]:
+    """``kwargs`` with Blender 2.7x's argument names read as 2.80's, each with a remark;
+    ``view_align=True`` (2.7x's ``align='VIEW'``) becomes that."""
+    renamed = dict(kwargs)
+    for old, (new, factor) in LEGACY_ARGUMENTS.get(operator, {}).items():
+        if old not in kwargs or new in kwargs:
+            continue
+        value = renamed.pop(old)
+        number = ctx.number(value, f"{operator} {old}", 1.0)
+        renamed[new] = number * factor
+        scale = f"{factor:g}·{old}" if factor != 1 else old
+        ctx.info(
+            "blender.legacy_argument",
+            f"{old}= on {operator} is Blender 2.7x's (2.80 renamed it {new}); read as {new}={scale}",
+        )
+    if "view_align" in kwargs:
+        view = renamed.pop("view_align")
+        ctx.info(
+            "blender.legacy_argument",
+            "view_align= is Blender 2.7x's (2.80 made it align='WORLD' or 'VIEW')",
+        )
+        if ctx.truthy(view) and "align" not in renamed:
+            renamed["align"] = "VIEW"
+    renamed.pop("layers", None)
+    return renamed
+
+
 def primitive_shape(ctx: CallContext, operator: str, kwargs: dict[str, Value]) -> MeshShape:
     """The mesh ``operator`` builds from its keyword arguments (scale not yet applied)."""
     class_name, _ = OPERATORS[operator]

@@ -282,6 +282,7 @@ class CSharp(Dialect):
                 if isinstance(arg(args, 0), str) and isinstance(arg(args, 1), str)
                 else Unknown("Replace of unknown text")
             ),
+            "Split": self._split,
             "Substring": lambda ctx, s, args: (
                 s[
                     arg(args, 0) : (arg(args, 0) + arg(args, 1))
@@ -303,6 +304,20 @@ class CSharp(Dialect):
             int: number_members,
             float: number_members,
         }
+
+    @staticmethod
+    def _split(ctx: CallContext, text: str, args: Args) -> Value:
+        """``text.Split(',')`` (or several separators, or none: white space), as an array."""
+        separators = [a for a in args if isinstance(a, str)]
+        if any(isinstance(a, Unknown) for a in args):
+            return Unknown("Split by an unknown separator")
+        if not separators:
+            return text.split()
+        parts = [text]
+        for separator in separators:
+            if separator:
+                parts = [piece for part in parts for piece in part.split(separator)]
+        return parts
 
     def _try_get_value(self, ctx: CallContext, d: dict[Any, Value], args: Args) -> Value:
         key = arg(args, 0)
@@ -500,9 +515,12 @@ class CSharp(Dialect):
             },
             missing=lambda name: Namespace(f"System.{name}"),
         )
-        parse = Namespace(
-            "Parse", {"Parse": Builtin("Parse", lambda ctx, a, k: self._parse_number(arg(a, 0)))}
-        )
+        parse = self._number_type("float", float)
+        whole = self._number_type("int", int)
+        convert = self._convert_namespace()
+        system.members["Convert"] = convert
+        for name, namespace in (("Single", parse), ("Double", parse), ("Int32", whole)):
+            system.members[name] = namespace
         return {
             "%init": Builtin("%init", init),
             "%array": Builtin("%array", array),
@@ -516,20 +534,77 @@ class CSharp(Dialect):
             "Console": inert,
             "System": system,
             "float": parse,
-            "int": parse,
+            "int": whole,
+            "long": whole,
             "double": parse,
+            "Convert": convert,
             "true": True,
             "false": False,
         }
 
     @staticmethod
-    def _parse_number(value: Value) -> Value:
+    def _parse_number(value: Value, kind: type = float) -> Value:
+        """``float.Parse(text)``, ``int.Parse(text)``: numbers written as text (a format
+        provider such as ``CultureInfo.InvariantCulture`` after it changes nothing here)."""
         if isinstance(value, str):
             try:
-                return float(value.strip().rstrip("fF"))
+                number = float(value.strip().rstrip("fFdDmM"))
             except ValueError:
                 return Unknown(f"{value!r} is not a number")
+            if kind is int:
+                return int(number) if number.is_integer() else Unknown(f"{value!r} is no integer")
+            return number
+        if isinstance(value, Unknown):
+            return value
         return Unknown("Parse of a value that is not text")
+
+    def _number_type(self, name: str, kind: type) -> Namespace:
+        """``float``/``int`` as C# scripts use them for numbers written as text: ``Parse`` and
+        ``TryParse`` (its result through ``out``)."""
+
+        def parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            return self._parse_number(arg(args, 0), kind)
+
+        def try_parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            value = self._parse_number(arg(args, 0), kind)
+            ok = not isinstance(value, Unknown)
+            set_out(ctx, [value if ok else kind(0)])
+            return ok
+
+        return Namespace(
+            name,
+            {
+                "Parse": Builtin(f"{name}.Parse", parse),
+                "TryParse": Builtin(f"{name}.TryParse", try_parse),
+                "MaxValue": math.inf if kind is float else 2**31 - 1,
+                "MinValue": -math.inf if kind is float else -(2**31),
+            },
+        )
+
+    def _convert_namespace(self) -> Namespace:
+        """``System.Convert.ToSingle``/``ToDouble``/``ToInt32``: text or numbers as numbers
+        (``ToInt32`` of a number rounds half to even, as .NET does)."""
+
+        def to(kind: type) -> Callable[[CallContext, Args, Kwargs], Value]:
+            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+                value = arg(args, 0)
+                if isinstance(value, bool):
+                    return kind(value)
+                if is_number(value):
+                    return round(value) if kind is int else float(value)
+                return self._parse_number(value, kind)
+
+            return call
+
+        return Namespace(
+            "Convert",
+            {
+                "ToSingle": Builtin("Convert.ToSingle", to(float)),
+                "ToDouble": Builtin("Convert.ToDouble", to(float)),
+                "ToInt32": Builtin("Convert.ToInt32", to(int)),
+                "ToInt64": Builtin("Convert.ToInt64", to(int)),
+            },
+        )
 
 
 __all__ = ["CSharp", "Operators", "format_number", "set_out"]

@@ -108,6 +108,8 @@ class PythonFrontEnd(TreeLowering):
             "global_statement": self._nonlocal,
             "nonlocal_statement": self._nonlocal,
             "block": self._block,
+            "print_statement": self._print_statement,
+            "exec_statement": self._exec_statement,
         }
         expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
@@ -167,6 +169,23 @@ class PythonFrontEnd(TreeLowering):
         return ir.ExprStmt(
             line, col, ir.TupleLit(line, col, tuple(self.expression(n) for n in named))
         )
+
+    def _print_statement(self, node: Node) -> ir.Stmt:
+        """Python 2's ``print a, b`` (``print >>f, a`` too): read as ``print(a, b)``, so that
+        what it prints is still evaluated."""
+        line, col = self._pos(node)
+        args = tuple(
+            self.expression(child) for child in self._named(node) if child.type != "chevron"
+        )
+        # The dialect's built-in prints nothing and says what the engine made of Python 2.
+        name = ir.Name(line, col, "%print_statement")
+        return ir.ExprStmt(line, col, ir.Call(line, col, name, args))
+
+    def _exec_statement(self, node: Node) -> ir.Stmt:
+        self._report(
+            "info", "python2", "a Python 2 exec statement runs code the reader cannot see", node
+        )
+        return ir.Pass(*self._pos(node))
 
     def _import(self, node: Node) -> ir.Stmt:
         line, col = self._pos(node)

@@ -67,6 +67,9 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 class Python(Dialect):
     name = "python"
     assignment_declares_local = True
+    #: What the engine's history says of Python 2 code (``py.python2`` remarks): the language
+    #: of the engine sets it.
+    python2_note: ClassVar[str] = "Python 3 has none"
 
     #: Method tables and globals, built once per dialect class: building them is a good part
     #: of a short reply's parse. They hold no state of a run (see ``globals``).
@@ -395,6 +398,7 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
     }
     tuple_methods = {"index": m("tuple.index", index), "count": list_methods["count"]}
     dict_methods = {
+        **python2_dict_methods(),
         "get": m("dict.get", get),
         "items": m("dict.items", lambda d, a, k: [(key, value) for key, value in d.items()]),
         "keys": m("dict.keys", lambda d, a, k: list(d.keys())),
@@ -737,6 +741,7 @@ def _python_globals(py: Python) -> dict[str, Value]:
 
     return {
         "range": Builtin("range", range_),
+        **python2_names(range_, convert, int_),
         "enumerate": Builtin("enumerate", enumerate_),
         "zip": Builtin("zip", zip_),
         "reversed": Builtin("reversed", reversed_),
@@ -778,6 +783,57 @@ def _python_globals(py: Python) -> dict[str, Value]:
         "None": None,
         "__name__": "__main__",
         "%modules": {"math": math_module, "random": random_module},
+    }
+
+
+def _python2(ctx: CallContext, name: str, now: str) -> None:
+    dialect = ctx.interp.dialect
+    note = dialect.python2_note if isinstance(dialect, Python) else Python.python2_note
+    ctx.info("py.python2", f"{name} is Python 2 ({note}); read as {now}")
+
+
+def python2_names(
+    range_: Callable[..., Value], convert: Callable[..., Builtin], int_: Callable[..., Value]
+) -> dict[str, Value]:
+    """Python 2's built-ins that models still write (``xrange``, ``unicode``, ``long``), each
+    read as the Python 3 built-in it became, with a remark."""
+
+    def renamed(name: str, now: str, function: Callable[..., Value]) -> Builtin:
+        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            _python2(ctx, name, now)
+            return function(ctx, args, kwargs)
+
+        return Builtin(name, call)
+
+    as_string = convert("str", lambda v: v if isinstance(v, str) else str(v)).fn
+
+    def print_statement(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        _python2(ctx, "a print statement", "print()")
+        return None
+
+    return {
+        "%print_statement": Builtin("%print_statement", print_statement),
+        "xrange": renamed("xrange", "range", range_),
+        "unicode": renamed("unicode", "str", as_string),
+        "long": renamed("long", "int", int_),
+    }
+
+
+def python2_dict_methods() -> dict[str, Value]:
+    """Python 2's dict methods (``iteritems``, ``itervalues``, ``iterkeys``), read as their
+    Python 3 forms, with a remark."""
+
+    def renamed(name: str, now: str, fn: Callable[[dict[Any, Value]], Value]) -> Builtin:
+        def call(ctx: CallContext, d: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            _python2(ctx, f"dict.{name}()", f"dict.{now}()")
+            return fn(d)
+
+        return Builtin(f"dict.{name}", call)
+
+    return {
+        "iteritems": renamed("iteritems", "items", lambda d: list(d.items())),
+        "itervalues": renamed("itervalues", "values", lambda d: list(d.values())),
+        "iterkeys": renamed("iterkeys", "keys", lambda d: list(d.keys())),
     }
 
 

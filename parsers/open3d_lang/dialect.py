@@ -15,6 +15,8 @@ def _is_mesh(value: Value) -> bool:
 class Open3DPython(Python):
     """The Python dialect with open3d's mesh arithmetic."""
 
+    python2_note = "open3d ran on Python 2.7 until 0.9; 0.10 and later need Python 3"
+
     def __init__(self, engine: Open3DEngine) -> None:
         super().__init__()
         self.engine = engine

@@ -268,6 +268,20 @@ class Open3DEngine(Engine):
             "get_rotation_matrix_from_quaternion", self._quaternion
         )
         triangle_mesh = EngineClass("TriangleMesh", self._new_mesh, statics)
+        legacy: dict[str, Value] = {
+            old: self._legacy(
+                f"{old}()",
+                f"TriangleMesh.{new}()",
+                "open3d 0.7 and earlier; 0.8 renamed it",
+                Builtin(old, self._factory(new)),
+            )
+            for old, new in shapes.LEGACY_FACTORIES.items()
+        }
+        # open3d 0.7-0.9 rotate by three angles of a RotationType.
+        rotation_types = Namespace(
+            "open3d.geometry.RotationType",
+            {name: name for name in (*[o.upper() for o in ROTATION_ORDERS], "AxisAngle")},
+        )
         inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
         geometry_members: dict[str, Value] = {
             "TriangleMesh": triangle_mesh,
@@ -275,6 +289,8 @@ class Open3DEngine(Engine):
             "LineSet": inert_class,
             "AxisAlignedBoundingBox": inert_class,
             "OrientedBoundingBox": inert_class,
+            "RotationType": rotation_types,
+            **legacy,
             **{
                 name: value
                 for name, value in statics.items()
@@ -317,6 +333,22 @@ class Open3DEngine(Engine):
             {"Vector3dVector": vector, "Vector3iVector": vector, "Vector2dVector": vector},
             missing=lambda name: Builtin(name, lambda c, a, k: None),
         )
+        # open3d 0.6 and earlier had one flat namespace (models write ``from open3d import *``
+        # and then ``create_mesh_box()``, ``draw_geometries([...])``).
+        flat: dict[str, Value] = {
+            **legacy,
+            "TriangleMesh": triangle_mesh,
+            "Vector3dVector": vector,
+            "Vector3iVector": vector,
+            "draw_geometries": self._legacy(
+                "open3d.draw_geometries()",
+                "open3d.visualization.draw_geometries()",
+                "open3d 0.6 and earlier",
+                show["draw_geometries"],
+            ),
+            "write_triangle_mesh": io.members["write_triangle_mesh"],
+            "read_triangle_mesh": io.members["read_triangle_mesh"],
+        }
         return Namespace(
             "open3d",
             {
@@ -326,6 +358,7 @@ class Open3DEngine(Engine):
                 "visualization": visualization,
                 "io": io,
                 "utility": utility,
+                **flat,
                 "__version__": "0.20.0",
             },
             missing=lambda name: Namespace(
@@ -333,6 +366,16 @@ class Open3DEngine(Engine):
                 missing=lambda inner: Builtin(inner, lambda c, a, k: Record("Inert")),
             ),
         )
+
+    def _legacy(self, old: str, new: str, when: str, function: Builtin) -> Builtin:
+        """``function`` under a name of an older open3d, saying so when it is called."""
+        call = function.fn
+
+        def legacy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            ctx.info("open3d.legacy_api", f"{old} is {when}; read as {new}")
+            return call(ctx, args, kwargs)  # type: ignore[no-any-return]
+
+        return Builtin(function.name, legacy)
 
     def globals(self) -> dict[str, Value]:
         return {}
@@ -489,18 +532,59 @@ class Open3DEngine(Engine):
         matrix[:3, 3] = centre - linear @ centre
         return matrix
 
+    def _centre_of(self, ctx: CallContext, record: Record, value: Value, what: str) -> Matrix:
+        """The point a rotation or scale is about: a point, or open3d 0.7-0.9's ``center``
+        flag (True: the vertex mean, as ``get_center``; False: the origin)."""
+        if value is UNDEFINED:
+            return self._center(record)
+        if isinstance(value, bool):
+            ctx.info(
+                "open3d.legacy_api",
+                f"{what} center={value} is open3d 0.7-0.9's flag (0.10 takes a point); read as about "
+                + ("the mesh centre" if value else "the origin"),
+            )
+            return self._center(record) if value else np.zeros(3)
+        found = self._vector(ctx, value, what)
+        return np.asarray(found) if found is not None else self._center(record)
+
     def _rotate(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        rotation = self._matrix(ctx, arg(args, 0, kwargs, "R"), 3, "rotation matrix")
-        centre_value = arg(args, 1, kwargs, "center")
+        given = arg(args, 0, kwargs, "R")
+        if given is UNDEFINED:
+            given = arg(args, 0, kwargs, "rotation")
+        array = npl.to_numpy(given)
+        if not isinstance(array, Unknown) and array.size == 3:
+            rotation = self._legacy_rotation(ctx, array.ravel(), arg(args, 2, kwargs, "type"))
+        else:
+            rotation = self._matrix(ctx, given, 3, "rotation matrix")
         if rotation is None:
             return record
-        if centre_value is UNDEFINED:
-            centre = self._center(record)
-        else:
-            found = self._vector(ctx, centre_value, "rotation centre")
-            centre = np.asarray(found) if found is not None else self._center(record)
+        centre = self._centre_of(ctx, record, arg(args, 1, kwargs, "center"), "rotation")
         record.native.apply(self._about(rotation, centre))
         return record
+
+    def _legacy_rotation(self, ctx: CallContext, angles: Matrix, kind: Value) -> Matrix | None:
+        """open3d 0.7-0.9's ``rotate(rotation, center=True, type=RotationType.XYZ)``: three
+        Euler angles, the matrices multiplied in the type's letter order (``XYZ``: Rx Ry Rz,
+        as ``get_rotation_matrix_from_xyz`` now), or an axis-angle vector."""
+        name = kind if isinstance(kind, str) else "XYZ"
+        ctx.info(
+            "open3d.legacy_api",
+            f"rotate() with three angles is open3d 0.7-0.9's (RotationType.{name}); 0.10 takes a "
+            "rotation matrix; read as that rotation",
+        )
+        values = [float(v) for v in angles]
+        if not all(math.isfinite(v) for v in values):
+            ctx.warning("open3d.bad_value", "rotation angles are not finite; ignored")
+            return None
+        if name == "AxisAngle":
+            angle = math.sqrt(sum(v * v for v in values))
+            if angle < 1e-15:
+                return np.eye(3)
+            return axis_angle_to_matrix(tuple(v / angle for v in values), angle)
+        if name.lower() not in ROTATION_ORDERS:
+            ctx.warning("open3d.bad_value", f"rotation type {name!r} is not one open3d had; XYZ used")
+            name = "XYZ"
+        return rotation_matrix(name.lower(), values)
 
     def _scale(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         factor = ctx.number(arg(args, 0, kwargs, "scale"), "scale factor", 1.0)
@@ -510,10 +594,7 @@ class Open3DEngine(Engine):
                 "open3d.scale_without_center",
                 "open3d 0.20's scale() requires a centre (it raises TypeError without one); scaled about the mesh centre, as older open3d did",
             )
-            centre = self._center(record)
-        else:
-            found = self._vector(ctx, centre_value, "scale centre")
-            centre = np.asarray(found) if found is not None else self._center(record)
+        centre = self._centre_of(ctx, record, centre_value, "scale")
         record.native.apply(self._about(np.eye(3) * factor, centre))
         return record
 

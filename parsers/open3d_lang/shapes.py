@@ -48,6 +48,29 @@ CREATORS: dict[str, str] = {
 }
 HELPERS = frozenset({"create_coordinate_frame", "create_arrow"})
 
+#: open3d before 0.8 made meshes with functions of its modules: ``open3d.geometry.create_mesh_*``
+#: (0.7) and, in the flat namespace of 0.6 and earlier, ``open3d.create_mesh_*`` (written with
+#: ``from open3d import *``). 0.8 turned them into the ``TriangleMesh.create_*`` below with the
+#: same parameters and defaults (0.7's documentation: ``create_mesh_box(width=1.0, height=1.0,
+#: depth=1.0)``, ``create_mesh_cylinder(radius=1.0, height=2.0, resolution=20, split=4)``,
+#: ``create_mesh_cone(radius=1.0, height=2.0, resolution=20, split=1)``,
+#: ``create_mesh_torus(torus_radius=1.0, tube_radius=0.5, radial_resolution=30,
+#: tubular_resolution=20)``...) and the same layouts (the box's corner at the origin, the
+#: cylinder along Z from -h/2 to h/2, the cone from (0, 0, 0) to (0, 0, h)).
+LEGACY_FACTORIES: dict[str, str] = {
+    "create_mesh_box": "create_box",
+    "create_mesh_sphere": "create_sphere",
+    "create_mesh_cylinder": "create_cylinder",
+    "create_mesh_cone": "create_cone",
+    "create_mesh_torus": "create_torus",
+    "create_mesh_tetrahedron": "create_tetrahedron",
+    "create_mesh_octahedron": "create_octahedron",
+    "create_mesh_icosahedron": "create_icosahedron",
+    "create_mesh_moebius": "create_mobius",
+    "create_mesh_arrow": "create_arrow",
+    "create_mesh_coordinate_frame": "create_coordinate_frame",
+}
+
 #: Parameter names and defaults of each factory, in positional order (open3d 0.20).
 PARAMETERS: dict[str, tuple[tuple[str, float], ...]] = {
     "create_box": (("width", 1.0), ("height", 1.0), ("depth", 1.0)),

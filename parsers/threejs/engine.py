@@ -51,6 +51,7 @@ from parsers.threejs.three_names import (
     ADDON_CLASSES,
     CAMERA_KINDS,
     INERT_CLASSES,
+    LEGACY_NAMES,
     LIGHT_KINDS,
     MATERIAL_KINDS,
     MESH_KINDS,
@@ -229,7 +230,31 @@ class ThreeEngine(
             self.three.members.update(self._three_members())
             if name in self.three.members:
                 return self.three.members[name]
+        if name in LEGACY_NAMES:
+            return self._legacy_member(name, LEGACY_NAMES[name])
         return self._missing_class(name)
+
+    def _legacy_member(self, old: str, new: str) -> Value:
+        """A name three had before r125: what it names now, reporting the old name when used."""
+        current = self.three.get(new)
+        message = f"THREE.{old} is three's name before r125 for {new} (same parameters and defaults); read as {new}"
+        if isinstance(current, EngineClass):
+            construct = current.construct
+
+            def legacy_construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+                self.report_legacy(ctx, old, message)
+                return construct(ctx, args, kwargs)
+
+            return EngineClass(old, legacy_construct, current.static)
+        if isinstance(current, Namespace):
+            members: dict[str, Value] = {}
+            for member, value in current.members.items():
+                if isinstance(value, Builtin):
+                    members[member] = self.legacy_builtin(old, message, value)
+                else:
+                    members[member] = value
+            return Namespace(old, members, current.missing)
+        return current
 
     def _three_members(self) -> dict[str, Value]:
         members: dict[str, Value] = {}

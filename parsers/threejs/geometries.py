@@ -222,17 +222,25 @@ def read_geometry(type_name: str, parameters: Mapping[str, float | bool]) -> Geo
                 ("info", "threejs.open_ended", f"{type_name} is open-ended; read as a solid")
             )
         inverted = _rotation("X", 180.0)
-        if radial == 4 and (top == 0 or bottom == 0 or abs(top - bottom) < _EPS):
-            # Four segments: corners on the X and Z axes, a square turned 45° about Y.
+        # Only a whole turn makes its radial segments a regular polygon: an open sector's
+        # corners lie on the circle, outside the square they would make.
+        whole = abs(abs(num("thetaLength")) - _FULL_TURN) < 1e-6
+        if radial == 4 and whole and (top == 0 or bottom == 0 or abs(top - bottom) < _EPS):
+            # Four segments: three puts the first corner at thetaStart from +Z towards +X
+            # (x = r sin θ, z = r cos θ), so a square turned 45° + thetaStart about Y, read
+            # modulo the square's quarter-turn symmetry: thetaStart = π/4 gives the canonical
+            # pyramid with its base edges along the axes.
             radius = max(top, bottom)
             side = radius * math.sqrt(2)
-            turned = _rotation("Y", 45.0) @ _scale(side, height, side)
+            turn = math.remainder(45.0 + math.degrees(num("thetaStart")), 90.0)
+            turned = _rotation("Y", turn) @ _scale(side, height, side)
+            how = f"turned {turn:.4g}°" if abs(turn) > 1e-9 else "with its edges along the axes"
             if abs(top - bottom) < _EPS:
                 remarks.append(
                     (
                         "info",
                         "threejs.square_prism",
-                        f"{type_name} with 4 radial segments is a square prism: read as a cube turned 45°",
+                        f"{type_name} with 4 radial segments is a square prism: read as a cube {how}",
                     )
                 )
                 return GeometryReading("cube", turned, tuple(remarks))
@@ -240,13 +248,13 @@ def read_geometry(type_name: str, parameters: Mapping[str, float | bool]) -> Geo
                 (
                     "info",
                     "threejs.pyramid",
-                    f"{type_name} with 4 radial segments is a square pyramid turned 45°",
+                    f"{type_name} with 4 radial segments is a square pyramid {how}",
                 )
             )
             return GeometryReading(
                 "pyramid", turned if top == 0 else inverted @ turned, tuple(remarks)
             )
-        if radial == 3 and (top == 0 or bottom == 0):
+        if radial == 3 and whole and (top == 0 or bottom == 0):
             radius = max(top, bottom)
             remarks.append(
                 (

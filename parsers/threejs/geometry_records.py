@@ -26,7 +26,14 @@ class GeometryMethods(ThreeRecords):
 
     def _geometry(self, ctx: CallContext, kind: str, args: Args) -> Record:
         if "BufferGeometry" in kind and kind != "BufferGeometry":
-            kind = kind.replace("BufferGeometry", "Geometry")
+            new = kind.replace("BufferGeometry", "Geometry")
+            self.report_legacy(
+                ctx,
+                kind,
+                f"THREE.{kind} is three's older name for {new} (the same class since r125, "
+                f"an alias until removed); read as {new}",
+            )
+            kind = new
         parameters: dict[str, Value] = {}
         for i, (name, default) in enumerate(GEOMETRY_PARAMETERS.get(kind, ())):
             value = arg(args, i)
@@ -132,7 +139,7 @@ class GeometryMethods(ThreeRecords):
             )
             return copy
 
-        return {
+        methods: dict[str, Any] = {
             "rotateX": transform(rotation("X")),
             "rotateY": transform(rotation("Y")),
             "rotateZ": transform(rotation("Z")),
@@ -149,3 +156,4 @@ class GeometryMethods(ThreeRecords):
             "toNonIndexed": lambda ctx, r, a, k: r,
             "setAttribute": lambda ctx, r, a, k: r,
         }
+        return {**methods, **engine.legacy_methods("BufferGeometry", methods)}

@@ -343,7 +343,7 @@ class Object3DMethods(ThreeRecords):
                 )
             return vector
 
-        return {
+        methods: dict[str, Any] = {
             "add": self._add,
             "remove": remove,
             "removeFromParent": remove_from_parent,
@@ -379,6 +379,7 @@ class Object3DMethods(ThreeRecords):
             "dispatchEvent": returns_undefined,
             "addEventListener": returns_undefined,
         }
+        return {**methods, **engine.legacy_methods("Object3D", methods)}
 
     def _copy_into(self, ctx: CallContext, target: Record, source: Record, recursive: bool) -> None:
         for name in ("position", "scale", "up"):

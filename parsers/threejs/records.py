@@ -18,6 +18,7 @@ import numpy as np
 from parsers.evaluator import (
     UNDEFINED,
     Args,
+    Builtin,
     CallContext,
     Engine,
     Kwargs,
@@ -28,11 +29,14 @@ from parsers.evaluator import (
     type_name,
 )
 from parsers.threejs import three_math as tm
-from parsers.threejs.three_names import DEFAULT_COLOR_LINEAR
+from parsers.threejs.three_names import DEFAULT_COLOR_LINEAR, LEGACY_METHODS
 from spatialbabel.frames import Matrix
 from spatialbabel.palette import RGB
 
 _IDENTITY = np.eye(4)
+
+#: A method of an engine kind: (ctx, receiver, args, kwargs) -> value.
+Method = Callable[[CallContext, Record, Args, Kwargs], Value]
 
 
 @dataclass
@@ -83,6 +87,52 @@ class ThreeRecords(Engine):
         self.deferred: list[tuple[Value, int, int]] = []
         self.implicit_scene: Record | None = None
         self.reported_imports: set[str] = set()
+        self.reported_legacy: set[str] = set()
+
+    # --- names of older three ------------------------------------------------------------------
+    def report_legacy(self, ctx: CallContext, name: str, message: str) -> None:
+        """Say once per name that the code uses a name of three before r125."""
+        if name not in self.reported_legacy:
+            self.reported_legacy.add(name)
+            ctx.info("threejs.legacy_api", message)
+
+    def legacy_builtin(self, name: str, message: str, function: Builtin) -> Builtin:
+        """``function`` under its old name, reporting the old name when called."""
+        call = function.fn
+
+        def legacy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            self.report_legacy(ctx, name, message)
+            return call(ctx, args, kwargs)  # type: ignore[no-any-return]
+
+        return Builtin(f"{name}.{function.name.split('.')[-1]}", legacy)
+
+    def legacy_methods(self, kind: str, methods: dict[str, Method]) -> dict[str, Method]:
+        """The old names of ``methods`` (``applyMatrix`` for ``applyMatrix4``), each reporting
+        its old name when called."""
+        found: dict[str, Method] = {}
+        for old, new in LEGACY_METHODS.items():
+            method = methods.get(new)
+            if method is None:
+                continue
+
+            def legacy(
+                ctx: CallContext,
+                record: Record,
+                args: Args,
+                kwargs: Kwargs,
+                old: str = old,
+                new: str = new,
+                method: Method = method,
+            ) -> Value:
+                self.report_legacy(
+                    ctx,
+                    f"{kind}.{old}",
+                    f"{kind}.{old}() is three's name before r125 for {new}(); read as {new}",
+                )
+                return method(ctx, record, args, kwargs)
+
+            found[old] = legacy
+        return found
 
     # --- records ------------------------------------------------------------------------------
     @staticmethod

@@ -83,6 +83,17 @@ ADDON_CLASSES = (
 
 DEFAULT_COLOR_LINEAR: RGB = (1.0, 1.0, 1.0)
 
+#: Names of ``THREE`` before r125 that models trained on older code still write, and the name
+#: three has for the same thing now. Three.Legacy.js of r124 exports ``BoxGeometry as
+#: CubeGeometry`` and ``MathUtils as Math`` (r125 still the latter); each takes the same
+#: parameters with the same defaults. (The ``*BufferGeometry`` names, aliases of the geometries
+#: from r125 until their removal, are handled with the geometries.)
+LEGACY_NAMES: dict[str, str] = {"CubeGeometry": "BoxGeometry", "Math": "MathUtils"}
+
+#: Methods renamed since: r124 and r125's Three.Legacy.js define ``applyMatrix(m)`` on
+#: ``Object3D``, ``Geometry`` and ``BufferGeometry`` as ``this.applyMatrix4(m)``.
+LEGACY_METHODS: dict[str, str] = {"applyMatrix": "applyMatrix4"}
+
 #: Names ``THREE`` exports that the table models (besides any ``*Geometry``/``*Material``).
 THREE_NAMES = frozenset(
     {

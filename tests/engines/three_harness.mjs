@@ -133,7 +133,21 @@ class TrackedScene extends THREE_MODULE.Scene {
   constructor(...args) { super(...args); created.push(this); }
 }
 
-const THREE = { ...THREE_MODULE, WebGLRenderer: StubRenderer, WebGPURenderer: StubRenderer, Scene: TrackedScene };
+// Names of three before r125 that models still write, defined as three's own Three.Legacy.js
+// defined them (r124: `export { BoxGeometry as CubeGeometry }`, `export { MathUtils as Math }`,
+// `applyMatrix(m) { return this.applyMatrix4(m); }` on Object3D and BufferGeometry; r125-r144:
+// each `XBufferGeometry` a subclass of `XGeometry` with the same constructor).
+const LEGACY = { CubeGeometry: THREE_MODULE.BoxGeometry, Math: THREE_MODULE.MathUtils };
+for (const [name, value] of Object.entries(THREE_MODULE)) {
+  if (/^[A-Z]\w*Geometry$/.test(name) && name !== 'BufferGeometry' && !name.endsWith('BufferGeometry')) {
+    LEGACY[name.replace(/Geometry$/, 'BufferGeometry')] = value;
+  }
+}
+for (const base of [THREE_MODULE.Object3D, THREE_MODULE.BufferGeometry]) {
+  if (!base.prototype.applyMatrix) base.prototype.applyMatrix = function (matrix) { return this.applyMatrix4(matrix); };
+}
+
+const THREE = { ...LEGACY, ...THREE_MODULE, WebGLRenderer: StubRenderer, WebGPURenderer: StubRenderer, Scene: TrackedScene };
 
 function addon(name) {
   return class {
