@@ -85,6 +85,21 @@ _CUES: Final[tuple[tuple[Cue, re.Pattern[str]], ...]] = (
 )
 
 
+#: Prose that calls a block the whole answer again ("corrected answer", "here is the full
+#: scene"), and prose that calls it a replacement for some entities ("replace it with").
+_WHOLE_AGAIN: Final = re.compile(
+    r"\b((corrected|updated|revised|fixed|final|full|complete|whole|entire|new) "
+    r"(answer|version|scene|code|json|list|script|output|description)|"
+    r"here is the (whole|entire|complete|full|corrected|updated|revised))\b",
+    re.IGNORECASE,
+)
+_REPLACES_SOME: Final = re.compile(
+    r"\b(replace (it|this|that|them|the [\w ]{1,30}?|\w+) with|swap (it|this|the \w+) for|"
+    r"instead of (the|that) \w+|in place of)\b",
+    re.IGNORECASE,
+)
+
+
 def prose_cue(prose: str) -> Cue | None:
     """The strongest thing ``prose`` (the text between two blocks) says about the next block."""
     for cue, pattern in _CUES:
@@ -609,9 +624,24 @@ def decide_readings(readings: Sequence[Reading]) -> Decision | None:
             current, keys = here, list(reading.keys)
             rules.append(f"{where} repeats every object of the one before: a complete rewrite")
             continue
-        if cue == "replace" and len(reading.keys) < len(keys):
+        whole_again = _WHOLE_AGAIN.search(reading.prose_before) is not None
+        replaces_some = _REPLACES_SOME.search(reading.prose_before) is not None
+        if cue == "replace" and len(reading.keys) < len(keys) and not whole_again:
             pairs = _match_loosely(reading.keys, keys, pairs)
-        if pairs and len(pairs) == len(reading.keys):
+        # A block repeating only some earlier objects replaces those, unless the prose calls
+        # it the whole answer again (a corrected scene that leaves an object out), or it
+        # repeats more than half of them without the prose saying it replaces them.
+        partial = bool(pairs) and len(pairs) == len(reading.keys)
+        if partial and (
+            whole_again or (len(reading.keys) * 2 > len(keys) and not replaces_some)
+        ):
+            rules.append(
+                f"{where} repeats {len(pairs)} of the {len(keys)} objects before it and "
+                "restates the answer: the last complete block is the answer"
+            )
+            current, keys = here, list(reading.keys)
+            continue
+        if partial:
             for i, j in pairs.items():
                 current[j] = here[i]
                 keys[j] = reading.keys[i]

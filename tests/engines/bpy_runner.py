@@ -19,6 +19,7 @@ lines it dropped.
 from __future__ import annotations
 
 import builtins
+import re
 import sys
 import time
 import types
@@ -27,7 +28,7 @@ from typing import Any
 import bpy
 import numpy as np
 
-from tests.engines.runner_io import compilable_prefix, serve
+from tests.engines.runner_io import as_python3, compilable_prefix, serve
 
 #: Operators whose side effects are files or renders: replaced by no-ops.
 _STUBBED_OPS = {
@@ -52,7 +53,7 @@ class _Creations:
         self.count = 0
 
     def call(self, op_name: str, op: Any, *args: Any, **kwargs: Any) -> Any:
-        result = op(*args, **kwargs)
+        result = op(*args, **_arguments_of_280(op_name, kwargs))
         obj = bpy.context.view_layer.objects.active
         if obj is not None and obj.type == "MESH":
             self.count += 1
@@ -61,6 +62,59 @@ class _Creations:
             mesh["sb_order"] = self.count
             mesh["sb_v0"] = _vertices(mesh).ravel().tolist()
         return result
+
+
+#: Blender 2.7x operator arguments and the 2.80 names bpy 5 takes: (new name, factor). In
+#: 2.79 the cube, plane, grid and monkey take ``radius`` (``create_cube size=radius*2``) and the
+#: spheres ``size``, their radius.
+_RENAMED_280 = {
+    "primitive_cube_add": {"radius": ("size", 2.0)},
+    "primitive_plane_add": {"radius": ("size", 2.0)},
+    "primitive_grid_add": {"radius": ("size", 2.0)},
+    "primitive_monkey_add": {"radius": ("size", 2.0)},
+    "primitive_uv_sphere_add": {"size": ("radius", 1.0)},
+    "primitive_ico_sphere_add": {"size": ("radius", 1.0)},
+}
+
+
+def _arguments_of_280(op_name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """An operator call written for Blender 2.7x, as bpy 5 takes it."""
+    renamed = dict(kwargs)
+    for old, (new, factor) in _RENAMED_280.get(op_name, {}).items():
+        if old in renamed and new not in renamed:
+            renamed[new] = renamed.pop(old) * factor
+    if "view_align" in renamed:
+        renamed.setdefault("align", "VIEW" if renamed.pop("view_align") else "WORLD")
+    renamed.pop("layers", None)
+    return renamed
+
+
+#: Blender 2.7x's scene API as 2.80 renamed it (textual: bpy 5 has no attribute to patch).
+_SCENE_API_280 = (
+    (re.compile(r"\b(bpy\.context|C)\.scene\.objects\.active\b"), r"\1.view_layer.objects.active"),
+    (re.compile(r"\b(bpy\.context|C)\.scene\.objects\.link\("), r"\1.scene.collection.objects.link("),
+    (re.compile(r"\b(bpy\.context|C)\.scene\.update\(\)"), r"\1.view_layer.update()"),
+    (re.compile(r"^(\s*)([\w.\[\]'\"]+)\.select\s*=\s*(.+?)\s*$", re.M), r"\1\2.select_set(\3)"),
+    # 2.7x colours are RGB; 2.80 made diffuse_color RGBA.
+    (
+        re.compile(r"^(\s*[\w.\[\]'\"]+\.diffuse_color\s*=\s*)(.+?)\s*$", re.M),
+        r"\1_sb_rgba(\2)",
+    ),
+)
+
+
+def _sb_rgba(value: Any) -> tuple[float, ...]:
+    """A colour as 2.80's RGBA ``diffuse_color`` takes it (an RGB one gets alpha 1)."""
+    values = tuple(value)
+    return values + (1.0,) if len(values) == 3 else values
+
+
+def as_blender_280(code: str) -> str:
+    """A reply written for Blender 2.7x (and Python 2) as bpy 5 runs it."""
+    code = as_python3(code)
+    for pattern, replacement in _SCENE_API_280:
+        code = pattern.sub(replacement, code)
+    return code
 
 
 class _OpsGroup:
@@ -167,7 +221,7 @@ def _read_scene() -> list[dict[str, Any]]:
 
 
 def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
-    compiled, dropped = compilable_prefix(code)
+    compiled, dropped = compilable_prefix(as_blender_280(code))
     seconds: list[float] = []
     reset_seconds: list[float] = []
     error: str | None = None
@@ -178,7 +232,11 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
         reset_seconds.append(time.perf_counter() - start)
         creations = _Creations()
         proxy = _BpyProxy(creations)
-        namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
+        namespace: dict[str, Any] = {
+            "__name__": "__main__",
+            "__builtins__": builtins,
+            "_sb_rgba": _sb_rgba,
+        }
         sys.modules["bpy"] = proxy
         error = None
         try:

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import open3d as o3d
 
-from tests.engines.runner_io import compilable_prefix, serve
+from tests.engines.runner_io import as_python3, compilable_prefix, serve
 
 _MESH = o3d.geometry.TriangleMesh
 _CREATORS = [
@@ -147,6 +147,79 @@ def _install() -> None:
             setattr(o3d.io, name, _write)
 
 
+#: open3d before 0.8: module functions that became ``TriangleMesh.create_*`` (same parameters).
+_LEGACY_FACTORIES = {
+    "create_mesh_box": "create_box",
+    "create_mesh_sphere": "create_sphere",
+    "create_mesh_cylinder": "create_cylinder",
+    "create_mesh_cone": "create_cone",
+    "create_mesh_torus": "create_torus",
+    "create_mesh_tetrahedron": "create_tetrahedron",
+    "create_mesh_octahedron": "create_octahedron",
+    "create_mesh_icosahedron": "create_icosahedron",
+    "create_mesh_moebius": "create_mobius",
+    "create_mesh_arrow": "create_arrow",
+    "create_mesh_coordinate_frame": "create_coordinate_frame",
+}
+_ROTATION_TYPES = ("XYZ", "YZX", "ZXY", "XZY", "ZYX", "YXZ", "AxisAngle")
+
+
+class _RotationType:
+    """open3d 0.7-0.9's ``geometry.RotationType``."""
+
+    XYZ, YZX, ZXY, XZY, ZYX, YXZ, AxisAngle = _ROTATION_TYPES
+
+
+def _legacy_rotation(angles: Any, kind: Any) -> Any:
+    """0.7-0.9's ``GetRotationMatrix``: Rx(a) Ry(b) Rz(c) for XYZ and so on, or axis-angle;
+    built from 0.20's own ``get_rotation_matrix_from_*``."""
+    values = np.asarray(angles, dtype=float).ravel()
+    name = kind if isinstance(kind, str) else "XYZ"
+    if name == "AxisAngle":
+        return o3d.geometry.get_rotation_matrix_from_axis_angle(values)
+    return getattr(o3d.geometry, f"get_rotation_matrix_from_{name.lower()}")(values)
+
+
+def _centre(mesh: Any, center: Any) -> Any:
+    """0.7-0.9's ``center`` flag (True: the vertex mean; False: the origin), or a point."""
+    if center is None or center is True:
+        return mesh.get_center()
+    if center is False:
+        return np.zeros(3)
+    return np.asarray(center, dtype=float)
+
+
+def _install_legacy() -> None:
+    """open3d 0.6-0.9's names and signatures, over 0.20's implementation."""
+    rotate, scale = _MESH.rotate, _MESH.scale
+
+    def legacy_rotate(self: Any, R: Any = None, center: Any = None, type: Any = None, **kwargs: Any) -> Any:  # noqa: A002, N803
+        R = kwargs.get("rotation", R)
+        matrix = np.asarray(R, dtype=float)
+        if matrix.size == 3:
+            matrix = _legacy_rotation(matrix, type)
+        return rotate(self, matrix, _centre(self, center))
+
+    def legacy_scale(self: Any, factor: float, *rest: Any, **kwargs: Any) -> Any:
+        center = kwargs.pop("center", rest[0] if rest else None)
+        if not isinstance(center, bool):
+            # 0.20's own overloads (without a centre it raises TypeError, as 0.20 does).
+            return scale(self, factor, *rest, **kwargs)
+        return scale(self, factor, _centre(self, center))
+
+    _MESH.rotate = legacy_rotate
+    _MESH.scale = legacy_scale
+    for old, new in _LEGACY_FACTORIES.items():
+        function = getattr(_MESH, new)
+        setattr(o3d.geometry, old, function)
+        setattr(o3d, old, function)
+    o3d.geometry.RotationType = _RotationType
+    o3d.draw_geometries = _show_first
+    o3d.TriangleMesh = _MESH
+    o3d.Vector3dVector = o3d.utility.Vector3dVector
+    o3d.Vector3iVector = o3d.utility.Vector3iVector
+
+
 def _colours(mesh: Any) -> list[list[float]] | None:
     if not mesh.has_vertex_colors():
         return None
@@ -197,7 +270,7 @@ def _read(namespace: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
-    compiled, dropped = compilable_prefix(code)
+    compiled, dropped = compilable_prefix(as_python3(code))
     seconds: list[float] = []
     error: str | None = None
     read: dict[str, Any] = {}
@@ -218,6 +291,7 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     _install()
+    _install_legacy()
     return serve(argv, run_case, f"open3d {o3d.__version__}")
 
 

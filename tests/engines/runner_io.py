@@ -9,9 +9,31 @@ Importing this module imports no engine.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+
+def as_python3(code: str) -> str:
+    """``code`` as Python 3: a reply written in Python 2 (print statements, ``xrange``,
+    ``iteritems``) goes through the standard library's own converter, lib2to3, so the engine
+    runs what the model meant; code that already compiles, or that lib2to3 cannot read, is
+    returned as it is."""
+    try:
+        compile(code, "<reply>", "exec")
+        return code
+    except SyntaxError:
+        pass
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from lib2to3.refactor import RefactoringTool, get_fixers_from_package
+
+        tool = RefactoringTool(get_fixers_from_package("lib2to3.fixes"))
+        try:
+            return str(tool.refactor_string(code + "\n", "reply"))[:-1]
+        except Exception:  # lib2to3 raises its own parse errors on what it cannot read
+            return code
 
 
 def compilable_prefix(code: str) -> tuple[Any, int]:
