@@ -137,6 +137,9 @@ class BlockSyntax:
     definition: re.Pattern[str] | None = None
     #: How a definition's extent is found: by indentation or by braces.
     family: Literal["indent", "brace", "data"] = "data"
+    #: A top-level variable a block declares (group 1): a later block declaring the same
+    #: names restates the earlier one.
+    declares: re.Pattern[str] | None = None
 
 
 _PY_CODE = re.compile(
@@ -185,6 +188,7 @@ BLOCK_SYNTAX: Final[dict[str, BlockSyntax]] = {
         builds=re.compile(r"\bnew\s+(?:THREE\.)?(?:Mesh|InstancedMesh)\s*\("),
         definition=_JS_DEFINITION,
         family="brace",
+        declares=re.compile(r"^(?:export\s+)?(?:const|let|var)\s+([\w$]+)", re.M),
     ),
     "unity": BlockSyntax(
         start=re.compile(
@@ -208,6 +212,7 @@ BLOCK_SYNTAX: Final[dict[str, BlockSyntax]] = {
         builds=re.compile(r"\bprimitive_\w+_add\s*\(|\bobjects\.new\s*\("),
         definition=_PY_DEFINITION,
         family="indent",
+        declares=re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.M),
     ),
     "open3d": BlockSyntax(
         start=re.compile(r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)"),
@@ -217,6 +222,7 @@ BLOCK_SYNTAX: Final[dict[str, BlockSyntax]] = {
         builds=re.compile(r"\bcreate_(?:mesh_)?\w+\s*\(|\bTriangleMesh\s*\("),
         definition=_PY_DEFINITION,
         family="indent",
+        declares=re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.M),
     ),
     "json": BlockSyntax(
         start=re.compile(r"^\s*[\[{]\s*(?:$|[\"'{\[]|\w+\s*:)"),
@@ -254,10 +260,14 @@ class CodeRegion:
 
 def code_region(lines: Sequence[str], language: str) -> CodeRegion | None:
     """Where the code of an unfenced reply lies, or None when there is no prose to cut (the
-    whole reply is read, as before). The code starts at the first line that opens code of
-    the language (an import, a declaration, ``(scene``, ``{``) and is not followed by prose,
-    else at the first such line of code; it ends at its last line of code. Reasoning before
-    it, even a line of it that looks like code, is left out, and so is prose after it."""
+    whole reply is read, as before).
+
+    The lines split into stretches without prose. The code starts in the first stretch that
+    opens code of the language (an import, a declaration, ``(scene``, ``{``) with at least two
+    lines of code, else in the stretch with the most lines of code (the later one on a tie:
+    the reasoning comes first); it ends at the last line of code after that, so that prose
+    between two parts of the code stays (as before) but reasoning before it, even a line of it
+    that looks like code, and remarks after it are left out."""
     syntax = BLOCK_SYNTAX.get(language)
     if syntax is None:
         return None
@@ -271,26 +281,27 @@ def code_region(lines: Sequence[str], language: str) -> CodeRegion | None:
         and syntax.code_line.match(lines[i]) is not None
         for i in range(len(lines))
     ]
-
-    def followed_by_code(i: int) -> bool:
-        for j in range(i + 1, len(lines)):
-            if lines[j].strip():
-                return not prose[j]
-        return True
-
-    first = next(
-        (
-            i
-            for i, line in enumerate(lines)
-            if not prose[i] and syntax.start.match(line) and followed_by_code(i)
-        ),
-        None,
-    )
-    if first is None:
-        first = next((i for i in range(len(lines)) if code[i] and followed_by_code(i)), None)
-    if first is None:
+    stretches: list[list[int]] = []
+    current: list[int] = []
+    for i in range(len(lines)):
+        if prose[i]:
+            if current:
+                stretches.append(current)
+            current = []
+        elif code[i]:
+            current.append(i)
+    if current:
+        stretches.append(current)
+    if not stretches:
         return None
-    last = max(i for i in range(first, len(lines)) if code[i] or i == first)
+    opening = [
+        run
+        for run in stretches
+        if len(run) >= 2 and any(syntax.start.match(lines[i]) for i in run)
+    ]
+    chosen = opening[0] if opening else max(reversed(stretches), key=len)
+    first = next((i for i in chosen if syntax.start.match(lines[i])), chosen[0])
+    last = max(i for run in stretches for i in run if i >= first)
     # Comments directly above the first line belong to the code.
     while first > 0 and syntax.comment.match(lines[first - 1]):
         first -= 1
@@ -412,6 +423,11 @@ def _braced_end(text: str, start: int, first: int) -> int | None:
     return None
 
 
+def _declared(text: str, syntax: BlockSyntax) -> set[str]:
+    """The top-level variables ``text`` declares."""
+    return set(syntax.declares.findall(text)) if syntax.declares is not None else set()
+
+
 def _uses(text: str, names: set[str]) -> list[str]:
     return sorted(name for name in names if re.search(rf"(?<![\w$.]){re.escape(name)}\b", text))
 
@@ -444,6 +460,10 @@ def plan_blocks(
                 earlier[name] = (j, span)
         own = definitions[k]
         redefined = sorted(set(own) & set(earlier))
+        restated = sorted(
+            (set(own) | _declared(text, syntax))
+            & (set(earlier) | {n for j in plan.kept for n in _declared(texts[j], syntax)})
+        )
         needs = _uses(_without(text, own.values()), set(earlier) - set(own))
         complete = bool(
             syntax.setup is not None
@@ -455,14 +475,14 @@ def plan_blocks(
             plan.kept.append(k)
             note("merged", f"{where(k)} goes on from the one before, as the reply says; merged")
             continue
-        if complete and not needs and (cue not in ("add", "then") or redefined):
+        if complete and not needs and (cue not in ("add", "then") or restated):
             dropped = len(plan.kept)
             plan.kept = [k]
             plan.splices = []
             plan.moved = {}
             why = "builds a whole scene on its own"
-            if redefined:
-                why += f" and redefines {', '.join(redefined[:4])}"
+            if restated:
+                why += f" and redefines {', '.join(restated[:4])}"
             if cue == "replace":
                 why += ", and the reply says it corrects the earlier code"
             note(

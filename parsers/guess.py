@@ -30,7 +30,10 @@ _MARKS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     ),
     ("dsl", re.compile(r"\(\s*(scene|entity)\b")),
 )
-_JSON_START: Final = re.compile(r"^\s*[\[{]")
+#: A JSON document opening at the start of the text, or on a line of its own after prose
+#: (an NL-CoT reply's reasoning comes first): ``{`` then a key or a line end, ``[`` then an
+#: object or a line end.
+_JSON_START: Final = re.compile(r"^\s*[\[{]|^[ \t]*(\{[ \t]*(\n|[\"'])|\[[ \t]*(\n|\{))", re.M)
 
 #: File extensions of each language, for replies that show no mark.
 EXTENSIONS: Final[dict[str, str]] = {

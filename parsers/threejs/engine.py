@@ -266,8 +266,10 @@ class ThreeEngine(
         for kind in (*GEOMETRY_PARAMETERS, *OTHER_GEOMETRIES):
             members[kind] = self._engine_class(kind, self._geometry_constructor(kind))
             if kind != "BufferGeometry" and kind.endswith("Geometry"):
-                # The pre-r125 names (BoxBufferGeometry) still appear in model code.
-                members[kind.replace("Geometry", "BufferGeometry")] = members[kind]
+                # The pre-r125 names (BoxBufferGeometry) still appear in model code; the
+                # constructor reads them as the geometry and says so.
+                alias = kind.replace("Geometry", "BufferGeometry")
+                members[alias] = self._engine_class(alias, self._geometry_constructor(alias))
         for kind in MATERIAL_KINDS:
             members[kind] = self._engine_class(kind, self._material_constructor(kind))
         members["Vector3"] = self._engine_class(

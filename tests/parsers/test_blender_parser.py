@@ -5,6 +5,7 @@ palette colour, sRGB, exact-primitive world AABB centre and extents within 1e-6)
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,10 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "b23_multiple_blocks": {"extract.merged"},
     "b24_no_fence": {"extract.no_fence"},
     "b27_thin_box_ground": {"build.ground_removed"},
+    "b32_legacy_27x_operators": {"blender.legacy_argument", "blender.legacy_api"},
+    "b33_python2_print_xrange": {"py.python2"},
+    "b35_y_up_ground_slab": {"build.ground_removed"},
+    "b36_corrected_helper": {"extract.replaced_definitions"},
 }
 
 
@@ -278,3 +283,52 @@ def test_origin_set_kinds_not_modelled_are_reported() -> None:
     assert [d.code for d in parsed.diagnostics if d.code == "blender.origin_set"] == [
         "blender.origin_set"
     ]
+
+
+def test_blender_27x_operator_arguments() -> None:
+    cube, sphere, ico = objects(
+        "bpy.ops.mesh.primitive_cube_add(radius=0.5, view_align=False, layers=(True,) + (False,) * 19)\n"
+        "bpy.ops.mesh.primitive_uv_sphere_add(size=0.4)\n"
+        "bpy.ops.mesh.primitive_ico_sphere_add(size=0.3, subdivisions=3)"
+    )
+    assert cube.size == pytest.approx((1.0, 1.0, 1.0))
+    assert sphere.size == pytest.approx((0.8, 0.8, 0.8))
+    assert ico.size == pytest.approx((0.6, 0.6, 0.6))
+    # 2.80's names win when both are given.
+    (cube,) = objects("bpy.ops.mesh.primitive_cube_add(size=3, radius=0.5)")
+    assert cube.size == pytest.approx((3.0, 3.0, 3.0))
+
+
+def test_blender_27x_active_object_and_selection() -> None:
+    # scene.objects.active = cube makes it bpy.context.object again: the turn is the cube's,
+    # as 2.80's view_layer.objects.active would make it.
+    old = objects(
+        "bpy.ops.mesh.primitive_cube_add()\ncube = bpy.context.object\n"
+        "bpy.ops.mesh.primitive_uv_sphere_add(location=(3, 0, 0))\n"
+        "bpy.context.scene.objects.active = cube\nbpy.context.object.rotation_euler = (0, 0, 0.5)"
+    )
+    new = objects(
+        "bpy.ops.mesh.primitive_cube_add()\ncube = bpy.context.object\n"
+        "bpy.ops.mesh.primitive_uv_sphere_add(location=(3, 0, 0))\n"
+        "bpy.context.view_layer.objects.active = cube\nbpy.context.object.rotation_euler = (0, 0, 0.5)"
+    )
+    assert [(o.id, o.rotation) for o in old] == [(o.id, o.rotation) for o in new]
+    assert old[0].rotation[1] == pytest.approx(math.degrees(0.5))
+    result = parse(
+        "```python\nimport bpy\nbpy.ops.mesh.primitive_cube_add()\na = bpy.context.object\n"
+        "bpy.ops.mesh.primitive_cylinder_add(location=(3, 0, 0))\n"
+        "bpy.ops.object.select_all(action='DESELECT')\na.select = True\nbpy.ops.object.delete()\n```",
+        "blender",
+    )
+    assert [o.class_name for o in result.scene.objects] == ["cylinder"]
+
+
+def test_python_2_in_blender_is_read_and_said_never_to_run() -> None:
+    result = parse(read("b33_python2_print_xrange"), "blender")
+    assert len(result.scene.objects) == 5
+    notes = [d for d in result.diagnostics if d.code == "py.python2"]
+    assert all("no Blender runs this" in d.message for d in notes)
+    assert {d.line for d in notes} == {6, 16, 23, 25, 27}
+    # What a print statement prints is still evaluated.
+    (cube,) = objects('print "made", bpy.ops.mesh.primitive_cube_add(size=1)')
+    assert cube.size == pytest.approx((1.0, 1.0, 1.0))

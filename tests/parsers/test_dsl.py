@@ -29,6 +29,12 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "13_name_without_shape": {"dsl.class_from_name", "dsl.missing_shape"},
     "14_garbage": {"dsl.syntax"},
     "16_camera_and_extra_forms": {"dsl.ignored_form"},
+    "17_group_with_offset": {"dsl.group", "dsl.unknown_attribute", "dsl.unknown_form"},
+    "18_cut_off_closed_attributes": {"dsl.truncated", "extract.unclosed_fence"},
+    "19_nl_cot_unfenced_code_like": {"extract.no_fence", "extract.prose_skipped"},
+    "20_split_over_blocks": {"extract.joined"},
+    "21_corrected_entity": {"extract.chosen"},
+    "22_ground_and_lights": {"dsl.ground", "dsl.scene_element", "dsl.ignored_form"},
 }
 
 
@@ -146,3 +152,70 @@ def test_written_scenes_read_back_exactly(scene: Scene) -> None:
 def test_random_text_never_raises(text: str) -> None:
     result = parse(text, "dsl")
     assert "parse.internal" not in {d.code for d in result.diagnostics}
+
+
+def test_groups_nest_entities_and_add_their_offsets() -> None:
+    result = parse((FIXTURES / "17_group_with_offset.txt").read_text(), "dsl")
+    by_id = {o.id: o for o in result.scene.objects}
+    assert list(by_id) == ["base", "bottom", "cap", "lone"]
+    assert by_id["bottom"].position == (1.5, 0.4, -0.5)
+    # Nested groups add up: (1.5, 0, -0.5) + (0, 0.8, 0) + the cap's own (0, 0.35, 0).
+    assert by_id["cap"].position == pytest.approx((1.5, 1.15, -0.5))
+    assert by_id["lone"].position == (0.0, 0.3, 1.5)
+    rotation = next(d for d in result.diagnostics if d.code == "dsl.unknown_attribute")
+    assert "group extras" in rotation.message and rotation.line == 11
+
+
+def test_group_is_a_grammar_rule_and_group_elsewhere_is_a_symbol() -> None:
+    text = "(scene (group g (offset 1 0 0) (entity group (shape cube) (position 0 0.5 0))))"
+    forms = read_forms(text, Diagnostics())
+    assert forms is not None
+    scene = forms[0]
+    assert isinstance(scene, Form)
+    group = scene.items[1]
+    assert isinstance(group, Form) and group.head == "group"
+    entity = group.items[3]
+    assert isinstance(entity, Form) and entity.items[1] == Atom("group", "symbol", 1, 40)
+    (obj,) = parse(text, "dsl").scene.objects
+    assert (obj.id, obj.position) == ("group", (1.0, 0.5, 0.0))
+
+
+def test_groups_nested_too_deep_are_not_read() -> None:
+    depth = 40
+    text = "(scene " + "(group " * depth + "(entity a (shape cube))" + ")" * depth + ")"
+    result = parse(text, "dsl")
+    assert not result.scene.objects
+    assert "dsl.too_deep" in {d.code for d in result.diagnostics}
+
+
+def test_entity_cut_off_after_a_complete_attribute_is_kept() -> None:
+    result = parse((FIXTURES / "18_cut_off_closed_attributes.txt").read_text(), "dsl")
+    ring = result.scene.get_object("yellow_ring")
+    assert (ring.class_name, ring.position, ring.size) == ("torus", (0, 0.1, -1.2), (1.2, 0.3, 1.2))
+    kept = [d for d in result.diagnostics if d.code == "dsl.truncated" and "kept" in d.message]
+    assert [d.line for d in kept] == [5]
+
+
+@pytest.mark.parametrize(
+    ("tail", "kept"),
+    [
+        ("(entity c (shape cone) (position 1 0.5 0)", True),
+        ("(entity c (shape cone) (position 1 0.5 0) ", True),
+        ("(entity c (shape cone) (position 1 0.5 0) (sca", False),
+        ("(entity c (shape cone) (position 1 0.5", False),
+        ("(entity c", False),
+        ("(group g (offset 1 0 0) (entity c (shape cone) (position 1 0.5 0))", True),
+    ],
+)
+def test_cut_entity_is_kept_only_when_its_attributes_are_closed(tail: str, kept: bool) -> None:
+    text = f"(scene\n  (entity a (shape cube) (position 0 0.5 0))\n  {tail}"
+    ids = [o.id for o in parse(text, "dsl").scene.objects]
+    assert ids == (["a", "c"] if kept else ["a"])
+
+
+def test_ground_lights_and_cameras_are_not_objects() -> None:
+    result = parse((FIXTURES / "22_ground_and_lights.txt").read_text(), "dsl")
+    assert [o.id for o in result.scene.objects] == ["box", "ring"]
+    codes = [d.code for d in result.diagnostics]
+    assert codes.count("dsl.scene_element") == 2 and codes.count("dsl.ground") == 1
+    assert "dsl.missing_shape" not in codes

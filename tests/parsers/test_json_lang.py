@@ -42,6 +42,11 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "21_no_json": {"json.no_json"},
     "22_garbage_json": {"json.syntax"},
     "23_unknown_class_and_words": {"json.unknown_class", "build.unknown_class"},
+    "24_nl_cot_unfenced_list": {"extract.no_fence", "extract.prose_skipped"},
+    "25_last_complete_block_not_largest": {"extract.chosen"},
+    "26_split_over_blocks": {"extract.joined"},
+    "27_replace_one_entity": {"extract.chosen"},
+    "28_ground_light_camera_entries": {"json.ground", "json.scene_element"},
 }
 
 

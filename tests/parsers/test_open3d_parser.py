@@ -38,6 +38,10 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "o13_ground_slab": {"build.ground_removed"},
     "o17_cut_off": {"py.syntax", "extract.unclosed_fence", "open3d.nothing_shown"},
     "o26_no_fence": {"extract.no_fence"},
+    "o28_legacy_create_mesh": {"open3d.legacy_api"},
+    "o29_ground_slab_sinking_cone": {"build.ground_removed"},
+    "o30_nl_cot_unfenced": {"extract.no_fence", "extract.prose_skipped"},
+    "o31_python2_strings": {"py.python2"},
 }
 
 
@@ -178,3 +182,62 @@ def test_written_script_builds_the_scene_in_open3d() -> None:
         compare_scenes(expected_scene(run, "open3d"), scene, tolerance=1e-9, rgb_tolerance=1e-12)
         == []
     )
+
+
+def test_factories_of_open3d_before_0_8_are_the_same_factories() -> None:
+    old, _ = parsed(
+        "a = o3d.geometry.create_mesh_cone(0.5, 1.5, 4)\nb = o3d.geometry.create_mesh_torus()\n"
+        "c = o3d.create_mesh_box(1, 2, 3)\no3d.draw_geometries([a, b, c])"
+    )
+    new, _ = parsed(
+        "a = o3d.geometry.TriangleMesh.create_cone(0.5, 1.5, 4)\n"
+        "b = o3d.geometry.TriangleMesh.create_torus()\nc = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\n"
+        "o3d.visualization.draw_geometries([a, b, c])"
+    )
+    assert [(o.class_name, o.position, o.size) for o in old] == [
+        (o.class_name, o.position, o.size) for o in new
+    ]
+
+
+@pytest.mark.parametrize("kind", ["XYZ", "YZX", "ZXY", "XZY", "ZYX", "YXZ"])
+def test_rotate_by_three_angles_as_open3d_0_7_to_0_9(kind: str) -> None:
+    angles = (0.3, -0.7, 1.1)
+    (old,), notes = parsed(
+        f"m = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\n"
+        f"m.rotate({list(angles)}, center=False, type=o3d.geometry.RotationType.{kind})"
+    )
+    (new,), _ = parsed(
+        f"m = o3d.geometry.TriangleMesh.create_box(1, 2, 3)\n"
+        f"m.rotate(o3d.geometry.get_rotation_matrix_from_{kind.lower()}({list(angles)}), center=(0, 0, 0))"
+    )
+    assert old.position == pytest.approx(new.position)
+    assert old.rotation == pytest.approx(new.rotation)
+    assert "open3d.legacy_api" in notes
+
+
+def test_centre_flags_of_open3d_0_7_to_0_9() -> None:
+    # center=True turns about the vertex mean (0.20's default), center=False about the origin.
+    (mean,), _ = parsed(
+        "m = o3d.geometry.TriangleMesh.create_box()\nm.rotate([0, 0, np.pi / 2], center=True)"
+    )
+    (origin,), _ = parsed(
+        "m = o3d.geometry.TriangleMesh.create_box()\nm.rotate([0, 0, np.pi / 2], center=False)"
+    )
+    assert mean.position == pytest.approx((0.5, 0.5, 0.5))
+    assert origin.position == pytest.approx((-0.5, 0.5, 0.5))
+    (scaled,), codes = parsed("m = o3d.geometry.TriangleMesh.create_box()\nm.scale(2.0, center=False)")
+    assert scaled.position == pytest.approx((1.0, 1.0, 1.0))
+    assert "open3d.scale_without_center" not in codes
+    (axis_angle,), _ = parsed(
+        "m = o3d.geometry.TriangleMesh.create_box()\n"
+        "m.rotate([0, np.pi / 2, 0], center=False, type=o3d.geometry.RotationType.AxisAngle)"
+    )
+    assert axis_angle.position == pytest.approx((0.5, 0.5, -0.5))
+
+
+def test_python_2_reads_as_python_3_with_a_remark() -> None:
+    result = parse(read("o31_python2_strings"), "open3d")
+    assert [o.size[0] for o in result.scene.objects] == pytest.approx([0.8, 1.2, 0.5, 0.5])
+    notes = [d.message for d in result.diagnostics if d.code == "py.python2"]
+    assert any("open3d ran on Python 2.7 until 0.9" in m for m in notes)
+    assert any("xrange" in m for m in notes) and any("iteritems" in m for m in notes)

@@ -13,6 +13,7 @@ from parsers import parse
 from spatialbabel import Scene
 from spatialbabel.geometry import world_aabb
 from spatialbabel.palette import linear_to_srgb
+from parsers.threejs.geometries import read_geometry
 from tests.engines.three_engine import compare_scenes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "threejs"
@@ -32,6 +33,12 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "30_cylinder_variants": {"threejs.segments", "threejs.square_prism"},
     "34_unfenced_code": {"extract.no_fence"},
     "36_default_materials_and_userdata": {"threejs.approximated"},
+    "43_cone_theta_start": {"threejs.pyramid", "threejs.square_prism", "threejs.partial_shape"},
+    "44_legacy_api_r110": {"threejs.legacy_api", "threejs.html_page"},
+    "45_corrected_second_answer": {"extract.rewrite"},
+    "47_nl_cot_unfenced_code_like_line": {"extract.no_fence", "extract.prose_skipped"},
+    "48_z_up_ground_slab": {"build.ground_removed"},
+    "49_redefined_helper": {"extract.replaced_definitions"},
 }
 
 
@@ -163,3 +170,55 @@ def test_frames_are_canonical_for_threejs() -> None:
     (box,) = parse(code, "threejs").scene.objects
     assert box.position == pytest.approx((1.0, 2.0, -3.0))
     assert np.allclose(box.size, (1, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("theta_start", "turn"),
+    [(0.0, 45.0), (math.pi / 4, 0.0), (math.pi / 6, -15.0), (math.pi / 2, -45.0), (-math.pi / 4, 0.0)],
+)
+def test_four_segment_cone_is_turned_by_theta_start(theta_start: float, turn: float) -> None:
+    """three puts the first corner at thetaStart from +Z towards +X; a square has quarter-turn
+    symmetry, so the turn is read modulo 90 degrees, in [-45, 45] (135 is -45, the same
+    square; tests/parsers/test_threejs_parity.py
+    holds the reading against three's vertices in fixture 43)."""
+    reading = read_geometry(
+        "ConeGeometry", {"radius": 1.0, "height": 1.0, "radialSegments": 4, "thetaStart": theta_start}
+    )
+    assert reading.class_name == "pyramid"
+    linear = reading.unit_to_local[:3, :3]
+    expected = np.diag([math.sqrt(2), 1.0, math.sqrt(2)])
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    rotation = np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    assert np.allclose(linear, rotation @ expected)
+
+
+def test_open_sectors_and_open_ends_of_cones_and_cylinders() -> None:
+    half = read_geometry(
+        "ConeGeometry", {"radius": 1.0, "height": 1.0, "radialSegments": 4, "thetaLength": math.pi}
+    )
+    # Four segments over half a turn are no square: read as the round cone around them.
+    assert half.class_name == "cone"
+    assert "threejs.partial_shape" in {code for _, code, _ in half.remarks}
+    whole = read_geometry(
+        "ConeGeometry",
+        {"radius": 1.0, "height": 1.0, "radialSegments": 4, "thetaLength": -2 * math.pi},
+    )
+    assert whole.class_name == "pyramid"
+    hollow = read_geometry("CylinderGeometry", {"openEnded": True})
+    assert hollow.class_name == "cylinder"
+    assert "threejs.open_ended" in {code for _, code, _ in hollow.remarks}
+
+
+def test_names_of_three_before_r125() -> None:
+    result = parse(read("44_legacy_api_r110"), "threejs")
+    box, pyramid, post, ball = result.scene.objects
+    assert (box.class_name, box.size, box.rotation[1]) == ("cube", (1.0, 2.0, 1.0), pytest.approx(30.0))
+    assert pyramid.position == pytest.approx((2.0, 0.5, 0.0))
+    assert post.position == pytest.approx((-2.0, 0.5, 0.0))
+    assert ball.position[0] == pytest.approx(1.0)  # THREE.Math.clamp(3, -1, 1)
+    legacy = [d.message for d in result.diagnostics if d.code == "threejs.legacy_api"]
+    assert any("THREE.CubeGeometry" in m for m in legacy)
+    assert any("THREE.Math is" in m for m in legacy)
+    assert any("Object3D.applyMatrix()" in m for m in legacy)
+    assert any("BufferGeometry.applyMatrix()" in m for m in legacy)
+    assert any("ConeBufferGeometry" in m for m in legacy)

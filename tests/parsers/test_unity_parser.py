@@ -41,6 +41,7 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "u18_cut_off": {"unity.cut_off", "extract.unclosed_fence"},
     "u19_two_blocks": {"extract.merged", "build.class_from_context"},
     "u26_no_fence": {"extract.no_fence"},
+    "u29_corrected_rewrite": {"extract.rewrite"},
 }
 
 
@@ -166,3 +167,22 @@ def test_fields_are_read_without_this_and_ints_divide_as_in_csharp() -> None:
         "int count = 5; float size = 1.5f;",
     )
     assert cube.position == pytest.approx((2, 1.5, 0))
+
+
+def test_numbers_written_as_text() -> None:
+    (cube, ball), notes = objects(
+        'var p = "1.5,0.5,-2".Split(\',\');\n'
+        "var c = GameObject.CreatePrimitive(PrimitiveType.Cube);\n"
+        "c.transform.position = new Vector3(float.Parse(p[0]), Convert.ToSingle(p[1]), "
+        "System.Convert.ToDouble(p[2]));\n"
+        'int n = int.Parse("3");\n'
+        'float r; bool ok = float.TryParse("0.25", out r);\n'
+        "var b = GameObject.CreatePrimitive(PrimitiveType.Sphere);\n"
+        "b.transform.localScale = Vector3.one * (2 * r);\n"
+        "b.transform.position = new Vector3(n / 2, ok ? 1f : 0f, 0f);\n"
+    )
+    assert cube.position == pytest.approx((1.5, 0.5, 2.0))
+    assert ball.size == pytest.approx((0.5, 0.5, 0.5))
+    # int.Parse gives an int: 3 / 2 is 1 in C#.
+    assert ball.position == pytest.approx((1.0, 1.0, 0.0))
+    assert not any(code.startswith("eval.unknown") for code in notes)
