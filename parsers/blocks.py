@@ -295,9 +295,7 @@ def code_region(lines: Sequence[str], language: str) -> CodeRegion | None:
     if not stretches:
         return None
     opening = [
-        run
-        for run in stretches
-        if len(run) >= 2 and any(syntax.start.match(lines[i]) for i in run)
+        run for run in stretches if len(run) >= 2 and any(syntax.start.match(lines[i]) for i in run)
     ]
     chosen = opening[0] if opening else max(reversed(stretches), key=len)
     first = next((i for i in chosen if syntax.start.match(lines[i])), chosen[0])
@@ -565,15 +563,15 @@ def _match(later: list[ObjectKey], earlier: list[ObjectKey]) -> dict[int, int]:
     then the same class and colour, each earlier object used once."""
     pairs: dict[int, int] = {}
     used: set[int] = set()
-    names = {}
+    names: dict[str, int] = {}
     for j, key in enumerate(earlier):
         if key.name:
             names.setdefault(key.name.lower(), j)
     for i, key in enumerate(later):
-        j = names.get(key.name.lower()) if key.name else None
-        if j is not None and j not in used:
-            pairs[i] = j
-            used.add(j)
+        found = names.get(key.name.lower()) if key.name else None
+        if found is not None and found not in used:
+            pairs[i] = found
+            used.add(found)
     for i, key in enumerate(later):
         if i in pairs:
             continue
@@ -652,9 +650,7 @@ def decide_readings(readings: Sequence[Reading]) -> Decision | None:
         # it the whole answer again (a corrected scene that leaves an object out), or it
         # repeats more than half of them without the prose saying it replaces them.
         partial = bool(pairs) and len(pairs) == len(reading.keys)
-        if partial and (
-            whole_again or (len(reading.keys) * 2 > len(keys) and not replaces_some)
-        ):
+        if partial and (whole_again or (len(reading.keys) * 2 > len(keys) and not replaces_some)):
             rules.append(
                 f"{where} repeats {len(pairs)} of the {len(keys)} objects before it and "
                 "restates the answer: the last complete block is the answer"

@@ -39,9 +39,7 @@ def read_candidates(
     """The objects of a JSON or DSL reply and every diagnostic about how they were read."""
     extraction = extract_code(text, language)
     candidates = extraction.candidates or extraction.blocks
-    groups = split_answers(
-        [b.text for b in candidates], [b.closed for b in candidates], language
-    )
+    groups = split_answers([b.text for b in candidates], [b.closed for b in candidates], language)
     head: list[Diagnostic] = list(extraction.diagnostics)
     units: list[_Unit] = []
     for group in groups:
@@ -69,8 +67,7 @@ def read_candidates(
             index,
             [_key(n) for n in unit.natives or []],
             bool(unit.natives),
-            not unit.blocks[-1].closed
-            or any(d.code == truncated for d in unit.notes.items),
+            not unit.blocks[-1].closed or any(d.code == truncated for d in unit.notes.items),
             unit.blocks[0].first_line,
             unit.blocks[0].prose_before,
         )
@@ -92,7 +89,5 @@ def read_candidates(
     used = sorted({index for index, _ in decision.picks})
     for index in used:
         diagnostics.extend(units[index].notes.items)
-    natives = [
-        (units[index].natives or [])[position] for index, position in decision.picks
-    ]
+    natives = [(units[index].natives or [])[position] for index, position in decision.picks]
     return natives, diagnostics

@@ -377,7 +377,9 @@ def _entity(
         kind, word = element
         code = "dsl.ground" if kind == "ground" else "dsl.scene_element"
         what = "the ground" if kind == "ground" else f"a {kind}"
-        notes.info(code, f"{where}: {word!r} is {what}, not an object; left out", form.line, form.column)
+        notes.info(
+            code, f"{where}: {word!r} is {what}, not an object; left out", form.line, form.column
+        )
         return None
     class_name = UNKNOWN_CLASS
     if "shape" in fields:

@@ -11,6 +11,7 @@ each candidate so the parser can decide. Every choice is a diagnostic.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -275,21 +276,30 @@ def extract_code(reply: str, language: str) -> Extraction:
         block = chosen[0]
         segments = ((1, block.first_line, block.line_count),)
         return Extraction(block.text, segments, (block,), tuple(notes), (block,))
-    return _combined(chosen, language, why, notes)
+    return _combined(chosen, _prose_between(blocks, chosen), language, why, notes)
+
+
+def _prose_between(blocks: list[CodeBlock], chosen: list[CodeBlock]) -> list[str]:
+    """The reply's text before each chosen block since the chosen block before it: other
+    blocks between them (a shell command, a reasoning list) count as prose."""
+    position = {id(block): i for i, block in enumerate(blocks)}
+    prose = [chosen[0].prose_before]
+    for previous, block in itertools.pairwise(chosen):
+        between = blocks[position[id(previous)] + 1 : position[id(block)] + 1]
+        parts = []
+        for other in between:
+            parts.append(other.prose_before)
+            if other is not block:
+                parts.append(other.text)
+        prose.append("\n".join(parts))
+    return prose
 
 
 def _combined(
-    chosen: list[CodeBlock], language: str, why: str, notes: list[Diagnostic]
+    chosen: list[CodeBlock], prose: list[str], language: str, why: str, notes: list[Diagnostic]
 ) -> Extraction:
     """The code of several blocks of an imperative language, as ``plan_blocks`` combines them."""
-    # The prose before each block since the previous *chosen* block (other blocks between
-    # them, such as a shell command, count as prose).
-    prose = [chosen[0].prose_before]
-    for previous, block in zip(chosen, chosen[1:], strict=False):
-        prose.append(block.prose_before if block.first_line > previous.first_line else "")
-    plan = plan_blocks(
-        [b.text for b in chosen], prose, [b.first_line for b in chosen], language
-    )
+    plan = plan_blocks([b.text for b in chosen], prose, [b.first_line for b in chosen], language)
     notes.extend(plan.diagnostics)
     kept = [chosen[k] for k in plan.kept]
     if len(kept) > 1:
@@ -315,11 +325,11 @@ def _combined(
     for k in plan.kept:
         block = chosen[k]
         for i, line in enumerate(texts[k]):
-            splice = replaced.get((k, i))
-            if splice is not None:
-                source = chosen[splice.source]
-                for m in range(*splice.source_lines):
-                    out.append((texts[splice.source][m], source.first_line + m))
+            spliced = replaced.get((k, i))
+            if spliced is not None:
+                source = chosen[spliced.source]
+                for m in range(*spliced.source_lines):
+                    out.append((texts[spliced.source][m], source.first_line + m))
             if i in skip.get(k, ()):
                 continue
             out.append((line, block.first_line + i))

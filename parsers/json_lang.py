@@ -779,7 +779,9 @@ def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject
         if kind == "ground":
             notes.info("json.ground", f"{where}: {word!r} is the ground, not an object; left out")
         else:
-            notes.info("json.scene_element", f"{where}: {word!r} is a {kind}, not an object; left out")
+            notes.info(
+                "json.scene_element", f"{where}: {word!r} is a {kind}, not an object; left out"
+            )
         return None
     class_name = _read_class(obj, where, notes)
     rgb = _read_color(obj, where, notes)

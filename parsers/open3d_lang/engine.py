@@ -373,7 +373,8 @@ class Open3DEngine(Engine):
 
         def legacy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             ctx.info("open3d.legacy_api", f"{old} is {when}; read as {new}")
-            return call(ctx, args, kwargs)  # type: ignore[no-any-return]
+            result: Value = call(ctx, args, kwargs)
+            return result
 
         return Builtin(function.name, legacy)
 
@@ -580,9 +581,12 @@ class Open3DEngine(Engine):
             angle = math.sqrt(sum(v * v for v in values))
             if angle < 1e-15:
                 return np.eye(3)
-            return axis_angle_to_matrix(tuple(v / angle for v in values), angle)
+            axis = (values[0] / angle, values[1] / angle, values[2] / angle)
+            return axis_angle_to_matrix(axis, angle)
         if name.lower() not in ROTATION_ORDERS:
-            ctx.warning("open3d.bad_value", f"rotation type {name!r} is not one open3d had; XYZ used")
+            ctx.warning(
+                "open3d.bad_value", f"rotation type {name!r} is not one open3d had; XYZ used"
+            )
             name = "XYZ"
         return rotation_matrix(name.lower(), values)
 

@@ -102,7 +102,8 @@ class ThreeRecords(Engine):
 
         def legacy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             self.report_legacy(ctx, name, message)
-            return call(ctx, args, kwargs)  # type: ignore[no-any-return]
+            result: Value = call(ctx, args, kwargs)
+            return result
 
         return Builtin(f"{name}.{function.name.split('.')[-1]}", legacy)
 

@@ -92,7 +92,10 @@ def _arguments_of_280(op_name: str, kwargs: dict[str, Any]) -> dict[str, Any]:
 #: Blender 2.7x's scene API as 2.80 renamed it (textual: bpy 5 has no attribute to patch).
 _SCENE_API_280 = (
     (re.compile(r"\b(bpy\.context|C)\.scene\.objects\.active\b"), r"\1.view_layer.objects.active"),
-    (re.compile(r"\b(bpy\.context|C)\.scene\.objects\.link\("), r"\1.scene.collection.objects.link("),
+    (
+        re.compile(r"\b(bpy\.context|C)\.scene\.objects\.link\("),
+        r"\1.scene.collection.objects.link(",
+    ),
     (re.compile(r"\b(bpy\.context|C)\.scene\.update\(\)"), r"\1.view_layer.update()"),
     (re.compile(r"^(\s*)([\w.\[\]'\"]+)\.select\s*=\s*(.+?)\s*$", re.M), r"\1\2.select_set(\3)"),
     # 2.7x colours are RGB; 2.80 made diffuse_color RGBA.

@@ -193,7 +193,9 @@ def _install_legacy() -> None:
     """open3d 0.6-0.9's names and signatures, over 0.20's implementation."""
     rotate, scale = _MESH.rotate, _MESH.scale
 
-    def legacy_rotate(self: Any, R: Any = None, center: Any = None, type: Any = None, **kwargs: Any) -> Any:  # noqa: A002, N803
+    def legacy_rotate(
+        self: Any, R: Any = None, center: Any = None, type: Any = None, **kwargs: Any
+    ) -> Any:
         R = kwargs.get("rotation", R)
         matrix = np.asarray(R, dtype=float)
         if matrix.size == 3:
@@ -201,23 +203,28 @@ def _install_legacy() -> None:
         return rotate(self, matrix, _centre(self, center))
 
     def legacy_scale(self: Any, factor: float, *rest: Any, **kwargs: Any) -> Any:
-        center = kwargs.pop("center", rest[0] if rest else None)
+        center = kwargs.get("center", rest[0] if rest else None)
         if not isinstance(center, bool):
             # 0.20's own overloads (without a centre it raises TypeError, as 0.20 does).
             return scale(self, factor, *rest, **kwargs)
         return scale(self, factor, _centre(self, center))
 
-    _MESH.rotate = legacy_rotate
-    _MESH.scale = legacy_scale
+    # setattr: the stubs of open3d's compiled module declare none of these names.
+    setattr(_MESH, "rotate", legacy_rotate)  # noqa: B010
+    setattr(_MESH, "scale", legacy_scale)  # noqa: B010
     for old, new in _LEGACY_FACTORIES.items():
         function = getattr(_MESH, new)
         setattr(o3d.geometry, old, function)
         setattr(o3d, old, function)
-    o3d.geometry.RotationType = _RotationType
-    o3d.draw_geometries = _show_first
-    o3d.TriangleMesh = _MESH
-    o3d.Vector3dVector = o3d.utility.Vector3dVector
-    o3d.Vector3iVector = o3d.utility.Vector3iVector
+    flat = {
+        "draw_geometries": _show_first,
+        "TriangleMesh": _MESH,
+        "Vector3dVector": o3d.utility.Vector3dVector,
+        "Vector3iVector": o3d.utility.Vector3iVector,
+    }
+    for name, value in flat.items():
+        setattr(o3d, name, value)
+    setattr(o3d.geometry, "RotationType", _RotationType)  # noqa: B010
 
 
 def _colours(mesh: Any) -> list[list[float]] | None:

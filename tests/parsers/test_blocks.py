@@ -96,7 +96,9 @@ def test_a_redefined_python_helper_replaces_the_old_one_where_it_stood() -> None
     assert code.code.count("def add_block") == 1
     assert "size / 2" in code.code
     # Lines still point into the reply: the spliced definition comes from the second block.
-    assert code.reply_line(code.code.split("\n").index("def add_block(x, y, size, rgba):") + 1) == 22
+    assert (
+        code.reply_line(code.code.split("\n").index("def add_block(x, y, size, rgba):") + 1) == 22
+    )
 
 
 def test_a_redefined_js_function_replaces_the_old_one() -> None:
@@ -136,7 +138,9 @@ def test_the_last_complete_block_wins_not_the_largest() -> None:
 
 def test_a_block_repeating_every_object_is_a_rewrite() -> None:
     first = json_block(CUBE % ("a", "red", 0), CUBE % ("b", "blue", 1))
-    second = json_block(CUBE % ("a", "red", 0.2), CUBE % ("b", "blue", 1.2), CUBE % ("c", "green", 3))
+    second = json_block(
+        CUBE % ("a", "red", 0.2), CUBE % ("b", "blue", 1.2), CUBE % ("c", "green", 3)
+    )
     reply = f"{first}\n\nOn closer inspection:\n\n{second}"
     assert ids(reply) == [("a", "red"), ("b", "blue"), ("c", "green")]
     assert "repeats every object" in chosen(reply)
@@ -164,7 +168,9 @@ def test_a_block_replacing_one_entity_by_name_or_class_and_colour() -> None:
     fix = '```json\n[{"class_name": "sphere", "color": "yellow", "position": [2, 0.5, 0]}]\n```'
     result = parse(f"{first}\nCorrection: the ball is actually yellow:\n{fix}", "json")
     assert [o.color for o in result.scene.objects] == ["red", "yellow", "green"]
-    assert "replaces the sphere" in chosen(f"{first}\nCorrection: the ball is actually yellow:\n{fix}")
+    assert "replaces the sphere" in chosen(
+        f"{first}\nCorrection: the ball is actually yellow:\n{fix}"
+    )
 
 
 def test_dsl_entity_replaced_by_name() -> None:

@@ -15,7 +15,9 @@ from spatialbabel.classes import scene_element_kind
 from spatialbabel.frames import compose
 
 
-def native(class_name: str, position: tuple[float, float, float], size: tuple[float, ...]) -> NativeObject:
+def native(
+    class_name: str, position: tuple[float, float, float], size: tuple[float, ...]
+) -> NativeObject:
     affine = compose(position, np.eye(3), np.asarray(size, dtype=float))
     return NativeObject(class_name, affine, name=class_name)
 
@@ -91,15 +93,18 @@ def test_slabs_that_are_not_the_ground_stay() -> None:
 
 
 def test_a_flat_disc_is_ground_too() -> None:
-    objects = kept(native("cylinder", (0, -0.02, 0), (5, 0.04, 5)), native("cone", (0, 0.5, 0), (1, 1, 1)))
+    objects = kept(
+        native("cylinder", (0, -0.02, 0), (5, 0.04, 5)), native("cone", (0, 0.5, 0), (1, 1, 1))
+    )
     assert [o.class_name for o in objects] == ["cone"]
 
 
 def test_ground_side_of_a_bare_box() -> None:
-    lo, hi = np.array([-3, -0.05, -3]), np.array([3, 0.0, 3])
-    others_lo, others_hi = np.array([[0, -0.07, 0]]), np.array([[1, 1.4, 1]])
+    lo, hi = np.array([-3.0, -0.05, -3.0]), np.array([3.0, 0.0, 3.0])
+    others_lo, others_hi = np.array([[0.0, -0.07, 0.0]]), np.array([[1.0, 1.4, 1.0]])
     assert ground_side(lo, hi, others_lo, others_hi) == "under"
-    assert ground_side(lo, hi, others_lo - 2, others_hi - 2) is None
+    below = np.full(3, 2.0)
+    assert ground_side(lo, hi, others_lo - below, others_hi - below) is None
 
 
 @pytest.mark.parametrize(
@@ -126,7 +131,9 @@ def test_json_ground_light_and_camera_entries_are_left_out() -> None:
 
     result = parse(read_fixture("json", "28_ground_light_camera_entries"), "json")
     assert [o.id for o in result.scene.objects] == ["box", "ball"]
-    messages = [d.message for d in result.diagnostics if d.code in ("json.ground", "json.scene_element")]
+    messages = [
+        d.message for d in result.diagnostics if d.code in ("json.ground", "json.scene_element")
+    ]
     assert messages == [
         "objects[0]: 'plane' is the ground, not an object; left out",
         "objects[1]: 'directional_light' is a light, not an object; left out",

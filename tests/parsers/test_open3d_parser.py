@@ -225,7 +225,9 @@ def test_centre_flags_of_open3d_0_7_to_0_9() -> None:
     )
     assert mean.position == pytest.approx((0.5, 0.5, 0.5))
     assert origin.position == pytest.approx((-0.5, 0.5, 0.5))
-    (scaled,), codes = parsed("m = o3d.geometry.TriangleMesh.create_box()\nm.scale(2.0, center=False)")
+    (scaled,), codes = parsed(
+        "m = o3d.geometry.TriangleMesh.create_box()\nm.scale(2.0, center=False)"
+    )
     assert scaled.position == pytest.approx((1.0, 1.0, 1.0))
     assert "open3d.scale_without_center" not in codes
     (axis_angle,), _ = parsed(

@@ -171,7 +171,7 @@ def test_fields_are_read_without_this_and_ints_divide_as_in_csharp() -> None:
 
 def test_numbers_written_as_text() -> None:
     (cube, ball), notes = objects(
-        'var p = "1.5,0.5,-2".Split(\',\');\n'
+        "var p = \"1.5,0.5,-2\".Split(',');\n"
         "var c = GameObject.CreatePrimitive(PrimitiveType.Cube);\n"
         "c.transform.position = new Vector3(float.Parse(p[0]), Convert.ToSingle(p[1]), "
         "System.Convert.ToDouble(p[2]));\n"
