@@ -175,6 +175,21 @@ _CS_DEFINITION = re.compile(
     re.M,
 )
 
+
+def _python_syntax(setup: str, builds: str) -> BlockSyntax:
+    """A Python engine's syntax: its imports make its set-up, its factories its objects."""
+    return BlockSyntax(
+        start=re.compile(r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)"),
+        code_line=_PY_CODE,
+        comment=re.compile(r"^\s*#"),
+        setup=re.compile(setup, re.M),
+        builds=re.compile(builds),
+        definition=_PY_DEFINITION,
+        family="indent",
+        declares=re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.M),
+    )
+
+
 BLOCK_SYNTAX: Final[dict[str, BlockSyntax]] = {
     "threejs": BlockSyntax(
         start=re.compile(
@@ -204,25 +219,13 @@ BLOCK_SYNTAX: Final[dict[str, BlockSyntax]] = {
         definition=_CS_DEFINITION,
         family="brace",
     ),
-    "blender": BlockSyntax(
-        start=re.compile(r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)"),
-        code_line=_PY_CODE,
-        comment=re.compile(r"^\s*#"),
-        setup=re.compile(r"^\s*(?:import\s+bpy\b|from\s+bpy\b)", re.M),
-        builds=re.compile(r"\bprimitive_\w+_add\s*\(|\bobjects\.new\s*\("),
-        definition=_PY_DEFINITION,
-        family="indent",
-        declares=re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.M),
+    "blender": _python_syntax(
+        setup=r"^\s*(?:import\s+bpy\b|from\s+bpy\b)",
+        builds=r"\bprimitive_\w+_add\s*\(|\bobjects\.new\s*\(",
     ),
-    "open3d": BlockSyntax(
-        start=re.compile(r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)"),
-        code_line=_PY_CODE,
-        comment=re.compile(r"^\s*#"),
-        setup=re.compile(r"^\s*(?:import\s+open3d\b|from\s+open3d\b)", re.M),
-        builds=re.compile(r"\bcreate_(?:mesh_)?\w+\s*\(|\bTriangleMesh\s*\("),
-        definition=_PY_DEFINITION,
-        family="indent",
-        declares=re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.M),
+    "open3d": _python_syntax(
+        setup=r"^\s*(?:import\s+open3d\b|from\s+open3d\b)",
+        builds=r"\bcreate_(?:mesh_)?\w+\s*\(|\bTriangleMesh\s*\(",
     ),
     "json": BlockSyntax(
         start=re.compile(r"^\s*[\[{]\s*(?:$|[\"'{\[]|\w+\s*:)"),
