@@ -39,7 +39,11 @@ def read_candidates(
     """The objects of a JSON or DSL reply and every diagnostic about how they were read."""
     extraction = extract_code(text, language)
     candidates = extraction.candidates or extraction.blocks
-    groups = split_answers([b.text for b in candidates], [b.closed for b in candidates], language)
+    groups = (
+        split_answers([b.text for b in candidates], [b.closed for b in candidates], language)
+        if len(candidates) > 1
+        else [[0]]
+    )
     head: list[Diagnostic] = list(extraction.diagnostics)
     units: list[_Unit] = []
     for group in groups:

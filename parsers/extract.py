@@ -198,7 +198,10 @@ def _unfenced(reply: str, language: str, notes: list[Diagnostic]) -> Extraction:
 def _without_reasoning(
     chosen: list[CodeBlock], language: str, notes: list[Diagnostic]
 ) -> list[CodeBlock]:
-    """``chosen`` without the blocks that hold reasoning in words (kept if all of them do)."""
+    """``chosen`` without the blocks that hold reasoning in words (kept if all of them do, so
+    a reply of one block is read as it is)."""
+    if len(chosen) < 2:
+        return chosen
     code = [b for b in chosen if not is_reasoning(b.text, language)]
     if not code or len(code) == len(chosen):
         return chosen
