@@ -31,7 +31,7 @@ Every decision is a diagnostic naming the rule that decided.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -370,7 +370,7 @@ def _definitions(text: str, syntax: BlockSyntax) -> dict[str, tuple[int, int]]:
         end = (
             _indented_end(lines, first)
             if syntax.family == "indent"
-            else _braced_end(text, match.end(), first)
+            else _braced_end(text, match.end())
         )
         if end is not None:
             found[name] = (first, end)
@@ -390,37 +390,47 @@ def _indented_end(lines: Sequence[str], first: int) -> int:
     return end
 
 
-def _braced_end(text: str, start: int, first: int) -> int | None:
-    """The end line of a brace-delimited definition whose header ends at ``start``: the line
-    after the brace that closes its first ``{``; None when it never closes."""
-    depth = 0
-    i = start
-    opened = False
+def _code_characters(
+    text: str, start: int, quotes: str, comment: str, *, line_strings: bool = False
+) -> Iterator[tuple[int, str]]:
+    """(index, character) of ``text`` from ``start`` outside strings (opened by one of
+    ``quotes``; with ``line_strings`` a line end closes them too) and line comments."""
     quote: str | None = None
+    i = start
     while i < len(text):
         ch = text[i]
         if quote:
             if ch == "\\":
                 i += 2
                 continue
-            if ch == quote:
+            if ch == quote or (line_strings and ch == "\n"):
                 quote = None
-        elif ch in "\"'`":
+        elif ch in quotes:
             quote = ch
-        elif text.startswith("//", i):
+        elif text.startswith(comment, i):
             newline = text.find("\n", i)
             i = len(text) if newline < 0 else newline
             continue
-        elif ch == ";" and not opened:
+        else:
+            yield i, ch
+        i += 1
+
+
+def _braced_end(text: str, start: int) -> int | None:
+    """The end line of a brace-delimited definition whose header ends at ``start``: the line
+    after the brace that closes its first ``{``; None when it never closes."""
+    depth = 0
+    opened = False
+    for i, ch in _code_characters(text, start, "\"'`", "//"):
+        if ch == ";" and not opened:
             return None
-        elif ch == "{":
+        if ch == "{":
             depth += 1
             opened = True
         elif ch == "}":
             depth -= 1
             if opened and depth == 0:
                 return text.count("\n", 0, i) + 1
-        i += 1
     return None
 
 
@@ -685,29 +695,14 @@ def open_brackets(text: str, language: str) -> tuple[int, int]:
     """(net brackets left open at the end, lowest depth reached) of ``text``, strings and
     comments skipped: a block that closes more than it opens goes on from an earlier one."""
     openers, closers, comment = _BRACKETS[language]
+    quotes = '"' if language == "dsl" else "\"'"
     depth = lowest = 0
-    quote: str | None = None
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote or ch == "\n":
-                quote = None
-        elif ch in "\"'" and not (language == "dsl" and ch == "'"):
-            quote = ch
-        elif text.startswith(comment, i):
-            newline = text.find("\n", i)
-            i = len(text) if newline < 0 else newline
-            continue
-        elif ch in openers:
+    for _, ch in _code_characters(text, 0, quotes, comment, line_strings=True):
+        if ch in openers:
             depth += 1
         elif ch in closers:
             depth -= 1
             lowest = min(lowest, depth)
-        i += 1
     return depth, lowest
 
 
