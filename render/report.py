@@ -83,6 +83,9 @@ img.reply { width: 100%; max-width: 1750px; border: 1px solid #e4e4e4; }
 nav a { margin-right: 1em; }
 """
 
+#: The report's stylesheet, for other pages drawn in its style (``s3ft.report``).
+STYLE: Final = _STYLE
+
 
 @dataclass(frozen=True)
 class ReportSummary:

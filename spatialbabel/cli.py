@@ -50,6 +50,7 @@ COMMANDS: Final[dict[str, str]] = {
     "render": "render.cmd_render",
     "report": "render.cmd_report",
     "suite": "suites.cmd_suite",
+    "s3ft": "s3ft.cmd_s3ft",
 }
 
 
@@ -91,9 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
     except ModuleNotFoundError as error:
-        extra = {"bpy": "synth", "pyrender": "render", "matplotlib": "render", "open3d": "dev"}.get(
-            (error.name or "").split(".")[0]
-        )
+        extra = {
+            "bpy": "synth",
+            "pyrender": "render",
+            "matplotlib": "render",
+            "open3d": "dev",
+            "datasets": "s3ft",
+            "pyarrow": "s3ft",
+        }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)
         return ExitCode.MISSING_DEPENDENCY

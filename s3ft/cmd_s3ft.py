@@ -1,0 +1,239 @@
+"""``spatialbabel s3ft``: self-supervised fine-tuning data from a model's own reconstructions.
+
+``s3ft build`` turns a model's replies to the ``phase1`` Three.js prompts into training
+records in three formats; ``s3ft stats`` prints (and draws) what a build found.
+
+Exit codes of ``build``: 0 built; 1 built, but some input lines had problems (each reported
+with its line number, all in stats.json); 3 an unreadable split or replies file, a foreign
+``--out``, or any input problem under ``--strict`` (then nothing is written); 4 the ``s3ft``
+extra (datasets) is missing for the Hugging Face output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Final
+
+from spatialbabel.cli import ExitCode, default_workers
+
+HELP = "S3-FT: build fine-tuning data from a model's own phase1 Three.js replies, and its stats"
+
+SHOWN_PER_KIND: Final = 20
+FORMAT_NAMES: Final = ("openai", "messages", "hf")
+
+
+def _formats(text: str) -> tuple[str, ...]:
+    names = tuple(n for n in text.replace(",", " ").split() if n)
+    unknown = [n for n in names if n not in FORMAT_NAMES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown format {unknown[0] if unknown else text!r}; known: {', '.join(FORMAT_NAMES)}"
+        )
+    return names
+
+
+def _configure_build(parser: argparse.ArgumentParser) -> None:
+    from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION
+
+    parser.add_argument(
+        "--split", type=Path, required=True, help="the split (scenes/, images/, subsets.json)"
+    )
+    parser.add_argument(
+        "--replies",
+        type=Path,
+        required=True,
+        help="the model's phase1 Three.js replies: predictions JSONL or an OpenAI batch output file",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="folder for the training data")
+    parser.add_argument(
+        "--replies-format",
+        choices=("auto", "predictions", "batch"),
+        default="auto",
+        help="how --replies is laid out (default: told from its first line)",
+    )
+    parser.add_argument(
+        "--model", default=None, help="the model to learn from, when the file holds several"
+    )
+    parser.add_argument(
+        "--cross-view",
+        action="store_true",
+        help="copy every view-invariant record onto each other view's image (splits made with --views)",
+    )
+    parser.add_argument(
+        "--no-nl",
+        action="store_true",
+        help="structured tasks only: no QA pairs, description or prompt paraphrases (the ablation)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=DEFAULT_SEED,
+        help="seed of the train/val split and of the questions (default %(default)s)",
+    )
+    parser.add_argument(
+        "--val-fraction",
+        type=float,
+        default=DEFAULT_VAL_FRACTION,
+        help="share of the phase1 scenes held out for validation (default %(default)s)",
+    )
+    parser.add_argument(
+        "--formats",
+        type=_formats,
+        default=FORMAT_NAMES,
+        help="outputs to write, of openai, messages, hf (default: all three)",
+    )
+    parser.add_argument(
+        "--image-base-url",
+        default=None,
+        metavar="URL",
+        help="in the OpenAI files, point at URL/images/<name>.png instead of embedding base64 data URLs",
+    )
+    parser.add_argument(
+        "--absolute-image-paths",
+        action="store_true",
+        help="absolute image paths in the messages files (default: relative to --out)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="processes that parse replies and make records (default: CPUs, at most 8)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="any bad line, unknown or non-phase1 scene, other language or duplicate is fatal (exit 3)",
+    )
+
+
+def _configure_stats(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "builds", type=Path, nargs="+", metavar="DIR", help="folders written by s3ft build"
+    )
+    parser.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also write s3ft.html and its charts into DIR (needs the render extra)",
+    )
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    verbs = parser.add_subparsers(dest="s3ft_verb", metavar="VERB", required=True)
+    _configure_build(
+        verbs.add_parser(
+            "build",
+            help="build the training data",
+            description="Filter and parse the replies into pseudo-ground truth, make the "
+            "records, write them as OpenAI chat JSONL, messages+images JSONL and a datasets folder.",
+        )
+    )
+    _configure_stats(
+        verbs.add_parser(
+            "stats",
+            help="print the statistics of one or more builds",
+            description="Pass rate and rejections, coverage, the pseudo-ground truth's "
+            "Reconstruct Score and F1, records per task and view.",
+        )
+    )
+
+
+def _report_problems(problems: tuple[object, ...], source: Path) -> None:
+    from s3ft.replies import InputProblem
+
+    by_kind: dict[str, list[InputProblem]] = defaultdict(list)
+    for problem in problems:
+        assert isinstance(problem, InputProblem)
+        by_kind[problem.kind].append(problem)
+    for kind, items in by_kind.items():
+        for problem in items[:SHOWN_PER_KIND]:
+            print(f"spatialbabel s3ft: {problem.describe(source)}", file=sys.stderr)
+        if len(items) > SHOWN_PER_KIND:
+            print(
+                f"spatialbabel s3ft: ... and {len(items) - SHOWN_PER_KIND} more {kind} problems (all in stats.json)",
+                file=sys.stderr,
+            )
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from s3ft.build import BuildError, BuildOptions, build
+    from s3ft.replies import ModelChoiceError
+    from s3ft.stats import format_tables
+
+    if args.workers < 1:
+        print("spatialbabel s3ft build: --workers must be at least 1", file=sys.stderr)
+        return ExitCode.USAGE
+    if not 0.0 <= args.val_fraction < 1.0:
+        print("spatialbabel s3ft build: --val-fraction must lie in [0, 1)", file=sys.stderr)
+        return ExitCode.USAGE
+    options = BuildOptions(
+        cross_view=args.cross_view,
+        natural_language=not args.no_nl,
+        seed=args.seed,
+        val_fraction=args.val_fraction,
+        formats=tuple(args.formats),
+        image_base_url=args.image_base_url,
+        absolute_paths=args.absolute_image_paths,
+        workers=args.workers,
+    )
+    try:
+        result = build(
+            args.split,
+            args.replies,
+            args.out,
+            options=options,
+            model=args.model,
+            reply_format=None if args.replies_format == "auto" else args.replies_format,
+            strict=args.strict,
+        )
+    except ModelChoiceError as error:
+        print(f"spatialbabel s3ft build: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    except BuildError as error:
+        print(f"spatialbabel s3ft build: {error}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    problems = result.replies.problems
+    _report_problems(problems, args.replies)
+    if args.strict and problems:
+        print(
+            f"spatialbabel s3ft build: --strict: {len(problems)} input problems; nothing written",
+            file=sys.stderr,
+        )
+        return ExitCode.BAD_INPUT
+    print(format_tables([result.stats]))
+    print(
+        f"\nwritten to {args.out}/ in {result.stats['seconds']:.1f} s: {', '.join(sorted({p.name for p in result.written}))}"
+    )
+    return ExitCode.PROBLEMS if problems else ExitCode.OK
+
+
+def _run_stats(args: argparse.Namespace) -> int:
+    from s3ft.build import STATS_FILE
+    from s3ft.stats import KIND, format_tables
+    from spatialbabel.files import FileFormatError, read_json
+
+    stats_list = []
+    for folder in args.builds:
+        stats = read_json(folder / STATS_FILE)
+        if stats.get("kind") != KIND:
+            raise FileFormatError(
+                folder / STATS_FILE, f"kind: expected {KIND!r}, got {stats.get('kind')!r}"
+            )
+        stats_list.append(stats)
+    print(format_tables(stats_list))
+    if args.html is not None:
+        from s3ft.report import write_report
+
+        page = write_report(stats_list, args.html)
+        print(f"\nwritten {page}")
+    return ExitCode.OK
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.s3ft_verb == "build":
+        return _run_build(args)
+    return _run_stats(args)

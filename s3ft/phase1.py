@@ -1,0 +1,64 @@
+"""The part of a split S3-FT reads: the ``phase1`` scenes, their images and their views.
+
+Only ``phase1`` scenes become training data; the ``subsets`` map names the subset of every
+other scene so a reply for an ``eval`` scene is refused by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring.inputs import Split
+from spatialbabel import Scene
+from spatialbabel.files import FileFormatError, read_json, split_paths
+from synth.config import ScenePaths
+
+
+@dataclass(frozen=True)
+class Phase1Split:
+    root: Path
+    scenes: dict[str, Scene]
+    #: Subset name of every scene of the split that is not in ``phase1``.
+    others: dict[str, str]
+    #: Cameras (and images) per scene; 1 unless the split was made with ``--views``.
+    views: int
+
+    @classmethod
+    def load(cls, root: Path) -> Phase1Split:
+        split = Split.load(root, "phase1")
+        if not split.scenes:
+            raise FileFormatError(
+                split_paths(root)["subsets"],
+                "the phase1 subset is empty: generate the split with --phase1-size N",
+            )
+        subsets = read_json(split_paths(root)["subsets"])
+        others = {}
+        for name, listed in subsets.items():
+            if name in ("phase1", "counts") or not isinstance(listed, list):
+                continue
+            others.update({scene_id: name for scene_id in listed if isinstance(scene_id, str)})
+        # A scene on disk but in no subset list is still a scene of the split.
+        for scene_id in split.all_ids - set(split.scenes) - set(others):
+            others[scene_id] = "no"
+        views = {len(scene.cameras) for scene in split.scenes.values()}
+        if len(views) != 1 or 0 in views:
+            raise FileFormatError(
+                root, f"phase1 scenes have differing camera counts {sorted(views)}"
+            )
+        return cls(root, split.scenes, others, views.pop())
+
+    def image(self, scene_id: str, view: int) -> str:
+        """The image of ``view`` (0: the frontal one), relative to the split's root."""
+        return ScenePaths.of(scene_id, self.views).images[view]
+
+    def check_images(self, scene_ids: list[str], views: int) -> None:
+        """A FileFormatError naming the first image of these scenes that is missing."""
+        for scene_id in scene_ids:
+            for view in range(views):
+                path = self.root / self.image(scene_id, view)
+                if not path.is_file():
+                    raise FileFormatError(path, "no such file (an image of a phase1 scene)")
+
+
+__all__ = ["Phase1Split"]

@@ -1,0 +1,258 @@
+"""Reading a model's replies to the ``phase1`` Three.js reconstruction prompts.
+
+Two files are read: a predictions JSONL (``{scene_id, model, language, mode, output}`` per
+line, docs/formats.md) and the output file of an OpenAI batch run of ``spatialbabel prompts
+--task reconstruct --subset phase1`` (read by the hub's one reader, ``spatialbabel.batch``;
+the ``custom_id`` says which scene each reply is for). Nothing is dropped silently: a line that
+cannot be used is an ``InputProblem`` with its line number, one of ``PROBLEM_KINDS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+from spatialbabel.batch import RECONSTRUCT, BatchLine, parse_request_id, read_batch_output
+from spatialbabel.errors import SpatialBabelError
+from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
+
+LANGUAGE: Final = "threejs"
+
+ReplyFormat = Literal["predictions", "batch"]
+FORMATS: Final[tuple[ReplyFormat, ...]] = ("predictions", "batch")
+
+ProblemKind = Literal[
+    "malformed",
+    "failed_request",
+    "wrong_language",
+    "unknown_scene",
+    "outside_phase1",
+    "duplicate",
+]
+PROBLEM_KINDS: Final[tuple[ProblemKind, ...]] = (
+    "malformed",
+    "failed_request",
+    "wrong_language",
+    "unknown_scene",
+    "outside_phase1",
+    "duplicate",
+)
+
+
+class ModelChoiceError(SpatialBabelError):
+    """The replies come from several models and none was chosen (or the one chosen is absent)."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One reply to a ``phase1`` scene's Three.js prompt; ``line`` is 1-based."""
+
+    line: int
+    scene_id: str
+    model: str
+    text: str
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    kind: ProblemKind
+    line: int
+    message: str
+
+    def describe(self, source: str | Path) -> str:
+        return f"{source}:{self.line}: {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ReplySet:
+    """The replies to build from, the problems found, and what was set aside."""
+
+    path: Path
+    format: ReplyFormat
+    model: str
+    replies: tuple[Reply, ...]
+    problems: tuple[InputProblem, ...]
+    #: Lines of other models in the same file (``--model`` chose one).
+    other_models: Mapping[str, int]
+    #: ``phase1`` scenes that have no reply.
+    unanswered: tuple[str, ...]
+
+    def problem_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = dict.fromkeys(PROBLEM_KINDS, 0)
+        for problem in self.problems:
+            counts[problem.kind] += 1
+        return counts
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    line: int
+    scene_id: str
+    model: str
+    language: str
+    text: str
+    truncated: bool
+
+
+def sniff_format(path: Path) -> ReplyFormat:
+    """``batch`` when the first readable record has a ``custom_id``, else ``predictions``."""
+    for item in read_jsonl(path):
+        if item.record is not None:
+            return "batch" if "custom_id" in item.record else "predictions"
+    return "predictions"
+
+
+def _from_predictions(path: Path) -> Iterable[_Candidate | InputProblem]:
+    for item in read_jsonl(path):
+        if item.record is None:
+            yield InputProblem("malformed", item.line, item.error or "unreadable line")
+            continue
+        try:
+            output = model_output_from_record(item.record)
+        except ValueError as error:
+            yield InputProblem("malformed", item.line, str(error))
+            continue
+        error_field = item.record.get("error")
+        if error_field and not output.output.strip():
+            yield InputProblem("failed_request", item.line, f"the request failed: {error_field}")
+            continue
+        yield _Candidate(
+            item.line,
+            output.scene_id,
+            output.model,
+            output.language,
+            output.output,
+            item.record.get("finish_reason") == "length",
+        )
+
+
+def _from_batch_line(item: BatchLine) -> _Candidate | InputProblem:
+    if item.reply is None:
+        return InputProblem("malformed", item.line, item.problem or "unreadable line")
+    reply = item.reply
+    try:
+        request = parse_request_id(reply.custom_id)
+    except ValueError as error:
+        return InputProblem("malformed", item.line, str(error))
+    if request.task != RECONSTRUCT:
+        return InputProblem(
+            "malformed", item.line, f"custom_id {reply.custom_id!r} is not a reconstruction request"
+        )
+    if reply.text is None or reply.model is None:
+        return InputProblem("failed_request", item.line, reply.error or "no reply text")
+    scene_id, language, _mode = request.parts
+    return _Candidate(item.line, scene_id, reply.model, language, reply.text, reply.truncated)
+
+
+def read_replies(
+    path: Path,
+    *,
+    phase1: Iterable[str],
+    subsets: Mapping[str, str],
+    model: str | None = None,
+    reply_format: ReplyFormat | None = None,
+) -> ReplySet:
+    """Sort every line of ``path`` into replies and problems.
+
+    ``phase1`` lists the scenes replies may be for; ``subsets`` names the subset of every other
+    scene of the split (a reply for an ``eval`` scene must never become training data). With
+    several models in the file, ``model`` picks one; without it that is a ``ModelChoiceError``.
+    """
+    if not path.is_file():
+        raise FileFormatError(path, "no such file")
+    chosen_format = reply_format or sniff_format(path)
+    items: Iterable[_Candidate | InputProblem] = (
+        (_from_batch_line(line) for line in read_batch_output(path))
+        if chosen_format == "batch"
+        else _from_predictions(path)
+    )
+    wanted = set(phase1)
+    problems: list[InputProblem] = []
+    candidates: list[_Candidate] = []
+    for item in items:
+        if isinstance(item, InputProblem):
+            problems.append(item)
+        elif item.language != LANGUAGE:
+            problems.append(
+                InputProblem(
+                    "wrong_language",
+                    item.line,
+                    f"language {item.language!r}; S3-FT learns from {LANGUAGE} replies",
+                )
+            )
+        elif item.scene_id not in wanted and item.scene_id not in subsets:
+            problems.append(
+                InputProblem(
+                    "unknown_scene", item.line, f"{item.scene_id!r} is not a scene of the split"
+                )
+            )
+        elif item.scene_id not in wanted:
+            problems.append(
+                InputProblem(
+                    "outside_phase1",
+                    item.line,
+                    f"{item.scene_id!r} is in the {subsets[item.scene_id]!r} subset, not phase1",
+                )
+            )
+        else:
+            candidates.append(item)
+    models = sorted({c.model for c in candidates})
+    if model is None:
+        if len(models) > 1:
+            raise ModelChoiceError(
+                f"{path} holds replies of {len(models)} models ({', '.join(models)}); choose one with --model"
+            )
+        model = models[0] if models else ""
+    elif candidates and model not in models:
+        raise ModelChoiceError(
+            f"{path} has no reply of model {model!r}; it has {', '.join(models)}"
+        )
+    others: dict[str, int] = {}
+    replies: list[Reply] = []
+    seen: dict[str, int] = {}
+    for c in candidates:
+        if c.model != model:
+            others[c.model] = others.get(c.model, 0) + 1
+            continue
+        if c.scene_id in seen:
+            problems.append(
+                InputProblem(
+                    "duplicate",
+                    c.line,
+                    f"scene {c.scene_id!r} already has a reply on line {seen[c.scene_id]}; this one is not used",
+                )
+            )
+            continue
+        seen[c.scene_id] = c.line
+        replies.append(Reply(c.line, c.scene_id, c.model, c.text, c.truncated))
+    problems.sort(key=lambda p: p.line)
+    return ReplySet(
+        path,
+        chosen_format,
+        model,
+        tuple(replies),
+        tuple(problems),
+        others,
+        tuple(sorted(wanted - set(seen))),
+    )
+
+
+__all__ = [
+    "FORMATS",
+    "LANGUAGE",
+    "PROBLEM_KINDS",
+    "InputProblem",
+    "ModelChoiceError",
+    "ProblemKind",
+    "Reply",
+    "ReplyFormat",
+    "ReplySet",
+    "read_replies",
+    "sniff_format",
+]
