@@ -162,7 +162,7 @@ def _report_problems(problems: tuple[object, ...], source: Path) -> None:
 def _run_build(args: argparse.Namespace) -> int:
     from s3ft.build import BuildError, BuildOptions, build
     from s3ft.replies import ModelChoiceError
-    from s3ft.stats import format_tables
+    from s3ft.stats import format_summary
 
     if args.workers < 1:
         print("spatialbabel s3ft build: --workers must be at least 1", file=sys.stderr)
@@ -204,7 +204,7 @@ def _run_build(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
-    print(format_tables([result.stats]))
+    print(format_summary(result.stats))
     print(
         f"\nwritten to {args.out}/ in {result.stats['seconds']:.1f} s: {', '.join(sorted({p.name for p in result.written}))}"
     )

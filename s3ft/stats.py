@@ -286,6 +286,21 @@ def problem_rows(stats_list: Sequence[Mapping[str, Any]]) -> tuple[list[str], li
     return header, rows
 
 
+def _scenes(count: int) -> str:
+    return f"{count} scene" if count == 1 else f"{count} scenes"
+
+
+def format_summary(stats: Mapping[str, Any]) -> str:
+    """What ``build`` prints: the summary table and a line on the records."""
+    records = stats["records"]
+    split = ", ".join(f"{name} {count}" for name, count in records["by_split"].items())
+    return (
+        f"S3-FT pseudo-ground truth\n{text_table(*summary_rows([stats]))}\n\n"
+        f"{records['total']} records ({split}; {records['view_invariant']} view-invariant) "
+        f"over {_scenes(sum(records['scenes_by_split'].values()))}"
+    )
+
+
 def format_tables(stats_list: Sequence[Mapping[str, Any]]) -> str:
     """Every table of ``stats`` as plain text, for the terminal."""
     parts = [
@@ -300,7 +315,7 @@ def format_tables(stats_list: Sequence[Mapping[str, Any]]) -> str:
     for stats in stats_list:
         records = stats["records"]
         split = ", ".join(
-            f"{name} {count} ({records['scenes_by_split'].get(name, 0)} scenes)"
+            f"{name} {count} ({_scenes(records['scenes_by_split'].get(name, 0))})"
             for name, count in records["by_split"].items()
         )
         parts += [
@@ -316,6 +331,7 @@ __all__ = [
     "SceneQuality",
     "build_stats",
     "filter_stats",
+    "format_summary",
     "format_tables",
     "problem_rows",
     "pseudo_truth_stats",

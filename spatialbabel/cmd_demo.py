@@ -3,7 +3,9 @@
 Generates a six-scene split with Blender (one or two scenes of every tier), scores the bundled
 replies of three mock models in all six languages against it (parsing every reply; one model
 answers in both reconstruction modes, direct and nl_cot), prints the tables with the mode
-difference and the replies cut at the token limit, and builds the HTML report. Each step is the matching subcommand, run as a user would.
+difference and the replies cut at the token limit, builds S3-FT training data from a mock base
+model's bundled replies to a second, small ``phase1`` split (four views per scene), and builds
+the HTML report. Each step is the matching subcommand, run as a user would.
 """
 
 from __future__ import annotations
@@ -21,10 +23,21 @@ HELP = "run the whole pipeline on a small built-in default: generate, parse, sco
 #: The split the bundled replies answer (spatialbabel/data/demo_replies.jsonl).
 DEMO_SCENES: Final = 6
 DEMO_SEED: Final = 0
+#: The S3-FT step's own split: its phase1 scenes are what the bundled phase1 replies
+#: (spatialbabel/data/demo_s3ft_replies.jsonl, ``python -m s3ft.demo_replies``) answer.
+S3FT_SCENES: Final = 16
+S3FT_SEED: Final = 1
+S3FT_EVAL: Final = 2
+S3FT_VIEWS: Final = 4
+STEPS: Final = 4
 
 
 def bundled_replies() -> Path:
     return Path(str(resources.files("spatialbabel").joinpath("data", "demo_replies.jsonl")))
+
+
+def bundled_s3ft_replies() -> Path:
+    return Path(str(resources.files("spatialbabel").joinpath("data", "demo_s3ft_replies.jsonl")))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,10 +57,38 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="model replies to score instead of the bundled ones (JSONL records for the demo split)",
     )
     parser.add_argument("--no-report", action="store_true", help="skip the HTML report")
+    parser.add_argument("--no-s3ft", action="store_true", help="skip the S3-FT step")
 
 
 def _step(number: int, text: str) -> None:
-    print(f"\n== {number}/3 {text}", flush=True)
+    print(f"\n== {number}/{STEPS} {text}", flush=True)
+
+
+def s3ft_step(out: Path, workers: int) -> int:
+    """Generate the phase1 split, build the S3-FT data from the bundled mock base model's
+    replies (all three formats where the s3ft extra is installed), print its statistics."""
+    from spatialbabel.cli import main
+
+    split, data = out / "split", out / "data"
+    status = main(
+        ["generate", "--n", str(S3FT_SCENES), "--seed", str(S3FT_SEED), "--out", str(split)]
+        + ["--workers", str(workers), "--views", str(S3FT_VIEWS), "--no-progress"]
+        + ["--eval-size", str(S3FT_EVAL), "--phase1-size", str(S3FT_SCENES - S3FT_EVAL)]
+    )
+    if status != ExitCode.OK:
+        return status
+    formats = "openai,messages,hf"
+    if importlib.util.find_spec("datasets") is None:
+        formats = "openai,messages"
+        print("the datasets output needs the s3ft extra: pip install 'spatialbabel[s3ft]'")
+    status = main(
+        ["s3ft", "build", "--split", str(split), "--replies", str(bundled_s3ft_replies())]
+        + ["--out", str(data), "--cross-view", "--formats", formats, "--workers", str(workers)]
+    )
+    if status != ExitCode.OK:
+        return status
+    html = ["--html", str(out)] if importlib.util.find_spec("matplotlib") is not None else []
+    return main(["s3ft", "stats", str(data), *html])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,12 +121,17 @@ def run(args: argparse.Namespace) -> int:
     )
     if status not in (ExitCode.OK, ExitCode.PROBLEMS):
         return status
+    if not args.no_s3ft:
+        _step(3, "S3-FT: a phase1 split with 4 views, training data from a mock model's own replies")
+        status = s3ft_step(args.out / "s3ft", args.workers)
+        if status != ExitCode.OK:
+            return status
     if args.no_report:
         return ExitCode.OK
     if not renderer:
         print("\nthe report needs the render extra: pip install 'spatialbabel[render]'")
         return ExitCode.OK
-    _step(3, f"building the report in {report}")
+    _step(4, f"building the report in {report}")
     status = main(["report", str(scores), "--out", str(report)])
     if status in (ExitCode.OK, ExitCode.PROBLEMS):
         print(f"\nopen {report / 'index.html'} in a browser")

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from spatialbabel import LANGUAGES
-from spatialbabel.cmd_demo import DEMO_SCENES, bundled_replies
+from s3ft.demo_replies import FAILURES, MOCK_BASE
+from spatialbabel.batch import parse_request_id
+from spatialbabel.cmd_demo import (
+    DEMO_SCENES,
+    S3FT_EVAL,
+    S3FT_SCENES,
+    bundled_replies,
+    bundled_s3ft_replies,
+)
 from spatialbabel.demo_replies import MOCK_MODELS, NL_COT_MODELS
 from spatialbabel.files import read_jsonl
 
@@ -37,6 +45,16 @@ def test_bundled_replies_cover_every_model_language_and_scene() -> None:
             assert record["output"].count("```") == (
                 1 if record["finish_reason"] == "length" else 2
             )
+
+
+def test_bundled_s3ft_replies_answer_every_phase1_scene_once() -> None:
+    records = [line.record for line in read_jsonl(bundled_s3ft_replies())]
+    assert all(r is not None for r in records)
+    ids = [parse_request_id(r["custom_id"]) for r in records if r]
+    assert {i.parts[1:] for i in ids} == {("threejs", "direct")}
+    assert len({i.parts[0] for i in ids}) == len(ids) == S3FT_SCENES - S3FT_EVAL
+    assert {r["response"]["body"]["model"] for r in records if r} == {MOCK_BASE.name}
+    assert len(FAILURES) < len(ids) // 2
 
 
 def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
@@ -94,3 +112,19 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
     index = (tmp_path / "report" / "index.html").read_text()
     assert "Mode difference: nl_cot − direct" in index
     assert (tmp_path / "report" / "charts" / "nl_cot-minus-direct.png").is_file()
+    # S3-FT: the bundled phase1 replies answer the scenes the demo generates (else the bundle
+    # must be remade: python -m s3ft.demo_replies), a few fail, and all three formats exist.
+    s3ft = tmp_path / "s3ft" / "data"
+    stats = json.loads((s3ft / "stats.json").read_text())
+    assert stats["input"]["problems"] == {k: 0 for k in stats["input"]["problems"]}
+    assert stats["input"]["unanswered_scenes"] == 0
+    kinds = sorted(FAILURES.values())
+    assert stats["filter"]["rejected"] == len([k for k in kinds if k != "never_added"])
+    assert stats["filter"]["no_objects"] == kinds.count("never_added")
+    assert stats["filter"]["kept"] == S3FT_SCENES - S3FT_EVAL - len(FAILURES)
+    assert stats["pseudo_truth"]["reconstruct_score"]["mean"] > 0.8
+    for name in ("openai_train.jsonl", "messages_train.jsonl", "dataset_info.json"):
+        assert (s3ft / name).stat().st_size > 0
+    assert (s3ft / "hf" / "dataset_dict.json").is_file()
+    assert set(stats["records"]["by_view"]) == {"front", "view1", "view2", "view3"}
+    assert (tmp_path / "s3ft" / "s3ft.html").is_file()

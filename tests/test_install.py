@@ -1,4 +1,5 @@
-"""The plain install: parsing and scoring work without bpy or pyrender."""
+"""The plain install: parsing and scoring work without bpy or pyrender, and S3-FT's JSONL
+outputs without datasets or pyarrow."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         cwd=tmp_path,
         timeout=900,
     )
-    for module in ("bpy", "pyrender", "open3d"):
+    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow"):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
@@ -59,7 +60,8 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "import spatialbabel, parsers, scoring; print(sys.modules.get('bpy'))".replace(
+            "import spatialbabel, parsers, scoring, s3ft, s3ft.cmd_s3ft; "
+            "print(sys.modules.get('bpy'), sys.modules.get('datasets'))".replace(
                 "sys.", "__import__('sys')."
             ),
         ],
@@ -70,4 +72,16 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "None"]
+    # The Hugging Face output names the extra that brings it.
+    done = subprocess.run(
+        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 4, done.stderr
+    assert "spatialbabel[s3ft]" in done.stderr
     assert sys.version_info[:2] == (3, 11)
