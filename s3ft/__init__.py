@@ -6,10 +6,11 @@ records (``s3ft.records``: nine structured tasks, QA pairs from the project's qu
 generator, a description, prompt paraphrases; optionally copied across viewpoints), split by
 scene and written for OpenAI, LLaMA-Factory / ms-swift and TRL (``s3ft.build``). No human
 label and no teacher are involved. The CLI is ``spatialbabel s3ft build`` and ``s3ft stats``;
-docs/s3ft.md has the recipe. Only ``s3ft.hf_dataset`` needs the ``s3ft`` extra (datasets).
+docs/s3ft.md has the recipe; from Python, ``s3ft.build.build(split, replies, out)``. Only
+``s3ft.hf_dataset`` needs the ``s3ft`` extra (datasets).
 """
 
-from s3ft.build import BuildOptions, BuildResult, build
+from s3ft.build import BuildOptions, BuildResult
 from s3ft.pseudo import PseudoTruth, Verdict, pseudo_truth
 from s3ft.quality import REJECTIONS, rejections
 from s3ft.records import Record, scene_records
@@ -24,7 +25,6 @@ __all__ = [
     "Reply",
     "ReplySet",
     "Verdict",
-    "build",
     "pseudo_truth",
     "read_replies",
     "rejections",
