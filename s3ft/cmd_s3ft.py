@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Final
 
-from spatialbabel.cli import ExitCode, default_workers
+from spatialbabel.cli import ExitCode, default_workers, report_problems
 
 HELP = "S3-FT: build fine-tuning data from a model's own phase1 Three.js replies, and its stats"
 
-SHOWN_PER_KIND: Final = 20
 FORMAT_NAMES: Final = ("openai", "messages", "hf")
 
 
@@ -142,23 +140,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _report_problems(problems: tuple[object, ...], source: Path) -> None:
-    from s3ft.replies import InputProblem
-
-    by_kind: dict[str, list[InputProblem]] = defaultdict(list)
-    for problem in problems:
-        assert isinstance(problem, InputProblem)
-        by_kind[problem.kind].append(problem)
-    for kind, items in by_kind.items():
-        for problem in items[:SHOWN_PER_KIND]:
-            print(f"spatialbabel s3ft: {problem.describe(source)}", file=sys.stderr)
-        if len(items) > SHOWN_PER_KIND:
-            print(
-                f"spatialbabel s3ft: ... and {len(items) - SHOWN_PER_KIND} more {kind} problems (all in stats.json)",
-                file=sys.stderr,
-            )
-
-
 def _run_build(args: argparse.Namespace) -> int:
     from s3ft.build import BuildError, BuildOptions, build
     from s3ft.replies import ModelChoiceError
@@ -197,7 +178,7 @@ def _run_build(args: argparse.Namespace) -> int:
         print(f"spatialbabel s3ft build: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     problems = result.replies.problems
-    _report_problems(problems, args.replies)
+    report_problems("s3ft build", problems, args.replies, listed_in="stats.json")
     if args.strict and problems:
         print(
             f"spatialbabel s3ft build: --strict: {len(problems)} input problems; nothing written",

@@ -11,19 +11,13 @@ number the filter can read and is left to the parser.
 from __future__ import annotations
 
 import re
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 Rejection = Literal["no_scene", "no_camera", "no_mesh", "mesh_count", "position_range"]
 
 #: Every reason a reply can be rejected for, in the order the checks run; a reply is counted
 #: under its first (``primary``) reason.
-REJECTIONS: Final[tuple[Rejection, ...]] = (
-    "no_scene",
-    "no_camera",
-    "no_mesh",
-    "mesh_count",
-    "position_range",
-)
+REJECTIONS: Final[tuple[Rejection, ...]] = get_args(Rejection)
 REJECTION_TEXT: Final[dict[Rejection, str]] = {
     "no_scene": "no THREE.Scene",
     "no_camera": "no THREE.PerspectiveCamera",

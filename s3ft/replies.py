@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from spatialbabel.batch import RECONSTRUCT, BatchLine, parse_request_id, read_batch_output
 from spatialbabel.errors import SpatialBabelError
@@ -31,14 +31,7 @@ ProblemKind = Literal[
     "outside_phase1",
     "duplicate",
 ]
-PROBLEM_KINDS: Final[tuple[ProblemKind, ...]] = (
-    "malformed",
-    "failed_request",
-    "wrong_language",
-    "unknown_scene",
-    "outside_phase1",
-    "duplicate",
-)
+PROBLEM_KINDS: Final[tuple[ProblemKind, ...]] = get_args(ProblemKind)
 
 
 class ModelChoiceError(SpatialBabelError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import defaultdict
 from pathlib import Path
 from typing import Final
 
@@ -20,6 +19,7 @@ from scoring.pipeline import score_predictions
 from scoring.silhouette import MissingRenderer, silhouette_metric
 from scoring.tables import OUTPUT_FILES, render_text, write_outputs
 from spatialbabel.cli import ExitCode, default_workers
+from spatialbabel.cli import report_problems as shared_report_problems
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
 HELP = "score model replies against a split: Reconstruct Score tables with bootstrap CIs"
@@ -83,17 +83,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def report_problems(
     problems: tuple[InputProblem, ...], source: Path, *, limit: int = SHOWN_PER_KIND
 ) -> None:
-    by_kind: dict[str, list[InputProblem]] = defaultdict(list)
-    for problem in problems:
-        by_kind[problem.kind].append(problem)
-    for kind, items in by_kind.items():
-        for problem in items[:limit]:
-            print(f"spatialbabel score: {problem.describe(source)}", file=sys.stderr)
-        if len(items) > limit:
-            print(
-                f"spatialbabel score: ... and {len(items) - limit} more {kind} problems (all in scores.json)",
-                file=sys.stderr,
-            )
+    shared_report_problems("score", problems, source, listed_in="scores.json", limit=limit)
 
 
 def run(args: argparse.Namespace) -> int:

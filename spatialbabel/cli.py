@@ -13,8 +13,9 @@ import os
 import sys
 from collections.abc import Sequence
 from enum import IntEnum
+from pathlib import Path
 from types import ModuleType
-from typing import Final
+from typing import Final, Protocol
 
 from spatialbabel import __version__
 from spatialbabel.errors import SpatialBabelError
@@ -52,6 +53,38 @@ COMMANDS: Final[dict[str, str]] = {
     "suite": "suites.cmd_suite",
     "s3ft": "s3ft.cmd_s3ft",
 }
+
+
+class InputProblem(Protocol):
+    """A bad input line as the commands report it (``scoring.inputs``, ``s3ft.replies``)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    def describe(self, source: str | Path) -> str: ...
+
+
+def report_problems(
+    command: str,
+    problems: Sequence[InputProblem],
+    source: Path,
+    *,
+    listed_in: str,
+    limit: int = 20,
+) -> None:
+    """Each problem on stderr with its file and line, at most ``limit`` of each kind (the rest
+    are counted, and all are in ``listed_in``)."""
+    by_kind: dict[str, list[InputProblem]] = {}
+    for problem in problems:
+        by_kind.setdefault(problem.kind, []).append(problem)
+    for kind, items in by_kind.items():
+        for problem in items[:limit]:
+            print(f"spatialbabel {command}: {problem.describe(source)}", file=sys.stderr)
+        if len(items) > limit:
+            print(
+                f"spatialbabel {command}: ... and {len(items) - limit} more {kind} problems (all in {listed_in})",
+                file=sys.stderr,
+            )
 
 
 def _load(name: str) -> ModuleType:

@@ -122,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     if status not in (ExitCode.OK, ExitCode.PROBLEMS):
         return status
     if not args.no_s3ft:
-        _step(3, "S3-FT: a phase1 split with 4 views, training data from a mock model's own replies")
+        _step(
+            3, "S3-FT: a phase1 split with 4 views, training data from a mock model's own replies"
+        )
         status = s3ft_step(args.out / "s3ft", args.workers)
         if status != ExitCode.OK:
             return status

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbabel import LANGUAGES
 from s3ft.demo_replies import FAILURES, MOCK_BASE
+from spatialbabel import LANGUAGES
 from spatialbabel.batch import parse_request_id
 from spatialbabel.cmd_demo import (
     DEMO_SCENES,
