@@ -130,6 +130,16 @@ def phase1_replies(split: Path, seed: int = 0) -> list[dict[str, Any]]:
     return lines
 
 
+__all__ = [
+    "FAILURES",
+    "FAILURE_KINDS",
+    "MOCK_BASE",
+    "batch_line",
+    "mock_base_reply",
+    "phase1_replies",
+]
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python -m s3ft.demo_replies SPLIT OUT.jsonl", file=sys.stderr)
@@ -142,13 +152,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-
-
-__all__ = [
-    "FAILURES",
-    "FAILURE_KINDS",
-    "MOCK_BASE",
-    "batch_line",
-    "mock_base_reply",
-    "phase1_replies",
-]

@@ -93,7 +93,9 @@ class View:
 
     @cached_property
     def frame_hint(self) -> str:
-        return coordinate_hint(self.seen_scene, "json")
+        """The benchmark prompts' scene-frame hint, with this view's camera (and, off the
+        frontal view, the axes as this camera sees them)."""
+        return coordinate_hint(self.seen_scene, "json", axes_as_seen=self.index != 0)
 
     @cached_property
     def scene_order(self) -> list[SceneObject]:

@@ -279,12 +279,27 @@ def native_point(language: str, canonical: Matrix) -> Matrix:
     return np.asarray(np.linalg.solve(change, np.asarray(canonical, dtype=float)))
 
 
-def _axes_sentence(language: str) -> str:
+def _seen_from(camera: Camera, direction: Matrix) -> tuple[int, int]:
+    """How a horizontal direction looks from ``camera``: (0, ±1) right or left in the image,
+    (2, ±1) toward or away from the camera (the keys of ``_CANONICAL_DIRECTIONS``)."""
+    pose = camera.pose
+    right, back = pose[:3, 0].copy(), pose[:3, 2].copy()
+    right[1] = back[1] = 0.0
+    across, along = float(direction @ right), float(direction @ back)
+    if abs(across) * np.linalg.norm(back) >= abs(along) * np.linalg.norm(right):
+        return 0, int(np.sign(across))
+    return 2, int(np.sign(along))
+
+
+def _axes_sentence(language: str, camera: Camera | None = None) -> str:
     change = language_frame(language).to_canonical
     parts = []
     for j, name in enumerate(_AXIS_NAMES):
         i = int(np.argmax(np.abs(change[:, j])))
-        parts.append(f"+{name.upper()} {_CANONICAL_DIRECTIONS[(i, int(np.sign(change[i, j])))]}")
+        key = (i, int(np.sign(change[i, j])))
+        if camera is not None and i != 1:
+            key = _seen_from(camera, change[:, j])
+        parts.append(f"+{name.upper()} {_CANONICAL_DIRECTIONS[key]}")
     return ", ".join(parts)
 
 
@@ -315,11 +330,17 @@ def _camera_sentence(language: str, scene: Scene) -> str:
     )
 
 
-def coordinate_hint(scene: Scene, language: str) -> str:
-    """The scene's frame, ground and camera, written in ``language``'s own frame."""
+def coordinate_hint(scene: Scene, language: str, *, axes_as_seen: bool = False) -> str:
+    """The scene's frame, ground and camera, written in ``language``'s own frame.
+
+    The axes are described as the generator's frontal camera sees them (+X right, +Z toward
+    the camera); with ``axes_as_seen`` the horizontal ones as the scene's first camera sees
+    them, for an image taken from another side (S3-FT's cross-view records).
+    """
+    camera = scene.frontal_camera if axes_as_seen else None
     return (
         f"Coordinates are in metres, in {_FRAME_NAMES[language][0]} ({_FRAME_NAMES[language][1]}): "
-        f"{_axes_sentence(language)}. "
+        f"{_axes_sentence(language, camera)}. "
         f"{_ground_sentence(language, scene.ground)} {_camera_sentence(language, scene)}"
     )
 

@@ -3,8 +3,10 @@ answer, recomputed from each view's camera, is unchanged (the issue's test)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from s3ft.language import describe, plain_answer, question_is_view_invariant
@@ -95,3 +97,25 @@ def test_invariance_follows_the_program() -> None:
     assert {"relationship/horizontal", "relationship/depth", "comparison/closer"} <= kinds[False]
     assert {"counting/color", "comparison/larger"} <= kinds[True]
     assert "relationship/vertical" in kinds[True] or "existence/relational" in kinds[True]
+
+
+@pytest.mark.parametrize("view", range(VIEWS))
+def test_each_views_hint_describes_the_axes_as_its_camera_sees_them(view: int) -> None:
+    scene = scene_of(40)
+    camera = scene.cameras[view]
+    hint = View(scene, view).frame_hint
+    said = dict(re.findall(r"\+([XZ]) points ([a-z ]+?)(?:,|\.| in the image)", hint))
+    origin = np.zeros(3)
+    (u0, _), depth0 = camera.project(origin)[0][0], camera.project(origin)[1][0]
+    for axis, k in (("X", 0), ("Z", 2)):
+        tip = np.zeros(3)
+        tip[k] = 1.0
+        (u, _), depth = camera.project(tip)[0][0], camera.project(tip)[1][0]
+        moves = {
+            "right": u - u0,
+            "left": u0 - u,
+            "toward the camera": depth0 - depth,
+            "away from the camera": depth - depth0,
+        }
+        assert max(moves, key=lambda m: moves[m]) == said[axis], (camera.name, axis, hint)
+    assert f"The camera is at ({camera.position[0]:.2f}" in hint.replace("-0.00", "0.00")
