@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import numpy as np
+
 from s3ft.pseudo import Verdict
 from s3ft.quality import REJECTION_TEXT, REJECTIONS
 from s3ft.records import DESCRIPTION_TASK, PARAPHRASE_TASK, QA_PREFIX, Record
@@ -136,9 +138,15 @@ def record_stats(records: Sequence[Record]) -> dict[str, Any]:
     scenes: dict[str, set[str]] = {}
     for r in records:
         scenes.setdefault(r.split, set()).add(r.scene_id)
+    lengths: dict[str, list[int]] = {t: [] for t in tasks}
+    for r in records:
+        lengths[r.task].append(len(r.system or "") + len(r.instruction) + len(r.answer))
     return {
         "total": len(records),
         "by_task": by_task,
+        "characters": {
+            t: {"median": int(np.median(v)), "max": max(v)} for t, v in lengths.items() if v
+        },
         "by_view": {v: sum(by_task[t][v] for t in tasks) for v in views},
         "by_kind": dict(Counter(r.kind for r in records)),
         "view_invariant": sum(r.view_invariant for r in records),

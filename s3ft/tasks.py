@@ -237,8 +237,6 @@ def _scene_graph(view: View) -> Answer:
     nodes = [
         {
             "name": view.names[o.id],
-            "shape": o.class_name,
-            "color": o.color,
             "position": point(o.position),
             "size": point(o.size),
             "rotation": point(o.rotation),
@@ -335,12 +333,12 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         False,
         lambda view: (
             f"{view.frame_hint}\n\nWrite the scene graph of the image: a node per object, left "
-            f"to right, with its shape, colour, centre position, size (extents along its own "
-            f"axes) and rotation (Euler XYZ, degrees), {_SCENE_FRAME}; and an edge for each "
+            f"to right, with its name, centre position, size (extents along its own axes) and "
+            f"rotation (Euler XYZ, degrees), {_SCENE_FRAME}; and an edge for each "
             "spatial relation between an object and its nearest neighbours, as seen from the "
             f"camera. {_NAMING} "
             + _json_format(
-                '{"nodes": [{"name", "shape", "color", "position", "size", "rotation"}, ...], '
+                '{"nodes": [{"name", "position", "size", "rotation"}, ...], '
                 '"edges": [{"subject", "relation", "object"}, ...]}'
             )
         ),
