@@ -6,7 +6,7 @@ else). Then the scenes are split 90/10 (``s3ft.splitting``) and everything is wr
 
     out/records.jsonl            every record, format-neutral, with its split
     out/replies.jsonl            what became of each reply (kept, no objects, rejected: why)
-    out/pseudo_truth/<id>.json   the pseudo-ground-truth scene of each kept reply
+    out/pseudo_truth.jsonl       the pseudo-ground-truth scene of each kept reply, one per line
     out/openai_{train,val}.jsonl     OpenAI chat format
     out/messages_{train,val}.jsonl   messages + images (LLaMA-Factory, ms-swift)
     out/dataset_info.json            LLaMA-Factory's description of the two files
@@ -49,7 +49,7 @@ from spatialbabel.errors import SpatialBabelError
 from spatialbabel.files import FileFormatError, read_json, write_json, write_jsonl
 
 FORMATS: Final = ("openai", "messages", "hf")
-PSEUDO_DIR: Final = "pseudo_truth"
+PSEUDO_FILE: Final = "pseudo_truth.jsonl"
 STATS_FILE: Final = "stats.json"
 #: Everything a build writes into its folder, removed before a rebuild writes it again.
 OUTPUTS: Final = (
@@ -57,7 +57,7 @@ OUTPUTS: Final = (
     "replies.jsonl",
     STATS_FILE,
     "dataset_info.json",
-    PSEUDO_DIR,
+    PSEUDO_FILE,
     IMAGES_DIR,
     "hf",
     *(openai_file(s) for s in SPLITS),
@@ -195,14 +195,15 @@ def _write(out: Path, split: Phase1Split, result: BuildResult, options: BuildOpt
     written = [out / "records.jsonl", out / "replies.jsonl"]
     write_jsonl(written[0], [r.to_dict() for r in records])
     write_jsonl(written[1], [o.verdict.to_dict() for o in result.outcomes])
-    for outcome in result.outcomes:
-        if outcome.pseudo is not None:
-            outcome.pseudo.save(out / PSEUDO_DIR / f"{outcome.pseudo.scene_id}.json")
-    (out / PSEUDO_DIR).mkdir(exist_ok=True)
-    written.append(out / PSEUDO_DIR)
+    # One file, not one per scene: each atomic write syncs to disk, which a slow disk makes
+    # the cost of the whole build.
+    pseudo = [o.pseudo.to_dict() for o in result.outcomes if o.pseudo is not None]
+    write_jsonl(out / PSEUDO_FILE, pseudo)
+    written.append(out / PSEUDO_FILE)
     by_split = {s: [r for r in records if r.split == s] for s in SPLITS}
+    images = {name: (split.root / name).read_bytes() for name in {r.image for r in records}}
     if "openai" in options.formats:
-        urls = ImageUrls(split.root, options.image_base_url)
+        urls = ImageUrls(images, options.image_base_url)
         for name, items in by_split.items():
             write_openai(out / openai_file(name), items, urls)
             written.append(out / openai_file(name))
@@ -222,7 +223,7 @@ def _write(out: Path, split: Phase1Split, result: BuildResult, options: BuildOpt
     if "hf" in options.formats:
         from s3ft.hf_dataset import write_hf_dataset
 
-        written.append(write_hf_dataset(out, by_split, split.root))
+        written.append(write_hf_dataset(out, by_split, images))
     return written
 
 
@@ -289,7 +290,7 @@ def build(
 __all__ = [
     "FORMATS",
     "OUTPUTS",
-    "PSEUDO_DIR",
+    "PSEUDO_FILE",
     "STATS_FILE",
     "BuildError",
     "BuildOptions",

@@ -19,7 +19,7 @@ import base64
 import json
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -59,10 +59,11 @@ def copy_images(records: Iterable[Record], split_root: Path, out: Path) -> int:
 
 
 class ImageUrls:
-    """The ``image_url`` of each image: a data URL made once per image, or a hosted URL."""
+    """The ``image_url`` of each image: a data URL made once per image from its PNG bytes
+    (``images``: path relative to the split -> bytes), or a hosted URL."""
 
-    def __init__(self, split_root: Path, base_url: str | None = None) -> None:
-        self.split_root = split_root
+    def __init__(self, images: Mapping[str, bytes], base_url: str | None = None) -> None:
+        self.images = images
         self.base_url = base_url.rstrip("/") if base_url else None
         self._cache: dict[str, str] = {}
 
@@ -70,8 +71,8 @@ class ImageUrls:
         if self.base_url is not None:
             return f"{self.base_url}/{copied_image(image)}"
         if image not in self._cache:
-            data = (self.split_root / image).read_bytes()
-            self._cache[image] = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+            data = base64.b64encode(self.images[image]).decode("ascii")
+            self._cache[image] = "data:image/png;base64," + data
         return self._cache[image]
 
 

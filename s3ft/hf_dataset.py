@@ -71,18 +71,16 @@ def _table(records: Sequence[Record], images: Mapping[str, bytes], schema: Any) 
     return pa.Table.from_pydict(columns, schema=schema)
 
 
-def write_hf_dataset(out: Path, by_split: Mapping[str, Sequence[Record]], split_root: Path) -> Path:
-    """Save the records as a ``DatasetDict`` in ``out/hf``; returns that folder."""
+def write_hf_dataset(
+    out: Path, by_split: Mapping[str, Sequence[Record]], images: Mapping[str, bytes]
+) -> Path:
+    """Save the records as a ``DatasetDict`` in ``out/hf``; returns that folder. ``images``
+    holds the PNG bytes of every image the records name."""
     from datasets import Dataset, DatasetDict, DatasetInfo
     from datasets.utils.logging import disable_progress_bar
 
     disable_progress_bar()
     schema = features()
-    images = {
-        name: (split_root / name).read_bytes()
-        for records in by_split.values()
-        for name in {r.image for r in records}
-    }
     parts = {
         split: Dataset(
             _table(records, images, schema.arrow_schema),

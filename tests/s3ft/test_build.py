@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from s3ft.stats import KIND
+from spatialbabel import Scene
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_jsonl, write_jsonl
 from tests.s3ft.helpers import batch_replies, make_split
@@ -73,9 +74,13 @@ def test_build_succeeds_and_reports(
         and 0.5 < p["f1"]["mean"] <= 1.0
     )
     assert len(p["per_scene"]) == 5
-    assert sorted(x.name for x in (out / "pseudo_truth").iterdir()) == sorted(
-        f"{v['scene_id']}.json" for v in verdicts if v["status"] == "kept"
-    )
+    pseudo = [Scene.from_dict(r) for r in records(out / "pseudo_truth.jsonl")]
+    assert [p.scene_id for p in pseudo] == [
+        v["scene_id"] for v in verdicts if v["status"] == "kept"
+    ]
+    assert [len(p.objects) for p in pseudo] == [
+        v["kept_objects"] for v in verdicts if v["status"] == "kept"
+    ]
 
 
 def test_splits_are_by_scene_and_eval_never_leaks(built: tuple[Path, Path, int, str]) -> None:
