@@ -14,9 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-from spatialbabel.batch import RECONSTRUCT, BatchLine, parse_request_id, read_batch_output
+from spatialbabel.batch import BatchLine, read_batch_output, reconstruct_output
 from spatialbabel.errors import SpatialBabelError
-from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
+from spatialbabel.files import (
+    FileFormatError,
+    ModelOutput,
+    model_output_from_record,
+    read_jsonl,
+)
 
 LANGUAGE: Final = "threejs"
 
@@ -83,16 +88,6 @@ class ReplySet:
         return counts
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    line: int
-    scene_id: str
-    model: str
-    language: str
-    text: str
-    truncated: bool
-
-
 def sniff_format(path: Path) -> ReplyFormat:
     """``batch`` when the first readable record has a ``custom_id``, else ``predictions``."""
     for item in read_jsonl(path):
@@ -101,7 +96,7 @@ def sniff_format(path: Path) -> ReplyFormat:
     return "predictions"
 
 
-def _from_predictions(path: Path) -> Iterable[_Candidate | InputProblem]:
+def _from_predictions(path: Path) -> Iterable[tuple[int, ModelOutput] | InputProblem]:
     for item in read_jsonl(path):
         if item.record is None:
             yield InputProblem("malformed", item.line, item.error or "unreadable line")
@@ -115,32 +110,18 @@ def _from_predictions(path: Path) -> Iterable[_Candidate | InputProblem]:
         if error_field and not output.output.strip():
             yield InputProblem("failed_request", item.line, f"the request failed: {error_field}")
             continue
-        yield _Candidate(
-            item.line,
-            output.scene_id,
-            output.model,
-            output.language,
-            output.output,
-            item.record.get("finish_reason") == "length",
-        )
+        yield item.line, output
 
 
-def _from_batch_line(item: BatchLine) -> _Candidate | InputProblem:
+def _from_batch_line(item: BatchLine) -> tuple[int, ModelOutput] | InputProblem:
     if item.reply is None:
         return InputProblem("malformed", item.line, item.problem or "unreadable line")
-    reply = item.reply
+    if item.reply.text is None or item.reply.model is None:
+        return InputProblem("failed_request", item.line, item.reply.error or "no reply text")
     try:
-        request = parse_request_id(reply.custom_id)
+        return item.line, reconstruct_output(item.reply)
     except ValueError as error:
         return InputProblem("malformed", item.line, str(error))
-    if request.task != RECONSTRUCT:
-        return InputProblem(
-            "malformed", item.line, f"custom_id {reply.custom_id!r} is not a reconstruction request"
-        )
-    if reply.text is None or reply.model is None:
-        return InputProblem("failed_request", item.line, reply.error or "no reply text")
-    scene_id, language, _mode = request.parts
-    return _Candidate(item.line, scene_id, reply.model, language, reply.text, reply.truncated)
 
 
 def read_replies(
@@ -160,42 +141,44 @@ def read_replies(
     if not path.is_file():
         raise FileFormatError(path, "no such file")
     chosen_format = reply_format or sniff_format(path)
-    items: Iterable[_Candidate | InputProblem] = (
+    items: Iterable[tuple[int, ModelOutput] | InputProblem] = (
         (_from_batch_line(line) for line in read_batch_output(path))
         if chosen_format == "batch"
         else _from_predictions(path)
     )
     wanted = set(phase1)
     problems: list[InputProblem] = []
-    candidates: list[_Candidate] = []
+    candidates: list[tuple[int, ModelOutput]] = []
     for item in items:
         if isinstance(item, InputProblem):
             problems.append(item)
-        elif item.language != LANGUAGE:
+            continue
+        line, output = item
+        if output.language != LANGUAGE:
             problems.append(
                 InputProblem(
                     "wrong_language",
-                    item.line,
-                    f"language {item.language!r}; S3-FT learns from {LANGUAGE} replies",
+                    line,
+                    f"language {output.language!r}; S3-FT learns from {LANGUAGE} replies",
                 )
             )
-        elif item.scene_id not in wanted and item.scene_id not in subsets:
+        elif output.scene_id not in wanted and output.scene_id not in subsets:
             problems.append(
                 InputProblem(
-                    "unknown_scene", item.line, f"{item.scene_id!r} is not a scene of the split"
+                    "unknown_scene", line, f"{output.scene_id!r} is not a scene of the split"
                 )
             )
-        elif item.scene_id not in wanted:
+        elif output.scene_id not in wanted:
             problems.append(
                 InputProblem(
                     "outside_phase1",
-                    item.line,
-                    f"{item.scene_id!r} is in the {subsets[item.scene_id]!r} subset, not phase1",
+                    line,
+                    f"{output.scene_id!r} is in the {subsets[output.scene_id]!r} subset, not phase1",
                 )
             )
         else:
             candidates.append(item)
-    models = sorted({c.model for c in candidates})
+    models = sorted({output.model for _, output in candidates})
     if model is None:
         if len(models) > 1:
             raise ModelChoiceError(
@@ -209,21 +192,21 @@ def read_replies(
     others: dict[str, int] = {}
     replies: list[Reply] = []
     seen: dict[str, int] = {}
-    for c in candidates:
-        if c.model != model:
-            others[c.model] = others.get(c.model, 0) + 1
+    for line, output in candidates:
+        if output.model != model:
+            others[output.model] = others.get(output.model, 0) + 1
             continue
-        if c.scene_id in seen:
+        if output.scene_id in seen:
             problems.append(
                 InputProblem(
                     "duplicate",
-                    c.line,
-                    f"scene {c.scene_id!r} already has a reply on line {seen[c.scene_id]}; this one is not used",
+                    line,
+                    f"scene {output.scene_id!r} already has a reply on line {seen[output.scene_id]}; this one is not used",
                 )
             )
             continue
-        seen[c.scene_id] = c.line
-        replies.append(Reply(c.line, c.scene_id, c.model, c.text, c.truncated))
+        seen[output.scene_id] = line
+        replies.append(Reply(line, output.scene_id, output.model, output.output, output.truncated))
     problems.sort(key=lambda p: p.line)
     return ReplySet(
         path,
