@@ -201,7 +201,11 @@ def _write(out: Path, split: Phase1Split, result: BuildResult, options: BuildOpt
     write_jsonl(out / PSEUDO_FILE, pseudo)
     written.append(out / PSEUDO_FILE)
     by_split = {s: [r for r in records if r.split == s] for s in SPLITS}
-    images = {name: (split.root / name).read_bytes() for name in {r.image for r in records}}
+    embedded = "hf" in options.formats or (
+        "openai" in options.formats and options.image_base_url is None
+    )
+    names = {r.image for r in records} if embedded else set()
+    images = {name: (split.root / name).read_bytes() for name in names}
     if "openai" in options.formats:
         urls = ImageUrls(images, options.image_base_url)
         for name, items in by_split.items():
@@ -237,8 +241,9 @@ def build(
     reply_format: ReplyFormat | None = None,
     strict: bool = False,
 ) -> BuildResult:
-    """The whole build; with ``out`` None (or ``strict`` and input problems) nothing is
-    written and the result says what would have been."""
+    """The whole build. With ``out`` None nothing is written and the result says what would
+    have been; with ``strict``, input problems stop it before any work (the result then holds
+    the replies read and their problems only)."""
     started = time.perf_counter()
     options = options or BuildOptions()
     if "hf" in options.formats and out is not None and importlib.util.find_spec("datasets") is None:
@@ -258,6 +263,8 @@ def build(
         model=model,
         reply_format=reply_format,
     )
+    if strict and replies.problems:
+        return BuildResult(replies, (), (), {})
     split.check_images(sorted({r.scene_id for r in replies.replies}), len(views))
     outcomes = build_scenes(replies.replies, split, views, options)
     outcomes.sort(key=lambda o: o.verdict.scene_id)
@@ -278,7 +285,7 @@ def build(
         seed=options.seed,
     )
     result = BuildResult(replies, tuple(outcomes), records, stats)
-    if out is None or (strict and replies.problems):
+    if out is None:
         return result
     prepare_out(out)
     written = _write(out, split, result, options)

@@ -265,3 +265,24 @@ def test_several_models_need_a_choice(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main([*argv, "--out", str(tmp_path / "o2"), "--model", "other"]) == ExitCode.OK
     stats = json.loads((tmp_path / "o2" / "stats.json").read_text())
     assert stats["model"] == "other" and stats["input"]["other_models"] == {"mock-base": 1}
+
+
+def test_hosted_images_and_absolute_paths(tmp_path: Path) -> None:
+    split = tmp_path / "split"
+    scenes = make_split(split, phase1=2, eval_size=0)
+    replies = batch_replies(tmp_path / "replies.jsonl", scenes)
+    out = tmp_path / "out"
+    argv = ["s3ft", "build", "--split", str(split), "--replies", str(replies), "--out", str(out)]
+    argv += ["--formats", "openai,messages", "--image-base-url", "https://data.example/s3ft/"]
+    assert main([*argv, "--absolute-image-paths", "--val-fraction", "0"]) == ExitCode.OK
+    lines = records(out / "openai_train.jsonl")
+    assert records(out / "openai_val.jsonl") == []
+    for line in lines:
+        assert not list(OPENAI.iter_errors(line))
+        url = line["messages"][-2]["content"][0]["image_url"]["url"]
+        assert url.startswith("https://data.example/s3ft/images/scene_00000")
+        # The hosted path is the copy in the output folder.
+        assert (out / url.removeprefix("https://data.example/s3ft/")).is_file()
+    for line in records(out / "messages_train.jsonl"):
+        assert not list(MESSAGES.iter_errors(line))
+        assert Path(line["images"][0]).is_absolute() and Path(line["images"][0]).is_file()
