@@ -42,14 +42,10 @@ class SceneQuality:
 
 
 def _estimate(estimate: Estimate) -> dict[str, float | int | None]:
-    def clean(value: float) -> float | None:
-        return None if math.isnan(value) else round(value, 4)
-
+    """The hub's estimate as JSON: NaN (no value) as null, means to four decimals."""
     return {
-        "mean": clean(estimate.mean),
-        "low": clean(estimate.low),
-        "high": clean(estimate.high),
-        "n": estimate.n,
+        k: (None if math.isnan(v) else round(v, 4)) if isinstance(v, float) else v
+        for k, v in estimate.to_dict().items()
     }
 
 
