@@ -14,26 +14,27 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Final
 
 from spatialbabel.cli import ExitCode, default_workers, report_problems
 
 HELP = "S3-FT: build fine-tuning data from a model's own phase1 Three.js replies, and its stats"
 
-FORMAT_NAMES: Final = ("openai", "messages", "hf")
-
 
 def _formats(text: str) -> tuple[str, ...]:
+    from s3ft.build import FORMATS
+
     names = tuple(n for n in text.replace(",", " ").split() if n)
-    unknown = [n for n in names if n not in FORMAT_NAMES]
+    unknown = [n for n in names if n not in FORMATS]
     if unknown or not names:
         raise argparse.ArgumentTypeError(
-            f"unknown format {unknown[0] if unknown else text!r}; known: {', '.join(FORMAT_NAMES)}"
+            f"unknown format {unknown[0] if unknown else text!r}; known: {', '.join(FORMATS)}"
         )
     return names
 
 
 def _configure_build(parser: argparse.ArgumentParser) -> None:
+    from s3ft.build import FORMATS
+    from s3ft.replies import FORMATS as REPLY_FORMATS
     from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION
 
     parser.add_argument(
@@ -48,7 +49,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="folder for the training data")
     parser.add_argument(
         "--replies-format",
-        choices=("auto", "predictions", "batch"),
+        choices=("auto", *REPLY_FORMATS),
         default="auto",
         help="how --replies is laid out (default: told from its first line)",
     )
@@ -80,7 +81,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--formats",
         type=_formats,
-        default=FORMAT_NAMES,
+        default=FORMATS,
         help="outputs to write, of openai, messages, hf (default: all three)",
     )
     parser.add_argument(
