@@ -45,6 +45,7 @@ from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION, SPLITS, validatio
 from s3ft.stats import KIND, SceneQuality, build_stats
 from scoring.reply import score_reply
 from spatialbabel import Scene
+from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
 from spatialbabel.errors import SpatialBabelError
 from spatialbabel.files import FileFormatError, read_json, write_json, write_jsonl
 
@@ -238,6 +239,7 @@ def build(
     *,
     options: BuildOptions | None = None,
     model: str | None = None,
+    mode: str = DEFAULT_RECONSTRUCT_MODE,
     reply_format: ReplyFormat | None = None,
     strict: bool = False,
 ) -> BuildResult:
@@ -261,6 +263,7 @@ def build(
         phase1=split.scenes,
         subsets=split.others,
         model=model,
+        mode=mode,
         reply_format=reply_format,
     )
     if strict and replies.problems:

@@ -36,6 +36,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     from s3ft.build import FORMATS
     from s3ft.replies import FORMATS as REPLY_FORMATS
     from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION
+    from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
 
     parser.add_argument(
         "--split", type=Path, required=True, help="the split (scenes/, images/, subsets.json)"
@@ -55,6 +56,11 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--model", default=None, help="the model to learn from, when the file holds several"
+    )
+    parser.add_argument(
+        "--mode",
+        default=DEFAULT_RECONSTRUCT_MODE,
+        help="the reconstruction mode whose replies are used (default %(default)s)",
     )
     parser.add_argument(
         "--cross-view",
@@ -169,6 +175,7 @@ def _run_build(args: argparse.Namespace) -> int:
             args.out,
             options=options,
             model=args.model,
+            mode=args.mode,
             reply_format=None if args.replies_format == "auto" else args.replies_format,
             strict=args.strict,
         )

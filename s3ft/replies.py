@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-from spatialbabel.batch import BatchLine, read_batch_output, reconstruct_output
+from spatialbabel.batch import (
+    DEFAULT_RECONSTRUCT_MODE,
+    BatchLine,
+    read_batch_output,
+    reconstruct_output,
+)
 from spatialbabel.errors import SpatialBabelError
 from spatialbabel.files import (
     FileFormatError,
@@ -74,10 +79,13 @@ class ReplySet:
     path: Path
     format: ReplyFormat
     model: str
+    mode: str
     replies: tuple[Reply, ...]
     problems: tuple[InputProblem, ...]
     #: Lines of other models in the same file (``--model`` chose one).
     other_models: Mapping[str, int]
+    #: Lines of the chosen model in other reconstruction modes (``--mode`` chose one).
+    other_modes: Mapping[str, int]
     #: ``phase1`` scenes that have no reply.
     unanswered: tuple[str, ...]
 
@@ -130,6 +138,7 @@ def read_replies(
     phase1: Iterable[str],
     subsets: Mapping[str, str],
     model: str | None = None,
+    mode: str = DEFAULT_RECONSTRUCT_MODE,
     reply_format: ReplyFormat | None = None,
 ) -> ReplySet:
     """Sort every line of ``path`` into replies and problems.
@@ -137,6 +146,9 @@ def read_replies(
     ``phase1`` lists the scenes replies may be for; ``subsets`` names the subset of every other
     scene of the split (a reply for an ``eval`` scene must never become training data). With
     several models in the file, ``model`` picks one; without it that is a ``ModelChoiceError``.
+    Only replies in ``mode`` are used (``spatialbabel prompts`` asks for every reconstruction
+    mode unless told); the others are counted, and a file with none in ``mode`` is a
+    ``ModelChoiceError`` naming the modes it has.
     """
     if not path.is_file():
         raise FileFormatError(path, "no such file")
@@ -189,12 +201,22 @@ def read_replies(
         raise ModelChoiceError(
             f"{path} has no reply of model {model!r}; it has {', '.join(models)}"
         )
+    modes = sorted({o.mode for _, o in candidates if o.model == model})
+    if modes and mode not in modes:
+        raise ModelChoiceError(
+            f"{path} has no reply of model {model!r} in mode {mode!r}; it has {', '.join(modes)} "
+            "(choose one with --mode)"
+        )
     others: dict[str, int] = {}
+    other_modes: dict[str, int] = {}
     replies: list[Reply] = []
     seen: dict[str, int] = {}
     for line, output in candidates:
         if output.model != model:
             others[output.model] = others.get(output.model, 0) + 1
+            continue
+        if output.mode != mode:
+            other_modes[output.mode] = other_modes.get(output.mode, 0) + 1
             continue
         if output.scene_id in seen:
             problems.append(
@@ -212,9 +234,11 @@ def read_replies(
         path,
         chosen_format,
         model,
+        mode,
         tuple(replies),
         tuple(problems),
         others,
+        other_modes,
         tuple(sorted(wanted - set(seen))),
     )
 

@@ -165,6 +165,7 @@ def build_stats(
     return {
         "kind": KIND,
         "model": replies.model,
+        "mode": replies.mode,
         "replies_file": str(replies.path),
         "replies_format": replies.format,
         "options": dict(options),
@@ -174,6 +175,7 @@ def build_stats(
             "problems": replies.problem_counts(),
             "problem_lines": [p.to_dict() for p in replies.problems],
             "other_models": dict(replies.other_models),
+            "other_modes": dict(replies.other_modes),
         },
         "filter": filter_stats(verdicts),
         "pseudo_truth": pseudo_truth_stats(scenes, seed),

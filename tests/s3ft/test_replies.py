@@ -122,3 +122,23 @@ def test_predictions_and_the_choice_of_model(tmp_path: Path, split: Phase1Split)
     assert chosen.other_models == {"a": 1}
     assert [(p.line, p.kind) for p in chosen.problems] == [(3, "failed_request"), (4, "malformed")]
     assert "missing field 'mode'" in chosen.problems[1].message
+
+
+def test_one_reconstruction_mode_is_used(tmp_path: Path, split: Phase1Split) -> None:
+    # `spatialbabel prompts` asks for both modes unless told: the file holds both.
+    scenes = [split.scenes[f"scene_{i:06d}"] for i in range(4)]
+    lines = [
+        batch_line(reconstruct_id(s.scene_id, "threejs", mode), reply_text(s, i), "stop", i)
+        for mode in ("direct", "nl_cot")
+        for i, s in enumerate(scenes)
+    ]
+    path = tmp_path / "both.jsonl"
+    write_jsonl(path, lines)
+    direct = read_replies(path, phase1=split.scenes, subsets=split.others)
+    assert [r.line for r in direct.replies] == [1, 2, 3, 4]
+    assert direct.problems == () and direct.other_modes == {"nl_cot": 4}
+    nl_cot = read_replies(path, phase1=split.scenes, subsets=split.others, mode="nl_cot")
+    assert [r.line for r in nl_cot.replies] == [5, 6, 7, 8] and nl_cot.mode == "nl_cot"
+    write_jsonl(path, lines[4:])
+    with pytest.raises(ModelChoiceError, match="in mode 'direct'; it has nl_cot"):
+        read_replies(path, phase1=split.scenes, subsets=split.others)
