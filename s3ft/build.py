@@ -119,6 +119,7 @@ def build_scene(
         views=views,
         seed=options.seed,
         natural_language=options.natural_language,
+        rules=split.rules,
     )
     scored = score_reply(pseudo.scene, truth)
     quality = SceneQuality(

@@ -25,7 +25,7 @@ from spatialbabel.relations import (
     relation_truth,
 )
 from synth.prompts import coordinate_hint
-from synth.questions import PLURALS, generate_scene_questions
+from synth.questions import PLURALS, SplitRules, generate_scene_questions
 
 #: Relations and comparisons whose truth depends on where the camera stands: a question that
 #: uses one is asked of the frontal image only (vertical relations, sizes and heights are
@@ -96,9 +96,11 @@ def qa_instruction(question: Question, view: View) -> str:
     return question.question
 
 
-def qa_pairs(scene: Scene, seed: int) -> list[Question]:
-    """The question generator's questions about the pseudo-ground truth ``scene``."""
-    return generate_scene_questions(scene, seed)
+def qa_pairs(scene: Scene, seed: int, rules: SplitRules | None = None) -> list[Question]:
+    """The question generator's questions about the pseudo-ground truth ``scene``, under the
+    rules of the split whose image it is (above and below are asked only where the split's
+    generator stacks objects)."""
+    return generate_scene_questions(scene, seed, rules=rules or SplitRules())
 
 
 def _count_words(count: int, obj: SceneObject) -> str:

@@ -6,13 +6,29 @@ other scene so a reply for an ``eval`` scene is refused by name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.inputs import Split
 from spatialbabel import Scene
 from spatialbabel.files import FileFormatError, read_json, split_paths
 from synth.config import ScenePaths
+from synth.questions import SplitRules
+
+
+def _rules(root: Path) -> SplitRules:
+    """The question rules of the split's generator, from its manifest's ``stack_prob`` (a
+    split without a manifest, or made before stacking, stacks nothing)."""
+    manifest = split_paths(root)["manifest"]
+    if not manifest.is_file():
+        return SplitRules()
+    parameters = read_json(manifest).get("parameters")
+    stack_prob = parameters.get("stack_prob", 0.0) if isinstance(parameters, dict) else 0.0
+    if isinstance(stack_prob, bool) or not isinstance(stack_prob, int | float):
+        raise FileFormatError(
+            manifest, f"parameters.stack_prob: expected a number, got {stack_prob!r}"
+        )
+    return SplitRules.of_generator(float(stack_prob))
 
 
 @dataclass(frozen=True)
@@ -23,6 +39,8 @@ class Phase1Split:
     others: dict[str, str]
     #: Cameras (and images) per scene; 1 unless the split was made with ``--views``.
     views: int
+    #: What the split's generator guarantees, for the questions (stacked or not).
+    rules: SplitRules = field(default_factory=SplitRules)
 
     @classmethod
     def load(cls, root: Path) -> Phase1Split:
@@ -46,7 +64,7 @@ class Phase1Split:
             raise FileFormatError(
                 root, f"phase1 scenes have differing camera counts {sorted(views)}"
             )
-        return cls(root, split.scenes, others, views.pop())
+        return cls(root, split.scenes, others, views.pop(), _rules(root))
 
     def image(self, scene_id: str, view: int) -> str:
         """The image of ``view`` (0: the frontal one), relative to the split's root."""

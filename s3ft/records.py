@@ -24,6 +24,7 @@ from s3ft.language import (
 from s3ft.pseudo import PseudoTruth
 from s3ft.tasks import CODE_TASK, STRUCTURED_TASKS, View, answer_text
 from synth.prompts import GUIDES, SYSTEM_RECONSTRUCT, reconstruct_prompt
+from synth.questions import SplitRules
 
 Kind = Literal["structured", "nl"]
 DESCRIPTION_TASK: Final = "description"
@@ -95,7 +96,9 @@ class _Draft:
         )
 
 
-def _drafts(pseudo: PseudoTruth, *, seed: int, natural_language: bool) -> list[_Draft]:
+def _drafts(
+    pseudo: PseudoTruth, *, seed: int, natural_language: bool, rules: SplitRules | None
+) -> list[_Draft]:
     """Every record of the scene, answered from the frontal view."""
     front = View(pseudo.scene, 0)
     drafts = [
@@ -123,7 +126,7 @@ def _drafts(pseudo: PseudoTruth, *, seed: int, natural_language: bool) -> list[_
     )
     if not natural_language:
         return drafts
-    for question in qa_pairs(pseudo.scene, seed):
+    for question in qa_pairs(pseudo.scene, seed, rules):
         drafts.append(
             _Draft(
                 f"qa/{question.question_id}",
@@ -169,11 +172,13 @@ def scene_records(
     views: Sequence[int] = (0,),
     seed: int = 42,
     natural_language: bool = True,
+    rules: SplitRules | None = None,
 ) -> list[Record]:
     """Every record of one scene on the frontal image (view 0), answered from it; and, for
     each other view in ``views``, a copy of every view-invariant record on that view's image,
-    its answer kept and its instruction written for that view (the camera it names)."""
-    drafts = _drafts(pseudo, seed=seed, natural_language=natural_language)
+    its answer kept and its instruction written for that view (the camera it names).
+    ``rules`` are the split's question rules (``synth.questions.SplitRules``)."""
+    drafts = _drafts(pseudo, seed=seed, natural_language=natural_language, rules=rules)
     records: list[Record] = []
     for index in views:
         view = View(pseudo.scene, index)

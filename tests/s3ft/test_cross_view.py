@@ -14,11 +14,11 @@ from s3ft.pseudo import PseudoTruth
 from s3ft.records import Record, scene_records
 from s3ft.tasks import View, answer_text, task
 from spatialbabel import Scene
-from spatialbabel.qa import AmbiguousProgram, Question, run_program
+from spatialbabel.qa import AmbiguousProgram, ProgramError, Question, run_program
 from spatialbabel.relations import DEFAULT_MARGINS
 from synth.cameras import scene_cameras
 from synth.questions import generate_scene_questions
-from tests.qa.scene_factory import random_scene
+from tests.qa.scene_factory import FACTORY_RULES, random_scene
 
 VIEWS = 4
 SEEDS = range(40, 60)
@@ -30,8 +30,10 @@ def scene_of(seed: int) -> Scene:
 
 def build(scene: Scene) -> tuple[list[Record], dict[str, Question]]:
     pseudo = PseudoTruth(scene, "const scene = new THREE.Scene();")
-    records = scene_records(pseudo, image_of=lambda v: f"images/{v}.png", views=range(VIEWS))
-    questions = {q.question_id: q for q in generate_scene_questions(scene, 42)}
+    records = scene_records(
+        pseudo, image_of=lambda v: f"images/{v}.png", views=range(VIEWS), rules=FACTORY_RULES
+    )
+    questions = {q.question_id: q for q in generate_scene_questions(scene, 42, rules=FACTORY_RULES)}
     return records, questions
 
 
@@ -45,6 +47,8 @@ def answer_from(record: Record, scene: Scene, view: int, questions: dict[str, Qu
             )
         except AmbiguousProgram:
             return "<ambiguous from this view>"
+        except ProgramError as error:  # e.g. a name no longer singles out one object
+            return f"<no answer from this view: {error}>"
         return plain_answer(replace(question, answer=answer))
     if record.task == "description":
         return describe(View(scene, view))
@@ -92,7 +96,7 @@ def test_the_check_can_fail_view_dependent_answers_change() -> None:
 def test_invariance_follows_the_program() -> None:
     kinds: dict[bool, set[str]] = {True: set(), False: set()}
     for seed in SEEDS:
-        for question in generate_scene_questions(scene_of(seed), 42):
+        for question in generate_scene_questions(scene_of(seed), 42, rules=FACTORY_RULES):
             kinds[question_is_view_invariant(question)].add(f"{question.category}/{question.kind}")
     assert {"relationship/horizontal", "relationship/depth", "comparison/closer"} <= kinds[False]
     assert {"counting/color", "comparison/larger"} <= kinds[True]

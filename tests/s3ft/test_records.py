@@ -17,7 +17,7 @@ from spatialbabel import Scene, world_aabb
 from spatialbabel.relations import RELATION_PHRASES
 from synth.cameras import scene_cameras
 from synth.questions import generate_scene_questions
-from tests.qa.scene_factory import random_scene
+from tests.qa.scene_factory import FACTORY_RULES, random_scene
 
 SEEDS = range(20, 32)
 
@@ -33,6 +33,7 @@ def records_of(scene: Scene, *, seed: int = 42, natural_language: bool = True) -
         image_of=lambda view: f"images/{scene.scene_id}_{view}.png",
         seed=seed,
         natural_language=natural_language,
+        rules=FACTORY_RULES,
     )
 
 
@@ -46,7 +47,7 @@ def test_every_task_once_and_the_generators_questions(seed: int) -> None:
     records = records_of(scene, seed=42)
     for task in TASK_NAMES:
         assert len(by_task(records, task)) == 1, task
-    questions = generate_scene_questions(scene, 42)
+    questions = generate_scene_questions(scene, 42, rules=FACTORY_RULES)
     qa = [r for r in records if r.task.startswith("qa_")]
     assert [r.task for r in qa] == [f"qa_{q.category}" for q in questions]
     assert len(by_task(records, "description")) == 1

@@ -11,7 +11,8 @@ from s3ft.demo_replies import batch_line
 from s3ft.phase1 import Phase1Split
 from s3ft.replies import ModelChoiceError, ReplySet, read_replies
 from spatialbabel.batch import qa_id, reconstruct_id
-from spatialbabel.files import write_jsonl
+from spatialbabel.files import write_json, write_jsonl
+from synth.questions import SplitRules
 from tests.s3ft.helpers import make_split, prediction, reply_text
 
 
@@ -142,3 +143,12 @@ def test_one_reconstruction_mode_is_used(tmp_path: Path, split: Phase1Split) -> 
     write_jsonl(path, lines[4:])
     with pytest.raises(ModelChoiceError, match="in mode 'direct'; it has nl_cot"):
         read_replies(path, phase1=split.scenes, subsets=split.others)
+
+
+def test_the_question_rules_follow_the_splits_generator(tmp_path: Path) -> None:
+    make_split(tmp_path, phase1=2, eval_size=0)
+    assert not Phase1Split.load(tmp_path).rules.stacked  # no manifest: nothing stacked
+    write_json(tmp_path / "manifest.json", {"parameters": {"n": 2, "stack_prob": 0.3}})
+    assert Phase1Split.load(tmp_path).rules == SplitRules.of_generator(0.3)
+    write_json(tmp_path / "manifest.json", {"parameters": {"n": 2}})  # made before stacking
+    assert not Phase1Split.load(tmp_path).rules.stacked
