@@ -52,6 +52,7 @@ COMMANDS: Final[dict[str, str]] = {
     "report": "render.cmd_report",
     "suite": "suites.cmd_suite",
     "s3ft": "s3ft.cmd_s3ft",
+    "run": "runner.cmd_run",
 }
 
 
@@ -132,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "open3d": "dev",
             "datasets": "s3ft",
             "pyarrow": "s3ft",
+            "openai": "run",
         }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)
