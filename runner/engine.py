@@ -211,7 +211,7 @@ async def send_all(
     loop = asyncio.get_running_loop()
     handled = []
     for number in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(number, stop)
             handled.append(number)
     try:

@@ -9,7 +9,8 @@ token limit, which then cuts it). A fault plan makes chosen attempts fail the wa
 - ``500``: a server error;
 - ``hang``: no answer until well past the client's timeout;
 - ``malformed``: a 200 whose body is not JSON;
-- ``drop``: the connection closed halfway through the body.
+- ``drop``: the connection closed halfway through the body;
+- any other HTTP status as digits (``"401"``, ``"400"``): that status with an error body.
 
 Tests, ``benchmarks/bench_run.py`` and ``spatialbabel demo --via-server`` use it;
 ``python -m runner.stub_server --requests R --replies P`` serves the replies of a predictions
@@ -31,16 +32,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from spatialbabel.batch import QA, RECONSTRUCT, parse_request_id, qa_id, reconstruct_id
 from spatialbabel.files import read_jsonl
 
-FaultKind = Literal["429", "500", "hang", "malformed", "drop"]
+#: A fault: one of FAULT_KINDS, or an HTTP status as digits.
+FaultKind = str
 FAULT_KINDS: Final[tuple[FaultKind, ...]] = ("429", "500", "hang", "malformed", "drop")
 
 #: (model, messages key, attempt number from 0) -> the fault of that attempt, or None.
-FaultPlan = Callable[[str, str, int], "FaultKind | None"]
+FaultPlan = Callable[[str, str, int], FaultKind | None]
 
 CHARS_PER_TOKEN: Final = 4
 
@@ -79,6 +81,7 @@ class Attempt:
     key: str
     number: int
     outcome: str
+    authorization: str | None = None
 
 
 def rate_faults(
@@ -162,9 +165,13 @@ class StubServer:
             self._counts[(model, key)] += 1
             return number
 
-    def _record(self, model: str, key: str, number: int, outcome: str) -> None:
+    def _record(
+        self, model: str, key: str, number: int, outcome: str, authorization: str | None = None
+    ) -> None:
         with self._lock:
-            self.attempts.append(Attempt(time.monotonic(), model, key, number, outcome))
+            self.attempts.append(
+                Attempt(time.monotonic(), model, key, number, outcome, authorization)
+            )
 
 
 def completion(model: str, text: str, messages: object, limit: int | None) -> dict[str, Any]:
@@ -228,12 +235,14 @@ def _handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
             key = messages_key(messages)
             number = stub._next_attempt(model, key)
             fault = stub.faults(model, key, number) if stub.faults else None
-            stub._record(model, key, number, fault or "200")
+            text = stub.replies.get((model, key))
+            outcome = fault or ("200" if text is not None else "400")
+            stub._record(model, key, number, outcome, self.headers.get("Authorization"))
             if fault == "429":
                 self._error(429, "rate limited", {"Retry-After": f"{stub.retry_after:g}"})
                 return
-            if fault == "500":
-                self._error(500, "internal server error")
+            if fault is not None and fault.isdigit():
+                self._error(int(fault), f"stub fault {fault}")
                 return
             if fault == "hang":
                 time.sleep(stub.hang)
@@ -241,9 +250,7 @@ def _handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
                 return
             if stub.latency:
                 time.sleep(stub.latency)
-            text = stub.replies.get((model, key))
             if text is None:
-                stub._record(model, key, number, "400")
                 self._error(400, f"the stub has no reply for this request to {model}")
                 return
             limit = body.get("max_completion_tokens", body.get("max_tokens"))

@@ -1,7 +1,7 @@
 """``spatialbabel score``: score a predictions JSONL against a split and write the tables.
 
 Exit codes: 0 all lines scored; 1 scored, but some input lines had problems (each reported
-with its line number, listed in scores.json); 3 unreadable input, an unwritable ``--out``, or
+with its line number, listed in scores.json; a failed request with its id); 3 unreadable input, an unwritable ``--out``, or
 any problem under ``--strict`` (then nothing is written); 4 ``--silhouette`` without the
 render stage.
 """
@@ -36,7 +36,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--predictions",
         type=Path,
         required=True,
-        help="JSONL of {scene_id, model, language, mode, output}",
+        help="JSONL of {scene_id, model, language, mode, output} (what `spatialbabel run` writes)",
+    )
+    parser.add_argument(
+        "--batch-output",
+        action="store_true",
+        help="the predictions file is the output of an OpenAI batch run or `vllm run-batch` of `spatialbabel prompts --task reconstruct`",
     )
     parser.add_argument(
         "--out", type=Path, required=True, help="folder for scores.json, CSV, Markdown, LaTeX"
@@ -105,8 +110,13 @@ def run(args: argparse.Namespace) -> int:
             return ExitCode.MISSING_DEPENDENCY
     # FileFormatError (a broken split, an unreadable predictions file) reaches the CLI: exit 3.
     split = Split.load(args.split, args.subset)
-    predictions = read_predictions(args.predictions, split)
+    predictions = read_predictions(args.predictions, split, batch=args.batch_output)
     report_problems(predictions.problems, args.predictions)
+    if predictions.other_tasks:
+        print(
+            f"spatialbabel score: {len(predictions.other_tasks)} line(s) of {args.predictions} answer another task (QA or a suite); left to its scorer",
+            file=sys.stderr,
+        )
     if args.strict and predictions.problems:
         print(
             f"spatialbabel score: --strict: {len(predictions.problems)} input problems; nothing written",

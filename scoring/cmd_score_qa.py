@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=Path,
         required=True,
         metavar="FILE",
-        help="JSONL answers {question_id, scene_id, model, mode, output}, one per line",
+        help="JSONL answers {question_id, scene_id, model, mode, output}, one per line (what `spatialbabel run` writes)",
     )
     parser.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help=f"where {RESULT_FILE} is written"
@@ -81,7 +81,15 @@ def run(args: argparse.Namespace) -> int:
         print("spatialbabel score-qa: --tolerance must be positive", file=sys.stderr)
         return ExitCode.USAGE
     questions = load_questions(split_paths(args.split)["qa"])
-    answers, problems = read_answers(args.answers, questions, batch=args.batch_output)
+    other_tasks: list[int] = []
+    answers, problems = read_answers(
+        args.answers, questions, batch=args.batch_output, other_tasks=other_tasks
+    )
+    if other_tasks:
+        print(
+            f"spatialbabel score-qa: {len(other_tasks)} line(s) of {args.answers} answer another task (reconstruction or a suite); left to its scorer",
+            file=sys.stderr,
+        )
     scenes = _Scenes(args.split)
     try:
         details = [

@@ -1,13 +1,18 @@
-"""Reading what ``spatialbabel score`` scores: a split's true scenes and a predictions JSONL.
+"""Reading what ``spatialbabel score`` scores: a split's true scenes and a predictions JSONL,
+or a batch output file (OpenAI Batch API, ``vllm run-batch``) whose ``custom_id``s say what
+each reply answers.
 
 Nothing is dropped silently: every bad line becomes an ``InputProblem`` with its line number
-(malformed, unknown scene, unknown language, duplicate), every (model, language, mode) that
-lacks a reply for a scene of the subset becomes a ``missing`` problem, and lines for scenes of
-the split outside the chosen subset are counted as skipped.
+(malformed, unknown scene, unknown language, duplicate, a request that failed), every (model,
+language, mode) that lacks a reply for a scene of the subset becomes a ``missing`` problem,
+lines for scenes of the split outside the chosen subset are counted as skipped, and so are
+lines of another task (a QA answer or a suite's reply in the same file, told by its
+``request_id`` or ``custom_id``).
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +20,7 @@ from typing import Any, Final, Literal
 
 from parsers import parse
 from spatialbabel import LANGUAGES, ModelOutput, Scene, SceneValidationError
+from spatialbabel.batch import RECONSTRUCT, parse_request_id, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
     model_output_from_record,
@@ -26,13 +32,16 @@ from spatialbabel.files import (
 Subset = Literal["eval", "phase1", "all"]
 SUBSETS: Final[tuple[Subset, ...]] = ("eval", "phase1", "all")
 
-ProblemKind = Literal["malformed", "unknown_scene", "unknown_language", "duplicate", "missing"]
+ProblemKind = Literal[
+    "malformed", "unknown_scene", "unknown_language", "duplicate", "missing", "failed"
+]
 PROBLEM_KINDS: Final[tuple[ProblemKind, ...]] = (
     "malformed",
     "unknown_scene",
     "unknown_language",
     "duplicate",
     "missing",
+    "failed",
 )
 
 
@@ -115,6 +124,8 @@ class PredictionSet:
     outputs: tuple[NumberedOutput, ...]
     problems: tuple[InputProblem, ...]
     skipped: tuple[int, ...]
+    #: Lines that answer another task's request (QA, a suite): not replies to score here.
+    other_tasks: tuple[int, ...] = ()
 
     def problem_counts(self) -> dict[str, int]:
         counts: dict[str, int] = dict.fromkeys(PROBLEM_KINDS, 0)
@@ -131,8 +142,42 @@ def _parser_available(language: str) -> bool:
     return True
 
 
-def read_predictions(path: str | Path, split: Split) -> PredictionSet:
-    """Every line of a predictions JSONL, sorted into replies to score and problems."""
+def _other_task(record: dict[str, Any]) -> bool:
+    """A line whose request id names a task other than reconstruction."""
+    for name in ("request_id", "custom_id"):
+        value = record.get(name)
+        if isinstance(value, str):
+            try:
+                return parse_request_id(value).task != RECONSTRUCT
+            except ValueError:
+                return False
+    return False
+
+
+def _batch_record(record: dict[str, Any], line: int) -> dict[str, Any]:
+    """A batch output line as a predictions record (``error`` set when the request failed)."""
+    reply = reply_from_batch_record(record, line)
+    request = parse_request_id(reply.custom_id)
+    if request.task != RECONSTRUCT:
+        raise ValueError(
+            f"custom_id {reply.custom_id!r} is not reconstruct/<scene_id>/<language>/<mode>"
+        )
+    scene_id, language, mode = request.parts
+    fields = {"scene_id": scene_id, "language": language, "mode": mode}
+    if reply.text is None or reply.model is None:
+        return {
+            **fields,
+            "model": "",
+            "output": "",
+            "error": reply.error,
+            "request_id": reply.custom_id,
+        }
+    return {**fields, "model": reply.model, "output": reply.text, "request_id": reply.custom_id}
+
+
+def read_predictions(path: str | Path, split: Split, *, batch: bool = False) -> PredictionSet:
+    """Every line of a predictions JSONL (or, with ``batch``, of a batch output file), sorted
+    into replies to score and problems."""
     path = Path(path)
     try:
         lines = list(read_jsonl(path))
@@ -143,14 +188,32 @@ def read_predictions(path: str | Path, split: Split) -> PredictionSet:
     problems: list[InputProblem] = []
     outputs: list[NumberedOutput] = []
     skipped: list[int] = []
+    other_tasks: list[int] = []
+    failed: list[NumberedOutput] = []
     seen: dict[tuple[str, str, str, str], int] = {}
     parsers_present: dict[str, bool] = {}
     for item in lines:
         if item.record is None:
             problems.append(InputProblem("malformed", item.line, item.error or "unreadable line"))
             continue
+        record = item.record
+        if _other_task(record):
+            other_tasks.append(item.line)
+            continue
         try:
-            output = model_output_from_record(item.record)
+            if batch:
+                record = _batch_record(record, item.line)
+            failure = record.get("error")
+            if failure:
+                # A request that got no reply: reported with its id, not scored as the model's.
+                name = record.get("request_id") or "/".join(
+                    str(record.get(k)) for k in ("scene_id", "language", "mode")
+                )
+                problems.append(InputProblem("failed", item.line, f"{name}: {failure}"))
+                with contextlib.suppress(ValueError):
+                    failed.append(NumberedOutput(item.line, model_output_from_record(record)))
+                continue
+            output = model_output_from_record(record)
         except ValueError as error:
             problems.append(InputProblem("malformed", item.line, str(error)))
             continue
@@ -188,12 +251,19 @@ def read_predictions(path: str | Path, split: Split) -> PredictionSet:
             continue
         seen[key] = item.line
         outputs.append(NumberedOutput(item.line, output))
-    problems.extend(_missing(outputs, split))
-    return PredictionSet(path, tuple(outputs), tuple(problems), tuple(skipped))
+    problems.extend(_missing(outputs, split, failed))
+    return PredictionSet(path, tuple(outputs), tuple(problems), tuple(skipped), tuple(other_tasks))
 
 
-def _missing(outputs: list[NumberedOutput], split: Split) -> list[InputProblem]:
+def _missing(
+    outputs: list[NumberedOutput], split: Split, failed: list[NumberedOutput]
+) -> list[InputProblem]:
+    """A problem for each scene a (model, language, mode) has no line for; a failed request
+    is reported once, as failed, not again as missing."""
     covered: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    for item in failed:
+        o = item.output
+        covered[(o.model, o.language, o.mode)].add(o.scene_id)
     for item in outputs:
         o = item.output
         covered[(o.model, o.language, o.mode)].add(o.scene_id)

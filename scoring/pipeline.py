@@ -104,6 +104,7 @@ class ScoreRun:
             "parse_failures": sum(not r.parsed for r in self.replies),
             "truncated": sum(r.truncated for r in self.replies),
             "skipped_outside_subset": len(self.predictions.skipped),
+            "skipped_other_tasks": len(self.predictions.other_tasks),
             "problems": self.predictions.problem_counts(),
         }
 

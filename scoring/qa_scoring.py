@@ -3,7 +3,9 @@ reconstruction check, and accuracy per model, mode and category with bootstrap C
 
 An answer record is one JSONL line ``{"question_id", "scene_id", "model", "mode", "output"}``
 (``mode``: ``direct``, ``nl_cot`` or ``code_cot:<language>``; ``output``: the raw reply), with
-an optional ``finish_reason`` (``"length"``: the reply was cut at the token limit). The
+an optional ``finish_reason`` (``"length"``: the reply was cut at the token limit). ``scene_id``
+may be left out, as ``spatialbabel run`` does: it is then the question's. A record with an
+``error`` is a request that failed, reported with its id. The
 output of an OpenAI batch run of ``spatialbabel prompts --task qa`` is read directly with
 ``batch=True``: its ``custom_id`` (``qa/<question_id>/<mode>``) says what each reply answers.
 CIs resample whole scenes (``spatialbabel.stats.bootstrap_mean`` with the scene as group), since
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -82,8 +84,11 @@ def load_questions(path: Path) -> dict[str, Question]:
 
 
 def answer_from_record(record: Mapping[str, Any], line: int) -> Answer:
-    """One answer record; the ValueError names the first bad field."""
+    """One answer record; the ValueError names the first bad field. A missing ``scene_id`` is
+    left empty, for the reader to take the question's."""
     for name in ANSWER_FIELDS:
+        if name == "scene_id" and name not in record:
+            continue
         if name not in record:
             raise ValueError(f"missing field {name!r}")
         if not isinstance(record[name], str):
@@ -92,7 +97,7 @@ def answer_from_record(record: Mapping[str, Any], line: int) -> Answer:
             )
     return Answer(
         question_id=record["question_id"],
-        scene_id=record["scene_id"],
+        scene_id=record.get("scene_id", ""),
         model=record["model"],
         mode=record["mode"],
         output=record["output"],
@@ -125,12 +130,29 @@ def answer_from_batch_output(
     )
 
 
+def _other_task(record: Mapping[str, Any]) -> bool:
+    """A line whose request id names a task other than QA (a reconstruction, a suite)."""
+    for name in ("request_id", "custom_id"):
+        value = record.get(name)
+        if isinstance(value, str):
+            try:
+                return parse_request_id(value).task != QA
+            except ValueError:
+                return False
+    return False
+
+
 def read_answers(
-    path: Path, questions: Mapping[str, Question], *, batch: bool = False
+    path: Path,
+    questions: Mapping[str, Question],
+    *,
+    batch: bool = False,
+    other_tasks: list[int] | None = None,
 ) -> tuple[list[Answer], list[Problem]]:
     """The scorable answers of ``path`` and a problem for every other line (nothing dropped
-    silently): unreadable lines, unknown questions, a scene id that is not the question's,
-    unknown modes, and repeats of (question, model, mode), of which the first is kept."""
+    silently): unreadable lines, failed requests, unknown questions, a scene id that is not
+    the question's, unknown modes, and repeats of (question, model, mode), of which the first
+    is kept. Lines of another task are left out and their numbers added to ``other_tasks``."""
     if not path.is_file():
         raise FileFormatError(path, "no such file")
     answers: list[Answer] = []
@@ -139,6 +161,15 @@ def read_answers(
     for item in read_jsonl(path):
         if item.record is None:
             problems.append(Problem(item.line, item.error or "unreadable line"))
+            continue
+        if _other_task(item.record):
+            if other_tasks is not None:
+                other_tasks.append(item.line)
+            continue
+        error = item.record.get("error")
+        if error and not batch:
+            name = item.record.get("request_id") or item.record.get("question_id")
+            problems.append(Problem(item.line, f"{name}: the request failed: {error}"))
             continue
         try:
             answer = (
@@ -154,6 +185,8 @@ def read_answers(
         if question is None:
             problems.append(Problem(item.line, f"unknown question_id {answer.question_id!r}"))
             continue
+        if not answer.scene_id:
+            answer = replace(answer, scene_id=question.scene_id)
         if answer.scene_id != question.scene_id:
             problems.append(
                 Problem(

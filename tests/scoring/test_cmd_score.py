@@ -93,12 +93,14 @@ def test_clean_run_prints_the_table_and_writes_every_file(
         "parse_failures": 3,
         "truncated": 0,
         "skipped_outside_subset": 0,
+        "skipped_other_tasks": 0,
         "problems": {
             "malformed": 0,
             "unknown_scene": 0,
             "unknown_language": 0,
             "duplicate": 0,
             "missing": 0,
+            "failed": 0,
         },
     }
     # One language each: the gap across languages is undefined, not zero.
@@ -170,6 +172,7 @@ def test_every_bad_line_is_reported_with_its_number_and_counted(
         "unknown_language": 1,
         "duplicate": 1,
         "missing": 1,
+        "failed": 0,
     }
     assert data["summary"]["skipped_outside_subset"] == 1 and data["skipped_lines"] == [8]
     assert sorted(r["line"] for r in data["replies"]) == [1, 6]
