@@ -130,7 +130,7 @@ class StubServer:
         self.attempts: list[Attempt] = []
         self._counts: Counter[tuple[str, str]] = Counter()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer((host, port), _handler(self))
+        self._server = _Server((host, port), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -172,6 +172,11 @@ class StubServer:
             self.attempts.append(
                 Attempt(time.monotonic(), model, key, number, outcome, authorization)
             )
+
+
+class _Server(ThreadingHTTPServer):
+    # Room for many clients connecting at once (the default backlog is 5).
+    request_queue_size = 256
 
 
 def completion(model: str, text: str, messages: object, limit: int | None) -> dict[str, Any]:

@@ -58,6 +58,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-report", action="store_true", help="skip the HTML report")
     parser.add_argument("--no-s3ft", action="store_true", help="skip the S3-FT step")
+    parser.add_argument(
+        "--via-server",
+        action="store_true",
+        help="take the replies the long way: prompts, a local OpenAI-compatible stub server serving them, spatialbabel run (needs the run extra)",
+    )
 
 
 def _step(number: int, text: str) -> None:
@@ -114,6 +119,13 @@ def run(args: argparse.Namespace) -> int:
     if status != ExitCode.OK:
         return status
     renderer = importlib.util.find_spec("pyrender") is not None
+    if args.via_server:
+        from runner.demo_route import replies_via_server
+
+        print(f"\n== 1b/3 running the replies in {replies} through a local server", flush=True)
+        status, replies = replies_via_server(split, replies, args.out)
+        if status != ExitCode.OK:
+            return status
     _step(2, f"parsing and scoring the replies in {replies}")
     status = main(
         ["score", "--split", str(split), "--predictions", str(replies), "--out", str(scores)]

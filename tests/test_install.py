@@ -29,6 +29,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         timeout=900,
     )
     for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow"):
+    for module in ("bpy", "pyrender", "open3d", "openai"):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
@@ -75,7 +76,14 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert done.stdout.split() == ["None", "None"]
     # The Hugging Face output names the extra that brings it.
     done = subprocess.run(
-        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"],
+        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z", "run", "--help", str(requests), str(tmp_path / "out.jsonl")],
+    # `run` documents itself without the openai client, and names the extra that brings it.
+    helped = subprocess.run(
+    )
+    assert helped.returncode == 0 and "--base-url" in helped.stdout, helped.stderr
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("")
+    ran = subprocess.run(
         capture_output=True,
         text=True,
         env=env,
@@ -83,5 +91,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 4, done.stderr
-    assert "spatialbabel[s3ft]" in done.stderr
+    assert "spatialbabel[s3ft,run]" in done.stderr
+    assert ran.returncode == 4, ran.stderr
+    assert not (tmp_path / "out.cache.jsonl").exists()
     assert sys.version_info[:2] == (3, 11)
