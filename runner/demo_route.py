@@ -40,7 +40,9 @@ def replies_via_server(split: Path, bundled: Path, folder: Path) -> tuple[int, P
         )
         command = ["run", str(requests), "--out", str(replies), "--base-url", server.base_url]
         command += [f"--model={model}" for model in models]
-        status = main([*command, "--concurrency", "8", "--backoff", "0.1", "--no-progress"])
+        # The bundled replies were written with no token limit: none is cut here.
+        command += ["--max-tokens", "8192", "--concurrency", "8", "--backoff", "0.1"]
+        status = main([*command, "--no-progress"])
     return status, replies
 
 
