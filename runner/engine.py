@@ -105,8 +105,10 @@ class _Progress:
     def __init__(self, total: int, show: bool) -> None:
         self._bar: Any = None
         if show and total:
-            from tqdm import tqdm
-
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
             self._bar = tqdm(total=total, unit="req", file=sys.stderr, dynamic_ncols=True)
 
     def update(self, stats: RunStats) -> None:

@@ -333,3 +333,24 @@ def test_a_killed_run_resumes_with_nothing_lost_or_sent_twice(
     assert len(records) == 18
     assert len({(r["request_id"], r["model"]) for r in records}) == 18
     assert _journal_lines(cache) == 18
+
+
+def test_sigterm_stops_cleanly_writes_what_was_answered_and_the_rerun_finishes(
+    workspace: Workspace, slow_server: StubServer, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "replies.jsonl", tmp_path / "replies.cache.jsonl"
+    command = [sys.executable, "-m", "spatialbabel.cli", "run", str(workspace.requests)]
+    command += ["--out", str(out), "--base-url", slow_server.base_url, *MODELS]
+    command += ["--no-progress", "--concurrency", "2"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _journal_lines(cache) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == ExitCode.INTERRUPTED, err
+    assert "not sent; run the same command again" in err
+    written = lines(out)
+    assert 3 <= len(written) < 18 and len(written) == _journal_lines(cache)
+    assert main([*command[3:]]) == ExitCode.OK
+    assert len(lines(out)) == 18
