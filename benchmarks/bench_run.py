@@ -163,7 +163,7 @@ def main_bench() -> None:
         server, url = start_server(requests, replies, args.latency)
         try:
             asyncio.run(baseline(url, bodies[:64], args.concurrency))  # warm the server's threads
-            runs: dict[str, list[float]] = {
+            runs: dict[str, list[tuple[float, float]]] = {
                 "baseline (httpx)": [],
                 "run engine": [],
                 "run command": [],
