@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from parsers import parse
 from spatialbabel import LANGUAGES, ModelOutput, Scene, SceneValidationError
-from spatialbabel.batch import RECONSTRUCT, parse_request_id, reply_from_batch_record
+from spatialbabel.batch import RECONSTRUCT, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
     model_output_from_record,
@@ -142,18 +142,6 @@ def _parser_available(language: str) -> bool:
     return True
 
 
-def _other_task(record: dict[str, Any]) -> bool:
-    """A line whose request id names a task other than reconstruction."""
-    for name in ("request_id", "custom_id"):
-        value = record.get(name)
-        if isinstance(value, str):
-            try:
-                return parse_request_id(value).task != RECONSTRUCT
-            except ValueError:
-                return False
-    return False
-
-
 def _batch_record(record: dict[str, Any], line: int) -> dict[str, Any]:
     """A batch output line as a predictions record (``error`` set when the request failed)."""
     reply = reply_from_batch_record(record, line)
@@ -197,7 +185,7 @@ def read_predictions(path: str | Path, split: Split, *, batch: bool = False) -> 
             problems.append(InputProblem("malformed", item.line, item.error or "unreadable line"))
             continue
         record = item.record
-        if _other_task(record):
+        if record_task(record) not in (None, RECONSTRUCT):
             other_tasks.append(item.line)
             continue
         try:

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
 from scoring.qa_grading import grade
-from spatialbabel.batch import QA, parse_request_id, reply_from_batch_record
+from spatialbabel.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
     is_truncated,
@@ -130,18 +130,6 @@ def answer_from_batch_output(
     )
 
 
-def _other_task(record: Mapping[str, Any]) -> bool:
-    """A line whose request id names a task other than QA (a reconstruction, a suite)."""
-    for name in ("request_id", "custom_id"):
-        value = record.get(name)
-        if isinstance(value, str):
-            try:
-                return parse_request_id(value).task != QA
-            except ValueError:
-                return False
-    return False
-
-
 def read_answers(
     path: Path,
     questions: Mapping[str, Question],
@@ -162,7 +150,7 @@ def read_answers(
         if item.record is None:
             problems.append(Problem(item.line, item.error or "unreadable line"))
             continue
-        if _other_task(item.record):
+        if record_task(item.record) not in (None, QA):
             if other_tasks is not None:
                 other_tasks.append(item.line)
             continue

@@ -122,6 +122,20 @@ def parse_request_id(custom_id: object) -> RequestId:
     return RequestId(task, tuple(parts))
 
 
+def record_task(record: Mapping[str, Any]) -> str | None:
+    """The task a record's ``request_id`` (else its ``custom_id``) names, so that a reader of
+    one task can leave another's lines in a mixed file to their own reader; None when the
+    record names no request, or one whose id does not parse."""
+    for name in ("request_id", "custom_id"):
+        value = record.get(name)
+        if isinstance(value, str):
+            try:
+                return parse_request_id(value).task
+            except ValueError:
+                return None
+    return None
+
+
 @dataclass(frozen=True)
 class BatchReply:
     """One line of a batch output file, read without judging it.
@@ -241,5 +255,6 @@ __all__ = [
     "read_batch_output",
     "reconstruct_id",
     "reconstruct_output",
+    "record_task",
     "reply_from_batch_record",
 ]

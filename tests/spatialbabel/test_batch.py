@@ -151,3 +151,12 @@ def test_a_batch_reply_becomes_the_record_score_reads_with_its_cut_kept(tmp_path
         reconstruct_output(replies[2])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="timeout"):
         reconstruct_output(replies[3])  # type: ignore[arg-type]
+
+
+def test_record_task_names_the_task_of_a_records_request() -> None:
+    from spatialbabel.batch import record_task
+
+    assert record_task({"request_id": "qa/q1/direct", "custom_id": "reconstruct/s/json"}) == "qa"
+    assert record_task({"custom_id": "spacecast/i1/v1"}) == "spacecast"
+    assert record_task({"request_id": "qa/too/many/parts"}) is None
+    assert record_task({"scene_id": "s1"}) is None
