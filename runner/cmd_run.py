@@ -80,12 +80,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the environment variable holding the API key (default %(default)s); a key is never read from a flag or a file",
     )
     parser.add_argument(
-        "--concurrency", type=int, default=8, help="requests in flight (default %(default)s)"
+        "--concurrency",
+        type=int,
+        default=8,
+        metavar="N",
+        help="requests in flight (default %(default)s)",
     )
     parser.add_argument(
         "--max-tokens",
         type=int,
         default=None,
+        metavar="N",
         help=(
             "completion-token limit of every request (default: the request's own, else the paper's: "
             f"{CODE_MAX_TOKENS} for code, {NL_COT_MAX_TOKENS} for NL-CoT answers, {DIRECT_MAX_TOKENS} for direct answers)"
@@ -114,6 +119,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-retries",
         type=int,
         default=8,
+        metavar="N",
         help="retries of a request after a 429, 5xx, timeout or broken reply (default %(default)s)",
     )
     parser.add_argument(
