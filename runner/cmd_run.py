@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import sys
 import time
@@ -29,15 +30,15 @@ from typing import Final
 from runner.engine import RetryPolicy, RunResult, send_all
 from runner.journal import Journal
 from runner.records import FORMATS, Format, answered_line, failed_line
-from runner.requests import TOKEN_FIELDS, BodyReader, Job, RequestPlan, Settings, parse_temperature
+from runner.requests import TOKEN_FIELDS, BodyReader, Job, RequestPlan, Settings
+from spatialbabel.batch import (
+    CODE_MAX_TOKENS,
+    DEFAULT_TEMPERATURE,
+    DIRECT_ANSWER_MAX_TOKENS,
+    NL_COT_MAX_TOKENS,
+)
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import atomic_write_chunks
-from spatialbabel.generation import (
-    CODE_MAX_TOKENS,
-    DIRECT_MAX_TOKENS,
-    NL_COT_MAX_TOKENS,
-    TEMPERATURE,
-)
 
 HELP = (
     "send a prompt file to an OpenAI-compatible endpoint (OpenAI, vLLM, SGLang, Ollama) and "
@@ -93,7 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=(
             "completion-token limit of every request (default: the request's own, else the paper's: "
-            f"{CODE_MAX_TOKENS} for code, {NL_COT_MAX_TOKENS} for NL-CoT answers, {DIRECT_MAX_TOKENS} for direct answers)"
+            f"{CODE_MAX_TOKENS} for code, {NL_COT_MAX_TOKENS} for NL-CoT answers, {DIRECT_ANSWER_MAX_TOKENS} for direct answers)"
         ),
     )
     parser.add_argument(
@@ -102,11 +103,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the body field the limit goes in (default: the request's own, else max_completion_tokens; Ollama reads max_tokens)",
     )
-    parser.add_argument(
+    sampling = parser.add_mutually_exclusive_group()
+    sampling.add_argument(
         "--temperature",
+        type=float,
         default=None,
         metavar="T",
-        help=f"sampling temperature, or 'none' to send none (default: the request's own, else {TEMPERATURE:g})",
+        help=f"sampling temperature (default: the request's own, else {DEFAULT_TEMPERATURE:g}, the paper's)",
+    )
+    sampling.add_argument(
+        "--no-temperature",
+        action="store_true",
+        help="send no temperature, for models that refuse one (OpenAI's reasoning models)",
     )
     parser.add_argument(
         "--timeout",
@@ -157,15 +165,6 @@ def _usage_error(message: str) -> int:
     return ExitCode.USAGE
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    temperature: float | None = None
-    omit = False
-    if args.temperature is not None:
-        temperature = parse_temperature(args.temperature)
-        omit = temperature is None
-    return Settings(args.max_tokens, args.max_tokens_field, temperature, omit)
-
-
 def _lines(
     plan: RequestPlan, journal: Journal, result: RunResult | None, fmt: Format
 ) -> Iterator[bytes]:
@@ -188,10 +187,11 @@ def run(args: argparse.Namespace) -> int:
             return _usage_error(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
     if args.timeout <= 0 or args.backoff < 0:
         return _usage_error("--timeout must be positive and --backoff not negative")
-    try:
-        settings = _settings(args)
-    except ValueError as error:
-        return _usage_error(f"--temperature: {error}")
+    if args.temperature is not None and not 0 <= args.temperature < math.inf:
+        return _usage_error(f"--temperature must be a non-negative number, got {args.temperature}")
+    settings = Settings(
+        args.max_tokens, args.max_tokens_field, args.temperature, args.no_temperature
+    )
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
     api_key = os.environ.get(args.api_key_env, "")
     # The client is imported before the cache is touched: without the extra, nothing happens.

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from spatialbabel.batch import DEFAULT_TEMPERATURE, default_max_tokens, parse_request_id
 from spatialbabel.files import FileFormatError
-from spatialbabel.generation import TEMPERATURE, max_tokens_for_request
 
 #: The request urls ``run`` sends to (the chat completions endpoint, with or without ``/v1``).
 CHAT_URLS: Final = ("/v1/chat/completions", "/chat/completions")
@@ -36,7 +35,8 @@ class Settings:
     """What the command line sets over every request's own body.
 
     ``max_tokens``/``temperature`` None keep the request's own value, and where the request
-    has none, the paper's (``spatialbabel.generation``); ``omit_temperature`` sends none, for
+    has none, the paper's (``spatialbabel.batch.default_max_tokens``, ``DEFAULT_TEMPERATURE``);
+    ``omit_temperature`` sends none, for
     models that refuse the parameter.
     """
 
@@ -44,6 +44,16 @@ class Settings:
     token_field: TokenField | None = None
     temperature: float | None = None
     omit_temperature: bool = False
+
+
+def paper_max_tokens(custom_id: str) -> int | None:
+    """The paper's token limit for the task and mode a request id names; None for a suite's
+    request (it sets its own) or an id naming no known mode."""
+    try:
+        request = parse_request_id(custom_id)
+        return default_max_tokens(request.task, request.parts[-1])
+    except ValueError:
+        return None
 
 
 def settle(
@@ -59,7 +69,7 @@ def settle(
     limit = settings.max_tokens
     if limit is None:
         own = sent.get(own_field) if own_field else None
-        limit = own if own is not None else max_tokens_for_request(custom_id)
+        limit = own if own is not None else paper_max_tokens(custom_id)
     for name in TOKEN_FIELDS:
         sent.pop(name, None)
     if limit is not None:
@@ -69,7 +79,7 @@ def settle(
     elif settings.temperature is not None:
         sent["temperature"] = settings.temperature
     else:
-        sent.setdefault("temperature", TEMPERATURE)
+        sent.setdefault("temperature", DEFAULT_TEMPERATURE)
     return sent
 
 
@@ -206,16 +216,6 @@ class BodyReader:
         self.close()
 
 
-def parse_temperature(text: str) -> float | None:
-    """``--temperature``: a non-negative number, or ``none`` to send none (None)."""
-    if text.lower() == "none":
-        return None
-    value = float(text)
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"not a non-negative number: {text}")
-    return value
-
-
 __all__ = [
     "CHAT_URLS",
     "TOKEN_FIELDS",
@@ -226,6 +226,6 @@ __all__ = [
     "RequestProblem",
     "Settings",
     "cache_key",
-    "parse_temperature",
+    "paper_max_tokens",
     "settle",
 ]

@@ -73,6 +73,15 @@ def _prompt_tokens(messages: object) -> int:
 
 
 @dataclass(frozen=True)
+class Canned:
+    """A reply to serve, with the ``finish_reason`` its model gave (None: ``stop``, or
+    ``length`` when the request's limit cuts it here)."""
+
+    text: str
+    finish_reason: str | None = None
+
+
+@dataclass(frozen=True)
 class Attempt:
     """One request the server received: when, for what, and what it did."""
 
@@ -106,14 +115,15 @@ def rate_faults(
 class StubServer:
     """``with StubServer(replies) as server: ... server.base_url ...``.
 
-    ``replies`` maps (model, messages key) to the reply text; a request without one gets a
+    ``replies`` maps (model, messages key) to the reply: its text, or a ``Canned`` reply with
+    the ``finish_reason`` the model gave (a reply it cut itself); a request without one gets a
     400. ``latency``: seconds every answer takes; ``retry_after``: the header of a 429;
     ``hang``: how long a hanging attempt stalls.
     """
 
     def __init__(
         self,
-        replies: Mapping[tuple[str, str], str],
+        replies: Mapping[tuple[str, str], str | Canned],
         *,
         faults: FaultPlan | None = None,
         latency: float = 0.0,
@@ -122,7 +132,10 @@ class StubServer:
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
-        self.replies = dict(replies)
+        self.replies = {
+            pair: reply if isinstance(reply, Canned) else Canned(reply)
+            for pair, reply in replies.items()
+        }
         self.faults = faults
         self.latency = latency
         self.retry_after = retry_after
@@ -179,9 +192,9 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 256
 
 
-def completion(model: str, text: str, messages: object, limit: int | None) -> dict[str, Any]:
-    """A ``chat.completion`` answering with ``text``, cut at ``limit`` tokens."""
-    finish = "stop"
+def completion(model: str, reply: Canned, messages: object, limit: int | None) -> dict[str, Any]:
+    """A ``chat.completion`` answering with ``reply``, cut at ``limit`` tokens."""
+    text, finish = reply.text, reply.finish_reason or "stop"
     if limit is not None and tokens(text) > limit:
         text, finish = text[: limit * CHARS_PER_TOKEN], "length"
     prompt = _prompt_tokens(messages)
@@ -240,8 +253,8 @@ def _handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
             key = messages_key(messages)
             number = stub._next_attempt(model, key)
             fault = stub.faults(model, key, number) if stub.faults else None
-            text = stub.replies.get((model, key))
-            outcome = fault or ("200" if text is not None else "400")
+            reply = stub.replies.get((model, key))
+            outcome = fault or ("200" if reply is not None else "400")
             stub._record(model, key, number, outcome, self.headers.get("Authorization"))
             if fault == "429":
                 self._error(429, "rate limited", {"Retry-After": f"{stub.retry_after:g}"})
@@ -255,12 +268,12 @@ def _handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
                 return
             if stub.latency:
                 time.sleep(stub.latency)
-            if text is None:
+            if reply is None:
                 self._error(400, f"the stub has no reply for this request to {model}")
                 return
             limit = body.get("max_completion_tokens", body.get("max_tokens"))
             payload = json.dumps(
-                completion(model, text, messages, limit if isinstance(limit, int) else None),
+                completion(model, reply, messages, limit if isinstance(limit, int) else None),
                 ensure_ascii=False,
             ).encode("utf-8")
             if fault == "malformed":
@@ -303,23 +316,27 @@ def _normal_id(custom_id: str) -> str:
     return str(request) if request.task in (RECONSTRUCT, QA) else custom_id
 
 
-def canned_replies(requests: Path, records: Path) -> dict[tuple[str, str], str]:
+def canned_replies(requests: Path, records: Path) -> dict[tuple[str, str], Canned]:
     """The replies of a predictions or answers file (``{scene_id, model, language, mode,
     output}`` or ``{question_id, model, mode, output}``), keyed as the server sees requests:
-    by the model and the messages of the prompt file's request with the record's id."""
+    by the model and the messages of the prompt file's request with the record's id; a
+    record's ``finish_reason`` is served with it."""
     messages: dict[str, str] = {}
     for item in read_jsonl(requests):
         record = item.record or {}
         body = record.get("body")
         if isinstance(record.get("custom_id"), str) and isinstance(body, dict):
             messages[_normal_id(record["custom_id"])] = messages_key(body.get("messages"))
-    replies: dict[tuple[str, str], str] = {}
+    replies: dict[tuple[str, str], Canned] = {}
     for item in read_jsonl(records):
         record = item.record or {}
         request_id = _record_id(record)
         key = messages.get(_normal_id(request_id)) if request_id else None
         if key is not None and isinstance(record.get("output"), str):
-            replies[(str(record.get("model")), key)] = record["output"]
+            finish = record.get("finish_reason")
+            replies[(str(record.get("model")), key)] = Canned(
+                record["output"], finish if isinstance(finish, str) else None
+            )
     return replies
 
 
@@ -357,6 +374,7 @@ if __name__ == "__main__":
 __all__ = [
     "FAULT_KINDS",
     "Attempt",
+    "Canned",
     "FaultKind",
     "FaultPlan",
     "StubServer",

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from runner.requests import BodyReader, RequestPlan, Settings, cache_key, parse_temperature, settle
+from runner.requests import (
+    BodyReader,
+    RequestPlan,
+    Settings,
+    cache_key,
+    paper_max_tokens,
+    settle,
+)
 from spatialbabel.files import FileFormatError
 
 MESSAGES = [{"role": "user", "content": "Reconstruct the scene."}]
@@ -92,9 +99,13 @@ def test_bad_lines_are_reported_by_number_and_the_rest_planned(tmp_path: Path) -
         RequestPlan.read(tmp_path / "absent.jsonl", [None], Settings())
 
 
-def test_temperature_flag() -> None:
-    assert parse_temperature("0.3") == 0.3
-    assert parse_temperature("none") is None
-    for bad in ("-1", "nan", "hot"):
-        with pytest.raises(ValueError):
-            parse_temperature(bad)
+def test_the_papers_limits_by_request_id() -> None:
+    assert paper_max_tokens("reconstruct/s1/json/nl_cot") == 2048
+    assert paper_max_tokens("reconstruct/s1/json") == 2048
+    assert paper_max_tokens("qa/q1/code_cot:threejs") == 2048
+    assert paper_max_tokens("qa/q1/nl_cot") == 1024
+    assert paper_max_tokens("qa/q1/direct") == 256
+    # A suite sets its own; an unknown mode gets none rather than a made-up one.
+    assert paper_max_tokens("spacecast/i1/v1") is None
+    assert paper_max_tokens("qa/q1/few_shot") is None
+    assert paper_max_tokens("reconstruct/s1/json/sketch") is None

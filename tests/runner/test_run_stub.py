@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from runner.stub_server import FaultKind, FaultPlan, StubServer, canned_replies
+from runner.stub_server import Canned, FaultKind, FaultPlan, StubServer, canned_replies
 from spatialbabel.batch import read_batch_output
 from spatialbabel.cli import ExitCode, main
 from tests.runner.workspace import Workspace, build, lines, scores
@@ -75,13 +75,13 @@ def same_tables(a: dict[str, Any], b: dict[str, Any]) -> None:
 
 
 @pytest.fixture
-def replies(workspace: Workspace) -> dict[tuple[str, str], str]:
+def replies(workspace: Workspace) -> dict[tuple[str, str], Canned]:
     return canned_replies(workspace.requests, workspace.predictions)
 
 
 def test_every_fault_ends_answered_once_and_scores_like_the_file(
     workspace: Workspace,
-    replies: dict[tuple[str, str], str],
+    replies: dict[tuple[str, str], Canned],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -126,7 +126,7 @@ def test_every_fault_ends_answered_once_and_scores_like_the_file(
 
 def test_failed_requests_are_reported_with_their_ids_and_sent_again_on_rerun(
     workspace: Workspace,
-    replies: dict[tuple[str, str], str],
+    replies: dict[tuple[str, str], Canned],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -164,7 +164,7 @@ def test_failed_requests_are_reported_with_their_ids_and_sent_again_on_rerun(
 
 def test_an_authentication_failure_stops_the_run(
     workspace: Workspace,
-    replies: dict[tuple[str, str], str],
+    replies: dict[tuple[str, str], Canned],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -179,7 +179,7 @@ def test_an_authentication_failure_stops_the_run(
 
 def test_the_api_key_comes_from_the_environment_and_is_written_nowhere(
     workspace: Workspace,
-    replies: dict[tuple[str, str], str],
+    replies: dict[tuple[str, str], Canned],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -252,7 +252,7 @@ def test_a_mixed_file_writes_each_task_in_its_format_and_each_scorer_takes_its_o
 
 
 def test_batch_format_is_read_by_score_batch_output(
-    workspace: Workspace, replies: dict[tuple[str, str], str], tmp_path: Path
+    workspace: Workspace, replies: dict[tuple[str, str], Canned], tmp_path: Path
 ) -> None:
     out = tmp_path / "batch.jsonl"
     with StubServer(replies) as server:
@@ -265,7 +265,7 @@ def test_batch_format_is_read_by_score_batch_output(
 
 
 def test_a_token_limit_cuts_replies_and_says_so(
-    workspace: Workspace, replies: dict[tuple[str, str], str], tmp_path: Path
+    workspace: Workspace, replies: dict[tuple[str, str], Canned], tmp_path: Path
 ) -> None:
     out = tmp_path / "short.jsonl"
     with StubServer(replies) as server:
@@ -287,6 +287,7 @@ def slow_server(replies: dict[tuple[str, str], str]) -> Iterator[StubServer]:
 
 def test_a_killed_run_resumes_with_nothing_lost_or_sent_twice(
     workspace: Workspace,
+    replies: dict[tuple[str, str], Canned],
     slow_server: StubServer,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -325,10 +326,11 @@ def test_a_killed_run_resumes_with_nothing_lost_or_sent_twice(
         == 0
     )
     assert "dropped a cut-off last line" in capsys.readouterr().err
+    # The resumed run sends exactly what the journal lacks; the server answered again only
+    # the requests it had received before the kill whose replies had not reached the journal.
     assert len(slow_server.attempts) - before == 18 - kept
-    # Only the requests in flight at the kill were answered twice by the server.
     answered = slow_server.answered()
-    assert sum(answered.values()) <= 18 + 2
+    assert set(answered) == set(replies) and sum(answered.values()) == before + 18 - kept
     records = lines(out)
     assert len(records) == 18
     assert len({(r["request_id"], r["model"]) for r in records}) == 18

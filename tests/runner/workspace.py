@@ -29,19 +29,19 @@ class Workspace:
 
 
 def build(root: Path, scenes: int = 3) -> Workspace:
-    """A split of ``scenes`` scenes; reconstruct prompts in two languages and the mock models'
-    replies to them; QA prompts in two modes and answers to them (model ``m1``)."""
+    """A split of ``scenes`` scenes; reconstruct prompts in two languages (mode direct) and the
+    mock models' replies to them; QA prompts in two modes and answers to them (model ``m1``)."""
     split = root / "split"
     made = make_split(split, scenes)
     requests, predictions = root / "requests.jsonl", root / "predictions.jsonl"
     assert (
         main(
             ["prompts", "--split", str(split), "--task", "reconstruct", "--out", str(requests)]
-            + ["--languages", *LANGUAGES]
+            + ["--languages", *LANGUAGES, "--modes", "direct"]
         )
         == 0
     )
-    write_jsonl(predictions, mock_replies(made, languages=LANGUAGES))
+    write_jsonl(predictions, mock_replies(made, languages=LANGUAGES, nl_cot_models=()))
     qa_requests, answers = root / "qa_requests.jsonl", root / "answers.jsonl"
     assert (
         main(
