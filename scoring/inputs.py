@@ -20,7 +20,13 @@ from typing import Any, Final, Literal
 
 from parsers import parse
 from spatialbabel import LANGUAGES, ModelOutput, Scene, SceneValidationError
-from spatialbabel.batch import RECONSTRUCT, parse_request_id, record_task, reply_from_batch_record
+from spatialbabel.batch import (
+    RECONSTRUCT,
+    parse_request_id,
+    reconstruct_output,
+    record_task,
+    reply_from_batch_record,
+)
 from spatialbabel.files import (
     FileFormatError,
     model_output_from_record,
@@ -143,24 +149,17 @@ def _parser_available(language: str) -> bool:
 
 
 def _batch_record(record: dict[str, Any], line: int) -> dict[str, Any]:
-    """A batch output line as a predictions record (``error`` set when the request failed)."""
+    """A batch output line as a predictions record: the reply's (``spatialbabel.batch.
+    reconstruct_output``, its ``finish_reason`` kept), or the request's ids and its ``error``
+    when it failed."""
     reply = reply_from_batch_record(record, line)
+    if reply.text is not None and reply.model is not None:
+        output = reconstruct_output(reply)
+        return {**output.to_dict(), "finish_reason": output.finish_reason}
     request = parse_request_id(reply.custom_id)
-    if request.task != RECONSTRUCT:
-        raise ValueError(
-            f"custom_id {reply.custom_id!r} is not reconstruct/<scene_id>/<language>/<mode>"
-        )
     scene_id, language, mode = request.parts
-    fields = {"scene_id": scene_id, "language": language, "mode": mode}
-    if reply.text is None or reply.model is None:
-        return {
-            **fields,
-            "model": "",
-            "output": "",
-            "error": reply.error,
-            "request_id": reply.custom_id,
-        }
-    return {**fields, "model": reply.model, "output": reply.text, "request_id": reply.custom_id}
+    fields = {"scene_id": scene_id, "language": language, "mode": mode, "model": "", "output": ""}
+    return {**fields, "error": reply.error, "request_id": reply.custom_id}
 
 
 def read_predictions(path: str | Path, split: Split, *, batch: bool = False) -> PredictionSet:

@@ -21,11 +21,13 @@ def split(tmp_path: Path) -> SplitFixture:
     return root, make_split(root)
 
 
-def answered(custom_id: str, text: str, model: str = "gpt-4o-2024-08-06") -> dict[str, Any]:
+def answered(
+    custom_id: str, text: str, model: str = "gpt-4o-2024-08-06", finish: str = "stop"
+) -> dict[str, Any]:
     body = {
         "model": model,
         "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
     }
@@ -42,6 +44,9 @@ def test_a_batch_output_scores_like_its_predictions_and_reports_failures(
 ) -> None:
     root, scenes = split
     lines = [answered(reconstruct_id(s, "json"), write(scenes[s], "json")) for s in EVAL[:2]]
+    lines[1] = answered(
+        reconstruct_id(EVAL[1], "json"), write(scenes[EVAL[1]], "json"), finish="length"
+    )
     lines.append(
         {
             "id": "batch_req_2",
@@ -65,6 +70,8 @@ def test_a_batch_output_scores_like_its_predictions_and_reports_failures(
     assert data["summary"]["skipped_other_tasks"] == 2
     assert data["summary"]["problems"]["failed"] == 1
     assert [m["model"] for m in data["models"]] == ["gpt-4o-2024-08-06"]
+    # A reply cut at the token limit is counted as such, as in a predictions file.
+    assert [c["n_truncated"] for c in data["cells"] if c["tier"] is None] == [1]
     # The same replies as a predictions file score the same.
     predictions = tmp_path / "predictions.jsonl"
     records = [
@@ -74,6 +81,7 @@ def test_a_batch_output_scores_like_its_predictions_and_reports_failures(
             "language": "json",
             "mode": "direct",
             "output": write(scenes[s], "json"),
+            "finish_reason": "length" if s == EVAL[1] else "stop",
         }
         for s in EVAL[:2]
     ]
