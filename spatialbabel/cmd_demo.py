@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     if args.via_server:
         from runner.demo_route import replies_via_server
 
-        print(f"\n== 1b/3 running the replies in {replies} through a local server", flush=True)
+        print(f"\n== 1b running the replies in {replies} through a local server", flush=True)
         status, replies = replies_via_server(split, replies, args.out)
         if status != ExitCode.OK:
             return status

@@ -28,8 +28,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         cwd=tmp_path,
         timeout=900,
     )
-    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow"):
-    for module in ("bpy", "pyrender", "open3d", "openai"):
+    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai"):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
@@ -76,14 +75,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert done.stdout.split() == ["None", "None"]
     # The Hugging Face output names the extra that brings it.
     done = subprocess.run(
-        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z", "run", "--help", str(requests), str(tmp_path / "out.jsonl")],
-    # `run` documents itself without the openai client, and names the extra that brings it.
-    helped = subprocess.run(
-    )
-    assert helped.returncode == 0 and "--base-url" in helped.stdout, helped.stderr
-    requests = tmp_path / "requests.jsonl"
-    requests.write_text("")
-    ran = subprocess.run(
+        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"],
         capture_output=True,
         text=True,
         env=env,
@@ -91,7 +83,23 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 4, done.stderr
-    assert "spatialbabel[s3ft,run]" in done.stderr
+    assert "spatialbabel[s3ft]" in done.stderr
+    # `run` documents itself without the openai client, and names the extra that brings it.
+    helped = subprocess.run(
+        [str(spatialbabel), "run", "--help"], capture_output=True, text=True, env=env, check=False
+    )
+    assert helped.returncode == 0 and "--base-url" in helped.stdout, helped.stderr
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("")
+    ran = subprocess.run(
+        [str(spatialbabel), "run", str(requests), "--out", str(tmp_path / "out.jsonl")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
     assert ran.returncode == 4, ran.stderr
+    assert "pip install 'spatialbabel[run]'" in ran.stderr
     assert not (tmp_path / "out.cache.jsonl").exists()
     assert sys.version_info[:2] == (3, 11)
