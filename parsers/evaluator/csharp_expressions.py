@@ -10,7 +10,7 @@ from __future__ import annotations
 from parsers.evaluator import ir
 from parsers.evaluator.csharp_literals import csharp_number, unescape
 from parsers.evaluator.csharp_types import CSharpTypes
-from parsers.evaluator.lowering import Incomplete
+from parsers.evaluator.lowering import Incomplete, updatable
 from parsers.evaluator.treesitter import Node
 from parsers.evaluator.values import UNDEFINED
 
@@ -373,7 +373,8 @@ class CSharpExpressions(CSharpTypes):
         line, col = self._pos(node)
         if op == "!":
             return self.expression(named[0])
-        return ir.Update(line, col, self.pattern(named[0]), 1 if op == "++" else -1, False)
+        target = updatable(self.pattern(named[0]), node)
+        return ir.Update(line, col, target, 1 if op == "++" else -1, False)
 
     def _assignment(self, node: Node) -> ir.Expr:
         target = self.pattern(self._required(node, "left"))
@@ -381,6 +382,8 @@ class CSharpExpressions(CSharpTypes):
         if op not in _ASSIGNMENT_OPS:
             raise Incomplete(node)
         compound = _ASSIGNMENT_OPS[op]
+        if compound is not None:
+            target = updatable(target, node)
         value = self.expression(self._required(node, "right"))
         line, col = self._pos(node)
         if compound == "??":

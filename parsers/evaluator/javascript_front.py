@@ -19,6 +19,7 @@ from parsers.evaluator.lowering import (
     Incomplete,
     StatementHandlers,
     TreeLowering,
+    updatable,
 )
 from parsers.evaluator.treesitter import Node, SourceTree, first_error
 from parsers.evaluator.values import UNDEFINED
@@ -460,7 +461,8 @@ class JavaScriptFrontEnd(TreeLowering):
         argument = self._required(node, "argument")
         op = self._operator(node)
         prefix = node.children[0].type in ("++", "--")
-        return ir.Update(*self._pos(node), self.pattern(argument), 1 if op == "++" else -1, prefix)
+        target = updatable(self.pattern(argument), node)
+        return ir.Update(*self._pos(node), target, 1 if op == "++" else -1, prefix)
 
     def _assignment(self, node: Node) -> ir.Expr:
         target = self.pattern(self._required(node, "left"))
@@ -469,7 +471,7 @@ class JavaScriptFrontEnd(TreeLowering):
         )
 
     def _augmented(self, node: Node) -> ir.Expr:
-        target = self.pattern(self._required(node, "left"))
+        target = updatable(self.pattern(self._required(node, "left")), node)
         op = self._operator(node)[:-1]
         return ir.Assign(
             *self._pos(node), target, op, self.expression(self._required(node, "right"))

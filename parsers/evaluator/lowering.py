@@ -70,6 +70,15 @@ class Incomplete(Exception):
         self.node = node
 
 
+def updatable(target: ir.Pattern, node: Node) -> ir.Pattern:
+    """The target of a compound assignment or ``++``/``--``, which is read before it is
+    written: a name, member or index. A destructuring pattern there is a syntax error in every
+    language we read (``a, b += 1``), so the statement is incomplete code."""
+    if not isinstance(target, ir.Name | ir.Member | ir.Index):
+        raise Incomplete(node)
+    return target
+
+
 class TooDeep(Exception):
     """Code nests past ``Limits.max_nesting`` at ``node``."""
 

@@ -25,6 +25,7 @@ from parsers.evaluator.lowering import (
     Incomplete,
     StatementHandlers,
     TreeLowering,
+    updatable,
 )
 from parsers.evaluator.treesitter import Node, SourceTree
 
@@ -806,7 +807,7 @@ class PythonFrontEnd(TreeLowering):
         op = self._operator(node)
         if op not in _AUGMENTED:
             raise Incomplete(node)
-        target = self.pattern(self._required(node, "left"))
+        target = updatable(self.pattern(self._required(node, "left")), node)
         return ir.Assign(
             *self._pos(node), target, op[:-1], self.expression(self._required(node, "right"))
         )

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from parsers import parse
 from parsers.evaluator import Engine, Limits, Unknown, evaluate, ir
 from parsers.evaluator.interpreter import Interpreter
 from parsers.evaluator.javascript_front import lower_javascript
@@ -220,3 +221,28 @@ def test_python_dialect_assignment_is_local_to_the_function() -> None:
 def test_deep_nesting_is_reported_not_raised(code: str) -> None:
     _, codes = run_js(f"const a = {code};\nconst b = 2;")
     assert "js.too_deep" in codes
+
+
+@pytest.mark.parametrize(
+    ("language", "code"),
+    [
+        ("open3d", "_,/=0"),
+        ("blender", "import bpy\na, b = 1, 2\na, b += 1\nbpy.ops.mesh.primitive_cube_add()"),
+        (
+            "threejs",
+            "let a = [1];\n[a] += 1;\n[a]++;\nscene.add(new THREE.Mesh(new THREE.BoxGeometry()));",
+        ),
+        (
+            "unity",
+            "var (a, b) = (1, 2);\n(a, b) += 1;\nGameObject.CreatePrimitive(PrimitiveType.Cube);",
+        ),
+    ],
+)
+def test_a_compound_assignment_to_a_pattern_is_a_syntax_error_not_a_crash(
+    language: str, code: str
+) -> None:
+    # Hypothesis found `_,/=0` crashing the Python front ends with an internal KeyError.
+    result = parse(code, language)
+    assert "parse.internal" not in {d.code for d in result.diagnostics}
+    if language != "open3d":
+        assert len(result.scene.objects) == 1
