@@ -49,7 +49,7 @@ from scoring.qa_grading import Verdict, grade, read_answer
 from scoring.qa_scoring import Answer, load_questions, read_answers, score_answer, summarise
 from scoring.qa_scoring import format_table as qa_table
 from scoring.reply import ReplyScore, scene_tier, score_output, score_reply
-from scoring.silhouette import MissingRenderer, silhouette_metric
+from scoring.silhouette import SilhouetteFn, silhouette_metric
 from scoring.tables import (
     OUTPUT_FILES,
     render_latex,
@@ -79,7 +79,6 @@ __all__ = [
     "InputProblem",
     "Matching",
     "Metric",
-    "MissingRenderer",
     "ModeDifference",
     "ModelSummary",
     "NumberedOutput",
@@ -91,6 +90,7 @@ __all__ = [
     "ReplyScore",
     "ScoreOptions",
     "ScoreRun",
+    "SilhouetteFn",
     "Split",
     "Verdict",
     "aggregate",

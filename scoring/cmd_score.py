@@ -3,7 +3,7 @@
 Exit codes: 0 all lines scored; 1 scored, but some input lines had problems (each reported
 with its line number, listed in scores.json; a failed request with its id); 3 unreadable input, an unwritable ``--out``, or
 any problem under ``--strict`` (then nothing is written); 4 ``--silhouette`` without the
-render stage.
+stage that draws silhouettes (the CLI's ``silhouette_iou`` hook).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Final
 from scoring.inputs import SUBSETS, InputProblem, Split, read_predictions
 from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
 from scoring.pipeline import score_predictions
-from scoring.silhouette import MissingRenderer, silhouette_metric
+from scoring.silhouette import silhouette_metric
 from scoring.tables import OUTPUT_FILES, render_text, write_outputs
-from spatialbabel.cli import ExitCode, default_workers
+from spatialbabel.cli import ExitCode, MissingStage, default_workers, stage_hook
 from spatialbabel.cli import report_problems as shared_report_problems
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
@@ -104,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
     extra: list[Metric] = []
     if args.silhouette:
         try:
-            extra.append(silhouette_metric(args.split))
-        except MissingRenderer as error:
+            extra.append(silhouette_metric(args.split, stage_hook("silhouette_iou")))
+        except MissingStage as error:
             print(f"spatialbabel score: {error}", file=sys.stderr)
             return ExitCode.MISSING_DEPENDENCY
     # FileFormatError (a broken split, an unreadable predictions file) reaches the CLI: exit 3.

@@ -160,14 +160,28 @@ class ReplyContext:
         return match_distances_within_gate(self.distances, self.options.gate)
 
     @cached_property
-    def iou_matching(self) -> Matching:
+    def iou(self) -> Matrix:
+        """Oriented-box 3D IoU of each (predicted, true) pair whose cheap bound reaches the
+        threshold; 0 for the others (they cannot reach it)."""
         threshold = self.options.iou_threshold
         iou = np.zeros((len(self.predicted), len(self.true)))
         # The exact IoU costs a convex hull; most pairs are ruled out by the cheap bound.
         bounds = iou_upper_bounds(self.predicted.box_bounds, self.true.box_bounds)
         for i, j in zip(*np.nonzero(bounds >= threshold), strict=True):
             iou[i, j] = box_iou(self.predicted.box(i), self.true.box(j))
-        return match_admissible(1.0 - iou, iou >= threshold, self.distances)
+        return iou
+
+    @cached_property
+    def iou_matching(self) -> Matching:
+        admissible = self.iou >= self.options.iou_threshold
+        return match_admissible(1.0 - self.iou, admissible, self.distances)
+
+    @cached_property
+    def class_iou_matching(self) -> Matching:
+        """Pairs that agree in class (synonym-aware) and reach the IoU threshold: the paper's
+        S3-FT matching."""
+        admissible = (self.iou >= self.options.iou_threshold) & self.same_class
+        return match_admissible(1.0 - self.iou, admissible, self.distances)
 
 
 # Component formulas, shared by the raw metrics and the alignment diagnostic.
@@ -381,6 +395,19 @@ def f1_gated(ctx: ReplyContext) -> float:
 )
 def f1_iou(ctx: ReplyContext) -> float:
     return ctx.iou_matching.f1
+
+
+@metric(
+    "f1_class_iou",
+    label="F1@IoU+class",
+    higher_is_better=True,
+    scope="all",
+    role="variant",
+    description="F1 counting only pairs of the same class (synonym-aware) whose oriented boxes "
+    "have 3D IoU >= 0.5: the paper's class-matched F1 at IoU 0.5 (S3-FT)",
+)
+def f1_class_iou(ctx: ReplyContext) -> float:
+    return ctx.class_iou_matching.f1
 
 
 @metric(

@@ -1,47 +1,25 @@
-"""The optional silhouette-IoU column, computed by the render stage when it is installed.
+"""The optional silhouette-IoU column, computed by a function the caller hands in.
 
-``render`` is imported only here and only when the column is asked for, so scoring never
-needs pyrender; without it the caller gets a ``MissingRenderer`` that says what to install.
+The function comes from the render stage, but scoring never imports or names it: the CLI
+looks it up (``spatialbabel.cli.stage_hook("silhouette_iou")``) and passes it here, so scoring
+installs, imports and runs without pyrender.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 
 from scoring.metrics import Metric, ReplyContext
-from spatialbabel import Scene, SpatialBabelError
+from spatialbabel import Scene
 
-
-class MissingRenderer(SpatialBabelError):
-    """The render stage, or its ``silhouette_iou``, is not available."""
-
-
+#: ``(predicted, truth, split_dir) -> IoU`` of the two scenes' silhouettes in the true view.
 SilhouetteFn = Callable[[Scene, Scene, Path], float]
 
 
-def load_silhouette_iou() -> SilhouetteFn:
-    """``render.silhouette_iou``; raises ``MissingRenderer`` saying why it cannot be had."""
-    try:
-        render = importlib.import_module("render")
-    except ImportError as error:
-        raise MissingRenderer(
-            f"--silhouette needs the render stage, which cannot be imported ({error}); "
-            "install it with: pip install 'spatialbabel[render]'"
-        ) from None
-    function = getattr(render, "silhouette_iou", None)
-    if not callable(function):
-        raise MissingRenderer(
-            "--silhouette needs render.silhouette_iou(predicted, truth, split_dir), "
-            "which this installation's render stage does not provide"
-        )
-    return function
-
-
-def silhouette_metric(split_dir: Path, function: SilhouetteFn | None = None) -> Metric:
-    """The silhouette-IoU metric of replies with at least one pair, rendered against the split."""
-    compute = function or load_silhouette_iou()
+def silhouette_metric(split_dir: Path, compute: SilhouetteFn) -> Metric:
+    """The silhouette-IoU metric of replies with at least one pair, ``compute`` drawing each
+    prediction against the split's frontal ID pass."""
 
     def silhouette_iou(ctx: ReplyContext) -> float | None:
         if not ctx.matching.pairs:
@@ -55,5 +33,5 @@ def silhouette_metric(split_dir: Path, function: SilhouetteFn | None = None) -> 
         higher_is_better=True,
         scope="paired",
         role="variant",
-        description="IoU of the predicted and true scenes' silhouettes in the frontal view (render stage)",
+        description="IoU of the predicted and true scenes' silhouettes in the frontal view",
     )

@@ -131,6 +131,7 @@ def render_markdown(run: ScoreRun) -> str:
         "color_accuracy",
         "f1_gated",
         "f1_iou",
+        "f1_class_iou",
         "aligned_score",
         *extra,
     ]

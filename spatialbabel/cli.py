@@ -11,11 +11,11 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from pathlib import Path
 from types import ModuleType
-from typing import Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from spatialbabel import __version__
 from spatialbabel.errors import SpatialBabelError
@@ -86,6 +86,36 @@ def report_problems(
                 f"spatialbabel {command}: ... and {len(items) - limit} more {kind} problems (all in {listed_in})",
                 file=sys.stderr,
             )
+
+
+#: What one stage offers another, handed over by the CLI so that neither names the other:
+#: hook name -> (module, attribute, extra that installs it).
+STAGE_HOOKS: Final[dict[str, tuple[str, str, str]]] = {
+    # ``silhouette_iou(predicted, truth, split_dir) -> float``, the ``score --silhouette`` column.
+    "silhouette_iou": ("render", "silhouette_iou", "render"),
+}
+
+
+class MissingStage(SpatialBabelError):
+    """A stage hook cannot be had in this installation; the message says what to install."""
+
+
+def stage_hook(name: str) -> Callable[..., Any]:
+    """The function registered as hook ``name`` (``STAGE_HOOKS``), imported now; raises
+    ``MissingStage`` saying what to install when its stage is not there."""
+    module_name, attribute, extra = STAGE_HOOKS[name]
+    where = f"{module_name}.{attribute}"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise MissingStage(
+            f"{where} cannot be imported ({error}); "
+            f"install it with: pip install 'spatialbabel[{extra}]'"
+        ) from None
+    function = getattr(module, attribute, None)
+    if not callable(function):
+        raise MissingStage(f"this installation's {module_name} stage has no {where}")
+    return cast("Callable[..., Any]", function)
 
 
 def _load(name: str) -> ModuleType:

@@ -1,4 +1,11 @@
-"""Uncertainty shared by every scorer: seeded percentile bootstrap over scenes."""
+"""Uncertainty shared by every scorer: seeded percentile bootstrap over scenes.
+
+``bootstrap_mean`` and ``bootstrap_means`` estimate one mean; ``paired_bootstrap_difference``
+compares two measurements of the same units (two runs, two modes, two languages answering the
+same scenes) by resampling the units once for both, so what the units share cancels out;
+``paired_bootstrap_means`` gives the resampled means of several such columns for statistics
+of more than two (the gap between a model's best and worst language).
+"""
 
 from __future__ import annotations
 
@@ -27,6 +34,11 @@ class Estimate:
 
     def to_dict(self) -> dict[str, float | int]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+    @property
+    def excludes_zero(self) -> bool:
+        """Whether the interval lies wholly above or below 0 (never for NaN bounds)."""
+        return self.low > 0.0 or self.high < 0.0
 
 
 def bootstrap_mean(
@@ -189,3 +201,107 @@ def _cached_draws(seed: int, resamples: int, size: int) -> NDArray[np.int64]:
     draws = np.random.default_rng(seed).integers(0, size, size=(resamples, size))
     draws.flags.writeable = False
     return draws
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two measurements of the same units: each one's mean (NaNs left out) and the difference
+    ``new - base`` with its paired percentile-bootstrap CI (``difference.n``: paired units)."""
+
+    base: float
+    new: float
+    difference: Estimate
+
+    @property
+    def significant(self) -> bool:
+        """Whether the CI of the difference excludes 0."""
+        return self.difference.excludes_zero
+
+
+def paired_bootstrap_means(
+    columns: Sequence[Sequence[float]] | NDArray[np.float64],
+    *,
+    groups: Sequence[str] | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], int]:
+    """The means of several columns over the same units and their means under each bootstrap
+    resample of the units, one resample for all columns (so differences between columns are
+    paired): ``(means (k), resampled (k x resamples), units)``.
+
+    Value ``j`` of every column belongs to unit ``groups[j]`` (default: each value its own
+    unit, e.g. one per scene); whole units are drawn, with ``bootstrap_mean``'s draws. NaNs are
+    left out of their column's means; a mean with no value is NaN. With one unit every
+    resampled mean is the mean itself.
+    """
+    data = np.asarray(columns, dtype=float)
+    if data.ndim != 2:
+        raise ValueError(f"expected a table of columns (k x n values), got shape {data.shape}")
+    size = data.shape[1]
+    labels = np.arange(size) if groups is None else np.asarray(groups)
+    if len(labels) != size:
+        raise ValueError(f"{len(labels)} group labels for {size} values per column")
+    defined = ~np.isnan(data)
+    values = np.where(defined, data, 0.0)
+    unique, inverse = np.unique(labels, return_inverse=True)
+    sums = np.stack([np.bincount(inverse, weights=row, minlength=unique.size) for row in values])
+    counts = np.stack([np.bincount(inverse, weights=row, minlength=unique.size) for row in defined])
+    totals = counts.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(totals > 0, sums.sum(axis=1) / totals, np.nan)
+    if unique.size <= 1:
+        return means, np.repeat(means[:, None], resamples, axis=1), int(unique.size)
+    draws = _draws(seed, resamples, unique.size)
+    resampled = np.empty((len(data), resamples))
+    for k in range(len(data)):
+        drawn = counts[k][draws].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            resampled[k] = np.where(drawn > 0, sums[k][draws].sum(axis=1) / drawn, np.nan)
+    return means, resampled, int(unique.size)
+
+
+def percentile_estimate(
+    point: float, samples: NDArray[np.float64], n: int, *, confidence: float = DEFAULT_CONFIDENCE
+) -> Estimate:
+    """``point`` with the percentile interval of its bootstrap ``samples`` (NaN samples, where
+    a resample had no value, are left out), widened to hold ``point`` as ``bootstrap_mean``'s
+    intervals are."""
+    if math.isnan(point):
+        return Estimate(math.nan, math.nan, math.nan, n)
+    finite = samples[~np.isnan(samples)]
+    if finite.size == 0:
+        return Estimate(point, point, point, n)
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(finite, [alpha, 1.0 - alpha])
+    return Estimate(point, float(min(low, point)), float(max(high, point)), n)
+
+
+def paired_bootstrap_difference(
+    base: Sequence[float] | NDArray[np.float64],
+    new: Sequence[float] | NDArray[np.float64],
+    *,
+    groups: Sequence[str] | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> PairedDifference:
+    """``mean(new) - mean(base)`` over the same units, with a paired percentile-bootstrap CI.
+
+    ``base[j]`` and ``new[j]`` measure the same unit ``groups[j]`` (a scene; default: each
+    position its own unit). Each resample draws units once for both sides, so a hard scene is
+    hard on both and only the change is left to vary. NaNs (undefined values, e.g. class
+    accuracy of a failed parse) are left out of their side's mean, as in the cell means.
+    Identical inputs give a difference of exactly 0 with the interval [0, 0].
+    """
+    a = np.asarray(base, dtype=float).ravel()
+    b = np.asarray(new, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired columns differ in length: {a.size} and {b.size}")
+    means, resampled, units = paired_bootstrap_means(
+        np.stack([a, b]), groups=groups, seed=seed, resamples=resamples
+    )
+    point = float(means[1] - means[0])
+    difference = percentile_estimate(
+        point, resampled[1] - resampled[0], units, confidence=confidence
+    )
+    return PairedDifference(float(means[0]), float(means[1]), difference)

@@ -53,6 +53,7 @@ def test_truth_against_itself_scores_one_everywhere(seed: int) -> None:
         "recall",
         "f1_gated",
         "f1_iou",
+        "f1_class_iou",
         "aligned_class_accuracy",
         "aligned_position_fidelity",
         "aligned_scale_fidelity",
@@ -176,6 +177,8 @@ HAND = {
     "f1_gated": 0.8,
     # P1-A: overlap 0.8 x 1 x 0.6 = 0.48, union 1 + 1.2 - 0.48; IoU 0.279 < 0.5. P2-B: 1 / 2.
     "f1_iou": 2 * 1 / (3 + 2),
+    # The one pair reaching IoU 0.5 is P2-B, a cylinder against a sphere: no class-matched pair.
+    "f1_class_iou": 0.0,
     "count_error": 1.0,
     "count_bias": 1.0,
     "position_rmse": math.sqrt(0.125),
@@ -197,6 +200,45 @@ def test_hand_computed_example() -> None:
     assert [(p.predicted, p.true) for p in result.matching.pairs] == [(0, 0), (1, 1)]
     assert result.matching.unmatched_predicted == (2,)
     assert result.tier == 1
+
+
+def test_class_matched_f1_at_iou_reads_classes_through_the_synonym_table() -> None:
+    truth = layout(7, count=6)
+    # The same boxes under other names for the same classes ("box" is the hub's synonym of cube).
+    text = write(truth, "json").replace('"cube"', '"box"').replace('"sphere"', '"ball"')
+    assert '"box"' in text or '"ball"' in text
+    result = parse(text, "json")
+    assert result.ok
+    assert score_reply(result, truth).values["f1_class_iou"] == 1.0
+    # Every box exact, every class wrong: IoU alone counts them all, the paper's F1 none.
+    wrong = truth.with_objects(
+        [
+            replace(
+                o, class_name=next(c for c in CLASSES if not classes_equivalent(c, o.class_name))
+            )
+            for o in truth.objects
+        ]
+    )
+    values = score_reply(wrong, truth).values
+    assert values["f1_iou"] == 1.0 and values["f1_class_iou"] == 0.0
+
+
+@pytest.mark.parametrize(("offset", "expected"), [(0.1, 2 / 3), (0.8, 0.0)])
+def test_class_matched_f1_pairs_the_object_of_its_class(offset: float, expected: float) -> None:
+    # A predicted sphere exactly on a true cube, with a true sphere `offset` beside it: IoU
+    # matching takes the cube (IoU 1); the class-matched F1 needs the sphere, whose IoU is
+    # 0.9 / 1.1 at 0.1 apart and 0.2 / 1.8 at 0.8 apart.
+    truth = Scene(
+        "two",
+        (
+            SceneObject("A", "cube", (0.0, 0.5, 0.0)),
+            SceneObject("B", "sphere", (offset, 0.5, 0.0)),
+        ),
+    )
+    prediction = Scene("two", (SceneObject("P", "sphere", (0.0, 0.5, 0.0)),))
+    values = score_reply(prediction, truth).values
+    assert values["f1_iou"] == pytest.approx(2 / 3)
+    assert values["f1_class_iou"] == pytest.approx(expected)
 
 
 def test_hand_example_with_a_tighter_gate() -> None:
