@@ -27,6 +27,7 @@ from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_means
 
 if TYPE_CHECKING:
     from scoring.modes import ModeDifference
+    from scoring.gaps import LanguageGap
 
 #: ``language`` of the per-tier cells that pool every language of a model.
 ALL_LANGUAGES: Final = "all"
@@ -50,7 +51,7 @@ def composite_values(replies: Sequence[ReplyScore], item: Composite) -> NDArray[
     ``mean_p(m_p + [defined_pi] * (n / n_p) * (x_pi - m_p))``. A part defined nowhere (no reply
     of the cell parsed) counts 0.
     """
-    return _composite(_columns(replies, item.parts), item)
+    return composite_influence(_columns(replies, item.parts))
 
 
 def _columns(replies: Sequence[ReplyScore], names: Sequence[str]) -> NDArray[np.float64]:
@@ -59,8 +60,9 @@ def _columns(replies: Sequence[ReplyScore], names: Sequence[str]) -> NDArray[np.
     return np.ascontiguousarray(table.reshape(len(replies), len(names)).T)
 
 
-def _composite(parts: NDArray[np.float64], item: Composite) -> NDArray[np.float64]:
-    """``composite_values`` from the rows of its parts' values, in ``item.parts`` order."""
+def composite_influence(parts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``composite_values`` from a table of the parts' values (one row per part; NaN where
+    undefined), for callers that hold values rather than replies."""
     n = parts.shape[1]
     result = np.zeros(n)
     for raw in parts:
@@ -71,7 +73,7 @@ def _composite(parts: NDArray[np.float64], item: Composite) -> NDArray[np.float6
         mean = float(raw[defined].mean())
         result += mean
         result[defined] += (n / count) * (raw[defined] - mean)
-    return result / len(item.parts)
+    return result / len(parts)
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,8 @@ class Aggregate:
     resamples: int
     #: Each mode against ``direct`` per model and language, paired by scene (scoring.modes).
     mode_differences: tuple[ModeDifference, ...] = ()
+    #: Per (model, mode) with two languages or more: Δ with its paired CI, significant marks.
+    gaps: tuple[LanguageGap, ...] = ()
 
     @property
     def modes(self) -> list[str]:
@@ -169,6 +173,12 @@ class Aggregate:
                 return m
         return None
 
+    def gap(self, model: str, mode: str) -> LanguageGap | None:
+        for g in self.gaps:
+            if (g.model, g.mode) == (model, mode):
+                return g
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
@@ -180,6 +190,7 @@ class Aggregate:
             "tiers": [c.to_dict() for c in self.tiers],
             "model_tiers": [c.to_dict() for c in self.model_tiers],
             "mode_differences": [d.to_dict() for d in self.mode_differences],
+            "language_gaps": [g.to_dict() for g in self.gaps],
         }
 
 
@@ -204,7 +215,7 @@ def summarise(
     row = {name: i for i, name in enumerate(needed)}
     columns = [table[row[name]] for name in names]
     for comp in COMPOSITES:
-        columns.append(_composite(table[[row[part] for part in comp.parts]], comp))
+        columns.append(composite_influence(table[[row[part] for part in comp.parts]]))
         names.append(comp.name)
     found = bootstrap_means(np.array(columns), seed=seed, resamples=resamples, groups=groups)
     return dict(zip(names, found, strict=True))
@@ -270,7 +281,9 @@ def aggregate(
         _cell(key, by_model_tier[key], metrics, seed, resamples)
         for key in sorted(by_model_tier, key=cell_order)
     )
-    # scoring.modes builds on this module's influence values, so it is imported here.
+    # scoring.modes and scoring.gaps build on this module's influence values, so they are
+    # imported here.
+    from scoring.gaps import language_gaps
     from scoring.modes import mode_differences
 
     differences = mode_differences(replies, metrics, seed=seed, resamples=resamples)
@@ -283,6 +296,7 @@ def aggregate(
         seed,
         resamples,
         mode_differences=differences,
+        gaps=language_gaps(replies, seed=seed, resamples=resamples),
     )
 
 

@@ -24,6 +24,7 @@ OUTPUT_FILES: Final = (
     "tiers.csv",
     "modes.csv",
     "replies.csv",
+    "gaps.csv",
     "scores.md",
     "scores.tex",
 )
@@ -46,15 +47,108 @@ def _grid(aggregate: Aggregate, mode: str, name: str) -> tuple[list[str], list[l
         for language in languages:
             cell = aggregate.cell(model, language, mode)
             row.append("–" if cell is None else _fmt(cell.mean(name)))
-        summary = aggregate.model_summary(model, mode)
         if with_delta:
-            row += (
-                ["–", "", ""]
-                if summary is None
-                else [_fmt(summary.delta), summary.best, summary.worst]
-            )
+            row += gap_columns(aggregate, model, mode)
         rows.append(row)
     return header, rows
+
+
+# --- the language gap: Δ with its paired CI, best and worst only where significant ----------
+
+
+def gap_columns(aggregate: Aggregate, model: str, mode: str) -> list[str]:
+    """Δ (with its paired 95% CI), best and worst of a model's row (``scoring.gaps``): a
+    language is named best or worst only when significantly apart from every other."""
+    gap = aggregate.gap(model, mode)
+    if gap is None:  # one language: no gap
+        return ["–", "–", "–"]
+    if gap.scenes == 0:
+        return ["– (no scene answered in every language)", "–", "–"]
+    e = gap.delta
+    return [f"{_fmt(e.mean)} [{_fmt(e.low)}, {_fmt(e.high)}]", gap.best_text(), gap.worst_text()]
+
+
+def _gap_legend(aggregate: Aggregate, mode: str) -> str:
+    gaps = [g for g in aggregate.gaps if g.mode == mode and g.scenes]
+    if not gaps:
+        return ""
+    scenes = sorted({g.scenes for g in gaps})
+    count = str(scenes[0]) if len(scenes) == 1 else f"{scenes[0]}–{scenes[-1]}"
+    return (
+        f"Δ: top minus bottom language over the {count} scenes every language answered, with its "
+        "paired 95% bootstrap CI. A language is named best or worst (bold, italic) only when its "
+        "paired difference with every other language excludes 0; otherwise the languages within "
+        "reach are listed as tied."
+    )
+
+
+def _mark_standing(aggregate: Aggregate, mode: str, model: str, language: str, text: str) -> str:
+    gap = aggregate.gap(model, mode)
+    if gap is None or not text or text == "–":
+        return text
+    if language == gap.best:
+        return f"**{text}**"
+    if language == gap.worst:
+        return f"*{text}*"
+    return text
+
+
+def _rank_table(aggregate: Aggregate, mode: str) -> str:
+    """Markdown: each language's rank within its model, 1 + the languages significantly
+    better; ``tied`` where it differs significantly from none."""
+    languages = aggregate.languages
+    rows = []
+    for model in aggregate.model_names(mode):
+        gap = aggregate.gap(model, mode)
+        if gap is None or not gap.scenes:
+            continue
+        row = [model]
+        for language in languages:
+            if language not in gap.languages:
+                row.append("–")
+            else:
+                rank = gap.rank(language)
+                row.append("tied" if rank is None else str(rank))
+        rows.append(row)
+    return _markdown_table(["model", *languages], rows) if rows else ""
+
+
+def gaps_csv(agg: Aggregate) -> str:
+    """One row per (model, mode, language) of every gap: the language's score over the shared
+    scenes, its significance-aware rank and standing, and the model's Δ with its CI."""
+    header = [
+        "model",
+        "mode",
+        "language",
+        "n_scenes",
+        "score",
+        "rank",
+        "standing",
+        "delta",
+        "delta_low",
+        "delta_high",
+        "delta_significant",
+    ]
+    rows: list[list[object]] = []
+    for gap in agg.gaps:
+        for language in gap.languages:
+            rank = gap.rank(language)
+            rows.append(
+                [
+                    gap.model,
+                    gap.mode,
+                    language,
+                    gap.scenes,
+                    _csv_number(gap.scores[language]),
+                    "" if rank is None else rank,
+                    gap.standing(language),
+                    _csv_number(gap.delta.mean),
+                    _csv_number(gap.delta.low),
+                    _csv_number(gap.delta.high),
+                    int(gap.significant),
+                ]
+            )
+    return _csv(header, rows)
 
 
 def text_table(aggregate: Aggregate, mode: str, name: str = "score") -> str:
@@ -140,8 +234,13 @@ def render_markdown(run: ScoreRun) -> str:
         header, rows = _grid(agg, mode, "score")
         for row, model in zip(rows, agg.model_names(mode), strict=True):
             for k, language in enumerate(agg.languages, start=1):
-                row[k] = _with_ci(agg.cell(model, language, mode), "score")
+                text = _with_ci(agg.cell(model, language, mode), "score")
+                row[k] = _mark_standing(agg, mode, model, language, text)
         out += ["", "### Reconstruct Score", "", _markdown_table(header, rows)]
+        if legend := _gap_legend(agg, mode):
+            out += ["", legend]
+        if ranks := _rank_table(agg, mode):
+            out += ["", "### Language ranks (significant differences only)", "", ranks]
         for name in shown[1:]:
             header, rows = _grid(agg, mode, name)
             if name == PARSE:
@@ -212,33 +311,56 @@ def render_latex(run: ScoreRun) -> str:
         lines = [
             r"\begin{table}[t]",
             r"\centering",
-            r"\begin{tabular}{l" + "r" * len(languages) + "r}",
+            r"\begin{tabular}{l" + "r" * len(languages) + "rc}",
             r"\toprule",
-            "Model & " + " & ".join(latex_escape(lang) for lang in languages) + r" & $\Delta$ \\",
+            "Model & "
+            + " & ".join(latex_escape(lang) for lang in languages)
+            + r" & $\Delta$ & 95\% CI \\",
             r"\midrule",
         ]
         for model in agg.model_names(mode):
-            summary = agg.model_summary(model, mode)
             cells = []
             for language in languages:
                 cell = agg.cell(model, language, mode)
-                text = "" if cell is None else _fmt(cell.mean("score"))
-                if summary is not None and language == summary.best:
-                    text = rf"\textbf{{{text}}}"
-                cells.append(text)
-            delta = "--" if summary is None or math.isnan(summary.delta) else _fmt(summary.delta)
-            lines.append(latex_escape(model) + " & " + " & ".join(cells) + f" & {delta} " + r"\\")
+                cells.append("" if cell is None else _latex_marked(agg, mode, model, language))
+            lines.append(
+                latex_escape(model) + " & " + " & ".join(cells) + _latex_gap(agg, model, mode)
+            )
         lines += [
             r"\bottomrule",
             r"\end{tabular}",
-            rf"\caption{{Reconstruct Score by language, mode {latex_escape(mode)}; "
-            r"$\Delta$ is the max--min gap over languages.}",
+            rf"\caption{{Reconstruct Score by language, mode {latex_escape(mode)}. "
+            r"$\Delta$ is the gap between the top and bottom language over the scenes every "
+            r"language answered, with its paired 95\% bootstrap CI ($^\dagger$: the CI excludes 0). "
+            r"Bold: best and italic: worst language, marked only where its paired difference "
+            r"with every other language excludes 0.}",
             r"\end{table}",
         ]
         parts.append("\n".join(lines))
         parts.append(latex_parse_and_truncated(agg, mode))
     parts += latex_mode_differences(agg)
     return "\n\n".join(parts) + "\n"
+
+
+def _latex_marked(agg: Aggregate, mode: str, model: str, language: str) -> str:
+    cell = agg.cell(model, language, mode)
+    text = "" if cell is None else _fmt(cell.mean("score")).replace("–", "--")
+    gap = agg.gap(model, mode)
+    if gap is not None and language == gap.best:
+        return rf"\textbf{{{text}}}"
+    if gap is not None and language == gap.worst:
+        return rf"\textit{{{text}}}"
+    return text
+
+
+def _latex_gap(agg: Aggregate, model: str, mode: str) -> str:
+    """`` & Δ & [low, high] \\``: the model's gap and its paired CI, -- without one."""
+    gap = agg.gap(model, mode)
+    if gap is None or math.isnan(gap.delta.mean):
+        return r" & -- & -- \\"
+    mark = r"$^\dagger$" if gap.significant else ""
+    e = gap.delta
+    return rf" & {_fmt(e.mean)}{mark} & [{_fmt(e.low)}, {_fmt(e.high)}] \\"
 
 
 def _csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -333,6 +455,7 @@ def write_outputs(run: ScoreRun, out: Path) -> list[Path]:
         "tiers.csv": lambda: cells_csv(agg, (*agg.tiers, *agg.model_tiers)),
         "modes.csv": lambda: modes_csv(agg),
         "replies.csv": lambda: replies_csv(run),
+        "gaps.csv": lambda: gaps_csv(agg),
         "scores.md": lambda: render_markdown(run),
         "scores.tex": lambda: render_latex(run),
     }

@@ -36,15 +36,26 @@ def test_printed_table_is_models_by_languages_with_delta() -> None:
     lines = text_table(run.aggregate, "m0").splitlines()
     assert lines[0].split() == ["model", "threejs", "json", "Δ", "best", "worst"]
     a = run.aggregate.model_summary("model_a", "m0")
-    assert a is not None
+    gap = run.aggregate.gap("model_a", "m0")
+    assert a is not None and gap is not None
     row = lines[[line.split()[0] for line in lines].index("model_a")].split()
-    assert row[1:4] == [f"{a.scores['threejs']:.3f}", f"{a.scores['json']:.3f}", f"{a.delta:.3f}"]
-    assert row[4:] == [a.best, a.worst] and a.best != a.worst
+    e = gap.delta
+    assert row[1:6] == [
+        f"{a.scores['threejs']:.3f}",
+        f"{a.scores['json']:.3f}",
+        f"{e.mean:.3f}",
+        f"[{e.low:.3f},",
+        f"{e.high:.3f}]",
+    ]
+    # Every scene answered in both languages: the paired Δ is the gap of the cell scores.
+    assert e.mean == pytest.approx(a.delta, abs=1e-12)
+    # Eight noisy scenes: the two languages are not significantly apart, so neither is named.
+    assert not gap.significant and row[6:] == ["tied", "tied"]
     b_row = lines[[line.split()[0] for line in lines].index("b_model")].split()
     b = run.aggregate.model_summary("b_model", "m0")
     assert b is not None
-    # No threejs reply: no cell; one language: no gap.
-    assert b_row == ["b_model", "–", f"{b.scores['json']:.3f}", "–", "json", "json"]
+    # No threejs reply: no cell; one language: no gap, no best or worst.
+    assert b_row == ["b_model", "–", f"{b.scores['json']:.3f}", "–", "–", "–"]
 
 
 def test_markdown_and_latex_carry_the_scores() -> None:
@@ -55,9 +66,7 @@ def test_markdown_and_latex_carry_the_scores() -> None:
     assert f"{e.mean:.3f} [{e.low:.3f}, {e.high:.3f}]" in render_markdown(run)
     latex = render_latex(run)
     assert r"model\_a &" in latex and r"b\_model &" in latex
-    summary = run.aggregate.model_summary("model_a", "m0")
-    assert summary is not None
-    assert rf"\textbf{{{summary.scores[summary.best]:.3f}}}" in latex
+    assert f"& {cell.mean('score'):.3f} &" in latex or f"& {cell.mean('score'):.3f} \\\\" in latex
 
 
 def test_csv_holds_the_exact_estimates() -> None:
