@@ -3,16 +3,19 @@ marked), a heatmap of each model's language ranks, the breakdown by difficulty t
 difference between two prompting modes per model and language.
 
 Each function takes plain records (``CellScore``, ``TierScore``) for one mode and returns a
-matplotlib ``Figure`` on the Agg canvas; nothing goes through pyplot.
+matplotlib ``Figure`` on the Agg canvas; nothing goes through pyplot. Given the scorer's
+``Standings`` (what its paired bootstrap found significant), the marks and rank colours follow
+them, and languages tied with the rest are shown as tied; without, they follow the means.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import matplotlib
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -29,6 +32,8 @@ LANGUAGE_COLORS: Final[dict[str, str]] = dict(
     zip(LANGUAGES, ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"), strict=True)
 )
 OTHER_COLORS: Final = ("#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: The heatmap's colour for a language tied with all the others (and for a cell without score).
+TIED_COLOR: Final = "#e6e6e6"
 
 
 @dataclass(frozen=True)
@@ -54,6 +59,17 @@ class TierScore:
     low: float
     high: float
     n: int
+
+
+@dataclass(frozen=True)
+class Standings:
+    """One model's languages as the scorer's paired bootstrap sees them: the best and worst
+    language where significantly apart from every other (None: tied), and each language's
+    rank, 1 + the languages significantly better (None: it differs significantly from none)."""
+
+    best: str | None
+    worst: str | None
+    ranks: Mapping[str, int | None]
 
 
 def language_order(languages: set[str]) -> list[str]:
@@ -87,16 +103,35 @@ def best_and_worst(cells: Sequence[CellScore]) -> dict[str, tuple[str, str]]:
     return result
 
 
-def language_ranks(cells: Sequence[CellScore]) -> tuple[list[str], list[str], NDArray[np.float64]]:
+def significant_marks(standings: Mapping[str, Standings]) -> dict[str, tuple[str, str]]:
+    """``best_and_worst`` from the scorer's standings: a model is marked only at the ends that
+    are significant ("" where tied)."""
+    return {
+        model: (s.best or "", s.worst or "")
+        for model, s in standings.items()
+        if s.best is not None or s.worst is not None
+    }
+
+
+def language_ranks(
+    cells: Sequence[CellScore], standings: Mapping[str, Standings] | None = None
+) -> tuple[list[str], list[str], NDArray[np.float64]]:
     """Models, languages and the rank (1 = best) of each language within each model (NaN
-    where the cell has no score). Equal means share the better rank."""
+    where the cell has no score). Equal means share the better rank; with ``standings`` the
+    ranks are the scorer's, and 0 marks a language tied with all the others."""
     models = sorted({c.model for c in cells})
     languages = language_order({c.language for c in cells})
     ranks = np.full((len(models), len(languages)), np.nan)
     for i, model in enumerate(models):
         means = {c.language: c.mean for c in cells if c.model == model and _finite(c.mean)}
+        known = None if standings is None else standings.get(model)
         for j, language in enumerate(languages):
-            if language in means:
+            if language not in means:
+                continue
+            if standings is not None:
+                rank = None if known is None else known.ranks.get(language)
+                ranks[i, j] = 0 if rank is None else rank
+            else:
                 ranks[i, j] = 1 + sum(1 for other in means.values() if other > means[language])
     return models, languages, ranks
 
@@ -112,13 +147,15 @@ def score_bars(
     *,
     title: str = "Reconstruct Score",
     ylabel: str = "Reconstruct Score",
+    standings: Mapping[str, Standings] | None = None,
 ) -> Figure:
     """Grouped bars: one group per model, one bar per language, 95% CIs as error bars; the
-    best language of each model carries a ▲ and the worst a ▼."""
+    best language of each model carries a ▲ and the worst a ▼ (with ``standings``, only
+    where significant)."""
     models = sorted({c.model for c in cells})
     languages = language_order({c.language for c in cells})
     by_key = {(c.model, c.language): c for c in cells}
-    marks = best_and_worst(cells)
+    marks = best_and_worst(cells) if standings is None else significant_marks(standings)
     figure = _figure(max(6.0, 1.1 + len(models) * (0.5 + 0.42 * len(languages))), 4.6)
     ax = figure.subplots()
     width = 0.8 / max(1, len(languages))
@@ -181,22 +218,31 @@ def score_bars(
 
 
 def rank_heatmap(
-    cells: Sequence[CellScore], *, title: str = "Language rank within each model (1 = best)"
+    cells: Sequence[CellScore],
+    *,
+    title: str = "Language rank within each model (1 = best)",
+    standings: Mapping[str, Standings] | None = None,
 ) -> Figure:
     """Models x languages, coloured by the language's rank within the model; each cell shows
-    the rank and the score."""
-    models, languages, ranks = language_ranks(cells)
+    the rank and the score. With ``standings`` the ranks count significant differences only,
+    and a language tied with all the others is grey and says so."""
+    models, languages, ranks = language_ranks(cells, standings)
     by_key = {(c.model, c.language): c for c in cells}
     figure = _figure(max(5.0, 2.4 + 0.95 * len(languages)), max(2.2, 1.3 + 0.48 * len(models)))
     ax = figure.subplots()
     worst = max(len(languages), 2)
-    # Cells without a score are NaN, which imshow leaves blank.
-    image = ax.imshow(ranks, cmap="RdYlGn_r", vmin=1, vmax=worst, aspect="auto")
+    # Cells without a score (NaN) and tied ones (rank 0) are left to imshow's "bad" grey.
+    colours = np.where(ranks >= 1, ranks, np.nan)
+    cmap = matplotlib.colormaps["RdYlGn_r"].with_extremes(bad=TIED_COLOR)
+    image = ax.imshow(colours, cmap=cmap, vmin=1, vmax=worst, aspect="auto")
     for i, model in enumerate(models):
         for j, language in enumerate(languages):
             cell = by_key.get((model, language))
             if np.isnan(ranks[i, j]) or cell is None:
                 ax.text(j, i, "-", ha="center", va="center", fontsize=8, color="#555555")
+                continue
+            if ranks[i, j] == 0:
+                ax.text(j, i, f"tied\n{cell.mean:.3f}", ha="center", va="center", fontsize=8)
                 continue
             extreme = len(languages) > 2 and ranks[i, j] in (1, worst)  # darkest colours
             ax.text(

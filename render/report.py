@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from render.charts import (
     CellScore,
+    Standings,
     TierScore,
     mode_difference_bars,
     rank_heatmap,
@@ -49,6 +50,7 @@ from render.scores_file import (
     SCORE,
     SILHOUETTE,
     Cell,
+    Gap,
     ModeDifference,
     Reply,
     ScoresFile,
@@ -309,11 +311,14 @@ class _Writer:
             self.notes.append(f"mode {mode!r}: no cell has a {label}; no charts")
             return charts
         name = slug(mode)
+        standings = self.standings(mode)
         charts.append(
             (
                 f"{label} per model and language ({mode})",
                 self._save(
-                    score_bars(present, title=f"{label} ({mode})", ylabel=label),
+                    score_bars(
+                        present, title=f"{label} ({mode})", ylabel=label, standings=standings
+                    ),
                     f"charts/{name}-scores.png",
                 ),
             )
@@ -323,7 +328,10 @@ class _Writer:
                 f"Language ranks within each model ({mode})",
                 self._save(
                     rank_heatmap(
-                        present, title=f"Language rank within each model, by {label} (1 = best)"
+                        present,
+                        title=f"Language rank within each model, by {label} (1 = best; "
+                        "significant differences only)",
+                        standings=standings,
                     ),
                     f"charts/{name}-ranks.png",
                 ),
@@ -416,6 +424,12 @@ class _Writer:
                 )
         return body
 
+    def standings(self, mode: str) -> dict[str, Standings]:
+        """Per model, the scorer's significant best, worst and ranks (``scoring.gaps``)."""
+        return {
+            g.model: Standings(g.best, g.worst, g.ranks) for g in self.scores.gaps if g.mode == mode
+        }
+
     # -- per-reply figures ------------------------------------------------------------------
 
     def reply_figures(
@@ -488,18 +502,12 @@ class _Writer:
         label = self.scores.label(SCORE)
         rows = [
             f'<tr><th class="name">model</th>{"".join(f"<th>{_esc(lang)}</th>" for lang in languages)}'
-            "<th>Δ (max − min)</th><th>best</th><th>worst</th></tr>"
+            "<th>Δ (top − bottom)</th><th>best</th><th>worst</th></tr>"
         ]
         for model in models:
-            means = {
-                lang: e.mean
-                for lang in languages
-                if (c := cells.get((model, lang)))
-                and (e := c.estimate(SCORE))
-                and math.isfinite(e.mean)
-            }
-            best = max(means, key=lambda k: means[k]) if len(means) > 1 else None
-            worst = min(means, key=lambda k: means[k]) if len(means) > 1 else None
+            gap = self.scores.gap(model, mode)
+            best = gap.best if gap else None
+            worst = gap.worst if gap else None
             tds = []
             for lang in languages:
                 cell = cells.get((model, lang))
@@ -511,12 +519,17 @@ class _Writer:
                     tds.append(
                         f'<td class="{css.strip()}">{_fmt(e.mean)}<br><span class="ci">[{_fmt(e.low)}, {_fmt(e.high)}]</span></td>'
                     )
-            delta = max(means.values()) - min(means.values()) if len(means) > 1 else math.nan
             rows.append(
-                f'<tr><td class="name">{_esc(model)}</td>{"".join(tds)}<td>{_fmt(delta)}</td>'
-                f"<td>{_esc(best or '–')}</td><td>{_esc(worst or '–')}</td></tr>"
+                f'<tr><td class="name">{_esc(model)}</td>{"".join(tds)}{_gap_cells(gap)}</tr>'
             )
-        return f"<h3>{_esc(label)} (95% CI)</h3>\n<table>\n" + "\n".join(rows) + "\n</table>"
+        legend = (
+            "<p>Δ: the top minus the bottom language over the scenes every language answered, "
+            "with its paired 95% bootstrap CI. A language is marked best (green) or worst (red) "
+            "only when its paired difference with every other language excludes 0; otherwise "
+            "the languages are shown as tied.</p>"
+        )
+        table = "<table>\n" + "\n".join(rows) + "\n</table>"
+        return f"<h3>{_esc(label)} (95% CI)</h3>\n{table}\n{legend}"
 
     def cell_table(self, mode: str) -> str:
         cells = sorted(
@@ -670,6 +683,16 @@ class _Writer:
         return self.page("index.html", "SpatialBabel report", "\n".join(body))
 
 
+def _gap_cells(gap: Gap | None) -> str:
+    """The Δ, best and worst cells of a model's row."""
+    if gap is None or not gap.scenes:
+        return "<td>–</td><td>–</td><td>–</td>"
+    e = gap.delta
+    ci = f'<br><span class="ci">[{_fmt(e.low)}, {_fmt(e.high)}]</span>'
+    delta = f"<td>{_fmt(e.mean)}{ci}</td>"
+    return f"{delta}<td>{_esc(gap.best or 'tied')}</td><td>{_esc(gap.worst or 'tied')}</td>"
+
+
 def _language_key(language: str) -> int:
     from spatialbabel import LANGUAGES
 
@@ -722,6 +745,11 @@ def build_report(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     writer = _Writer(scores, out, progress)
+    if not scores.gaps and len({c.language for c in scores.cells}) > 1:
+        writer.notes.append(
+            f"{scores.path.name} has no language gaps (written by an older scorer): best, worst "
+            "and rank colours are left out; score again to have them"
+        )
     tables = writer.copy_tables()
     charts = {mode: writer.charts(mode) for mode in scores.modes}
     writer.mode_difference_charts()

@@ -1,8 +1,9 @@
 """Reading the scorer's ``scores.json`` (written by ``spatialbabel score``) into typed records.
 
 The report needs only part of the file: the metric and composite columns, the cells (overall
-and per tier), each model's best and worst language, each mode's difference from ``direct``,
-and each reply's values and Hungarian pairs. A file that breaks that shape is a ``FileFormatError`` naming the file and the field.
+and per tier), each model's language gap (Δ with its paired CI, best, worst and ranks where
+significant), each mode's difference from ``direct``, and each reply's values and Hungarian
+pairs. A file that breaks that shape is a ``FileFormatError`` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -95,6 +96,21 @@ class Reply:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """One model's gap between languages in one mode (``scoring.gaps``): the best and worst
+    language where significant (None: tied), each language's rank (None: tied with all)."""
+
+    model: str
+    mode: str
+    scenes: int
+    delta: Estimate
+    significant: bool
+    best: str | None
+    worst: str | None
+    ranks: Mapping[str, int | None]
+
+
+@dataclass(frozen=True)
 class ScoresFile:
     path: Path
     split: str | None
@@ -106,6 +122,8 @@ class ScoresFile:
     tiers: tuple[Cell, ...]
     replies: tuple[Reply, ...]
     mode_differences: tuple[ModeDifference, ...] = ()
+    #: Empty for a file written before the scorer measured gaps (then nothing is marked).
+    gaps: tuple[Gap, ...] = ()
 
     @property
     def modes(self) -> list[str]:
@@ -118,6 +136,12 @@ class ScoresFile:
     def columns(self) -> tuple[Column, ...]:
         """Composites first (the Reconstruct Score leading), then every metric."""
         return (*self.composites, *self.metrics)
+
+    def gap(self, model: str, mode: str) -> Gap | None:
+        for gap in self.gaps:
+            if (gap.model, gap.mode) == (model, mode):
+                return gap
+        return None
 
     def label(self, name: str) -> str:
         for column in self.columns():
@@ -211,6 +235,36 @@ class _Reader:
             self.estimates(data, where),
         )
 
+    def optional_text(self, data: Mapping[str, Any], key: str, where: str) -> str | None:
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"expected a string or null, got {value!r}")
+        return value
+
+    def gap(self, index: int, item: object) -> Gap:
+        where = f"language_gaps[{index}]"
+        data = self.mapping(item, where)
+        delta = self.mapping(data.get("delta", {}), f"{where}.delta")
+        ranks = {
+            str(language): self.integer(data["ranks"], language, f"{where}.ranks")
+            for language in self.mapping(data.get("ranks", {}), f"{where}.ranks")
+        }
+        return Gap(
+            model=self.text(data, "model", where),
+            mode=self.text(data, "mode", where),
+            scenes=self.integer(data, "scenes", where) or 0,
+            delta=Estimate(
+                self.number(delta.get("mean"), f"{where}.delta.mean"),
+                self.number(delta.get("low"), f"{where}.delta.low"),
+                self.number(delta.get("high"), f"{where}.delta.high"),
+                self.integer(delta, "n", f"{where}.delta") or 0,
+            ),
+            significant=data.get("significant") is True,
+            best=self.optional_text(data, "best", where),
+            worst=self.optional_text(data, "worst", where),
+            ranks=ranks,
+        )
+
     def reply(self, index: int, item: object) -> Reply:
         where = f"replies[{index}]"
         data = self.mapping(item, where)
@@ -290,4 +344,5 @@ def read_scores(path: Path) -> ScoresFile:
             reader.mode_difference(d, f"mode_differences[{i}]")
             for i, d in enumerate(reader.items(data, "mode_differences"))
         ),
+        gaps=tuple(reader.gap(i, g) for i, g in enumerate(reader.items(data, "language_gaps"))),
     )

@@ -14,6 +14,7 @@ from matplotlib.text import Annotation
 
 from render.charts import (
     CellScore,
+    Standings,
     TierScore,
     best_and_worst,
     language_color,
@@ -132,3 +133,28 @@ def test_mode_difference_bars_mark_the_differences_whose_ci_leaves_out_zero() ->
     low, high = ax.get_ylim()
     assert low < -0.3 and high > 0.3 and low == pytest.approx(-high)
     assert any(np.asarray(line.get_ydata()).tolist() == [0.0, 0.0] for line in ax.lines)
+
+
+# The scorer's paired bootstrap: in m1 json is significantly best and unity worst, threejs and
+# dsl tie in the middle; in m2 nothing is significant.
+STANDINGS = {
+    "m1": Standings("json", "unity", {"threejs": 2, "unity": 4, "json": 1, "dsl": 2}),
+    "m2": Standings(None, None, {"threejs": None, "unity": None}),
+}
+
+
+def test_with_standings_only_significant_ends_are_marked() -> None:
+    ax = score_bars(CELLS, standings=STANDINGS).axes[0]
+    assert sorted(t.get_text() for t in ax.texts) == ["▲ best", "▼ worst"]
+
+
+def test_with_standings_the_heatmap_ranks_significant_differences_and_greys_ties() -> None:
+    _models, _languages, ranks = language_ranks(CELLS, STANDINGS)
+    np.testing.assert_array_equal(ranks[0], [2, 4, 1, 2])
+    assert ranks[1, 0] == 0 and ranks[1, 1] == 0  # tied with all
+    ax = rank_heatmap(CELLS, standings=STANDINGS).axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "tied\n0.300" in texts and "tied\n0.700" in texts and "2\n0.800" in texts
+    image = ax.images[0]
+    # Tied cells are drawn in the "bad" colour, not the colour of any rank.
+    assert np.ma.is_masked(image.get_array()[1, 0]) or np.isnan(image.get_array()[1, 0])

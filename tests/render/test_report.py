@@ -143,6 +143,36 @@ def test_best_and_worst_are_only_marked_with_two_languages(report: Any) -> None:
     assert 'class="best"' not in report.index.read_text()
 
 
+def test_best_and_worst_are_marked_only_where_significant(tmp_path: Path) -> None:
+    from scoring import write_outputs
+    from tests.scoring.test_gaps import marked_run
+
+    run = marked_run()  # model "apart": json best, dsl worst; model "m": tied
+    write_outputs(run, tmp_path / "scores")
+    summary = build_report(tmp_path / "scores" / "scores.json", tmp_path / "site")
+    matrix = summary.index.read_text().split("<h3>Every metric per cell")[0]
+    rows = {row.split("</td>")[0].split(">")[-1]: row for row in matrix.split("<tr>")[1:]}
+    assert rows["apart"].count('class="best"') == 1 and rows["apart"].count('class="worst"') == 1
+    assert 'class="best"' not in rows["m"] and 'class="worst"' not in rows["m"]
+    assert "<td>tied</td><td>tied</td></tr>" in rows["m"]
+    gap = run.aggregate.gap("apart", "m0")
+    assert gap is not None and f"[{gap.delta.low:.3f}, {gap.delta.high:.3f}]" in rows["apart"]
+    assert not [n for n in summary.notes if "language gaps" in n]
+
+
+def test_a_scores_file_without_gaps_marks_nothing_and_says_so(tmp_path: Path) -> None:
+    from scoring import write_outputs
+    from tests.scoring.test_gaps import marked_run
+
+    write_outputs(marked_run(), tmp_path / "scores")
+    data = json.loads((tmp_path / "scores" / "scores.json").read_text())
+    del data["language_gaps"]
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    summary = build_report(tmp_path / "old.json", tmp_path / "site")
+    assert 'class="best"' not in summary.index.read_text()
+    assert [n for n in summary.notes if "no language gaps" in n]
+
+
 def test_without_the_split_the_report_keeps_tables_and_charts(scored: Path, tmp_path: Path) -> None:
     moved = tmp_path / "elsewhere"
     moved.mkdir()
