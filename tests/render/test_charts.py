@@ -155,6 +155,7 @@ def test_with_standings_the_heatmap_ranks_significant_differences_and_greys_ties
     ax = rank_heatmap(CELLS, standings=STANDINGS).axes[0]
     texts = [t.get_text() for t in ax.texts]
     assert "tied\n0.300" in texts and "tied\n0.700" in texts and "2\n0.800" in texts
-    image = ax.images[0]
+    drawn = ax.images[0].get_array()
+    assert drawn is not None
     # Tied cells are drawn in the "bad" colour, not the colour of any rank.
-    assert np.ma.is_masked(image.get_array()[1, 0]) or np.isnan(image.get_array()[1, 0])
+    assert np.ma.is_masked(drawn[1, 0]) or np.isnan(drawn[1, 0])
