@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from parsers import ParseResult, parse
+from parsers.compare_parsed import Key, ParsedReply, compare_parsed, read_parsed
 from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode, default_workers
@@ -48,6 +49,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="with --predictions: write the parsed replies here (default: stdout)",
     )
     parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="OLD_JSONL",
+        help="with --predictions: list the replies whose parsed scene differs from OLD_JSONL "
+        "(an earlier parse --predictions output): now failing or parsing, objects added, lost "
+        "or changed beyond 1e-6; the parsed replies then go to --out only",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=default_workers(),
@@ -63,9 +72,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--quiet", "-q", action="store_true", help="do not print diagnostics to stderr"
     )
     parser.epilog = (
-        "Exit codes: 0 every reply yields objects; 1 some reply yields none, its language cannot "
-        "be told, or a predictions line is malformed; 2 bad arguments; 3 a file cannot be read "
-        "or written."
+        "Exit codes: 0 every reply yields objects (with --compare: no reply changed); 1 some reply "
+        "yields none, its language cannot be told, or a predictions line is malformed (with "
+        "--compare: some reply changed, or a line of either file is bad); 2 bad arguments; 3 a "
+        "file cannot be read or written."
     )
 
 
@@ -90,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
             print("spatialbabel parse: --workers must be at least 1", file=sys.stderr)
             return ExitCode.USAGE
         return _run_predictions(args)
+    if args.compare is not None:
+        print("spatialbabel parse: --compare needs --predictions", file=sys.stderr)
+        return ExitCode.USAGE
     if not args.files:
         print("spatialbabel parse: give reply FILEs, or --predictions JSONL", file=sys.stderr)
         return ExitCode.USAGE
@@ -164,6 +177,14 @@ def _jobs(path: Path, problems: list[str]) -> Iterator[Job]:
 
 def _run_predictions(args: argparse.Namespace) -> int:
     problems: list[str] = []
+    old: dict[Key, ParsedReply] | None = None
+    if args.compare is not None:
+        try:
+            old, old_problems = read_parsed(args.compare)
+        except (OSError, FileFormatError) as error:
+            print(f"{args.compare}: cannot read: {error}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        problems += old_problems
     try:
         jobs = list(_jobs(args.predictions, problems))
     except (OSError, FileFormatError) as error:
@@ -177,6 +198,8 @@ def _run_predictions(args: argparse.Namespace) -> int:
             entries = list(pool.map(_parse_job, jobs, chunksize=chunk))
     else:
         entries = [_parse_job(job) for job in jobs]
+    if old is not None:
+        return _compare(args, entries, problems, old)
     text = "".join(json.dumps(e, ensure_ascii=False, allow_nan=False) + "\n" for e in entries)
     if args.out is None:
         sys.stdout.write(text)
@@ -207,3 +230,46 @@ def _run_predictions(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return ExitCode.PROBLEMS if failed or problems else ExitCode.OK
+
+
+def _compare(
+    args: argparse.Namespace,
+    entries: list[dict[str, Any]],
+    problems: list[str],
+    old: dict[Key, ParsedReply],
+) -> int:
+    """``--compare OLD``: the replies whose parsed scene changed, on stdout; the parsed replies
+    go to ``--out`` when given."""
+    from spatialbabel.files import atomic_write_text
+
+    if args.out is not None:
+        text = "".join(json.dumps(e, ensure_ascii=False, allow_nan=False) + "\n" for e in entries)
+        try:
+            atomic_write_text(args.out, text)
+        except OSError as error:
+            print(f"{args.out}: cannot write: {error.strerror}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    found = compare_parsed(entries, old)
+    for change in found.changes:
+        print(change.describe(args.predictions))
+    for (scene, model, language, mode), line in found.only_new:
+        print(
+            f"{args.predictions}:{line}: {model} {language} {mode} {scene}: not in {args.compare}"
+        )
+    for (scene, model, language, mode), line in found.only_old:
+        print(
+            f"{args.compare}:{line}: {model} {language} {mode} {scene}: not in {args.predictions}"
+        )
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    lost = sum(c.status == "now fails" for c in found.changes)
+    gained = sum(c.status == "now parses" for c in found.changes)
+    print(
+        f"spatialbabel parse: {len(entries)} replies compared with {args.compare}: "
+        f"{len(found.changes)} changed ({lost} now fail, {gained} now parse, "
+        f"{sum(bool(c.diff) for c in found.changes)} scenes differ), {found.same} the same; "
+        f"{len(found.only_old)} only in {args.compare.name}, {len(found.only_new)} only in "
+        f"{args.predictions.name}; {len(problems)} bad lines",
+        file=sys.stderr,
+    )
+    return ExitCode.PROBLEMS if found or problems else ExitCode.OK

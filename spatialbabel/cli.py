@@ -46,6 +46,7 @@ COMMANDS: Final[dict[str, str]] = {
     "verify": "synth.cmd_verify",
     "parse": "parsers.cmd_parse",
     "score": "scoring.cmd_score",
+    "compare": "scoring.cmd_compare",
     "prompts": "synth.cmd_prompts",
     "score-qa": "scoring.cmd_score_qa",
     "render": "render.cmd_render",
