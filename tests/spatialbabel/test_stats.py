@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from spatialbabel.stats import (
     bootstrap_mean,
@@ -15,7 +16,7 @@ from spatialbabel.stats import (
 )
 
 
-def noisy(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def noisy(n: int, seed: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     rng = np.random.default_rng(seed)
     scene = rng.uniform(0.2, 0.9, n)  # how hard each scene is, shared by both runs
     return scene + rng.normal(0, 0.02, n), scene + rng.normal(0, 0.02, n)
