@@ -126,6 +126,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"spatialbabel compare: cannot write {path}: {error.strerror}", file=sys.stderr)
             return ExitCode.BAD_INPUT
     print(console_table(comparison, verdict))
-    for failure in verdict.failures:
-        print(f"spatialbabel compare: {failure.cell}: {failure.message}", file=sys.stderr)
     return ExitCode.OK if verdict.passed else ExitCode.PROBLEMS

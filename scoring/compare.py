@@ -37,8 +37,9 @@ from spatialbabel.stats import (
 SCORE: Final = "score"
 #: The five parts of the Reconstruct Score, shown beside it in the summaries.
 COMPONENTS: Final = ("parse", "f1", "class_accuracy", "position_fidelity", "scale_fidelity")
-#: Settings of a run that change what its numbers mean; a difference is reported.
-SETTINGS: Final = ("split", "subset", "options")
+#: Settings of a run that change what its numbers mean; a difference is reported. (Not the
+#: split's path: the same split is often found by other paths; the scenes are compared.)
+SETTINGS: Final = ("subset", "options")
 
 
 class CellKey(NamedTuple):

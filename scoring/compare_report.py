@@ -132,6 +132,9 @@ def console_table(comparison: Comparison, verdict: Verdict, *, rows: int = CONSO
     for key, old, now in comparison.settings:
         lines.append(f"setting {key} differs: base {old!r}, new {now!r}")
     lines += ["", f"verdict: {_verdict_line(verdict)}"]
+    lines += [f"  {f.cell}: {f.message}" for f in verdict.failures[:rows]]
+    if len(verdict.failures) > rows:
+        lines.append(f"  ... and {len(verdict.failures) - rows} more (all in the verdict file)")
     return "\n".join(lines)
 
 
