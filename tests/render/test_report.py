@@ -119,6 +119,7 @@ def test_report_holds_charts_tables_and_one_figure_per_reply(report: Any, scored
         "tiers.csv",
         "modes.csv",
         "replies.csv",
+        "gaps.csv",
         "scores.md",
         "scores.tex",
     ):

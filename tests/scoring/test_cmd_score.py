@@ -84,7 +84,15 @@ def test_clean_run_prints_the_table_and_writes_every_file(
     assert header.split() == ["model", "json", "Δ", "best", "worst"]
     good_row = next(line for line in printed.splitlines() if line.startswith("good "))
     assert good_row.split()[1] == "1.000"
-    for name in ("scores.json", "cells.csv", "tiers.csv", "replies.csv", "scores.md", "scores.tex"):
+    for name in (
+        "scores.json",
+        "cells.csv",
+        "tiers.csv",
+        "replies.csv",
+        "gaps.csv",
+        "scores.md",
+        "scores.tex",
+    ):
         assert (out / name).stat().st_size > 0
     data = json.loads((out / "scores.json").read_text())
     assert data["schema_version"] == 1
