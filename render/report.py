@@ -690,7 +690,8 @@ def _gap_cells(gap: Gap | None) -> str:
     e = gap.delta
     ci = f'<br><span class="ci">[{_fmt(e.low)}, {_fmt(e.high)}]</span>'
     delta = f"<td>{_fmt(e.mean)}{ci}</td>"
-    return f"{delta}<td>{_esc(gap.best or 'tied')}</td><td>{_esc(gap.worst or 'tied')}</td>"
+    best, worst = gap.standing_text("best"), gap.standing_text("worst")
+    return f"{delta}<td>{_esc(best)}</td><td>{_esc(worst)}</td>"
 
 
 def _language_key(language: str) -> int:

@@ -108,6 +108,17 @@ class Gap:
     best: str | None
     worst: str | None
     ranks: Mapping[str, int | None]
+    tied_best: tuple[str, ...] = ()
+    tied_worst: tuple[str, ...] = ()
+
+    def standing_text(self, end: str) -> str:
+        """``best`` or ``worst`` as the scorer's tables say it: the language, ``tied: a, b``
+        when several are within reach, ``tied`` when all are."""
+        single = self.best if end == "best" else self.worst
+        tied = self.tied_best if end == "best" else self.tied_worst
+        if single is not None:
+            return single
+        return "tied" if not tied or len(tied) == len(self.ranks) else "tied: " + ", ".join(tied)
 
 
 @dataclass(frozen=True)
@@ -263,7 +274,15 @@ class _Reader:
             best=self.optional_text(data, "best", where),
             worst=self.optional_text(data, "worst", where),
             ranks=ranks,
+            tied_best=self.names(data, "tied_best", where),
+            tied_worst=self.names(data, "tied_worst", where),
         )
+
+    def names(self, data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(f"{where}.{key}", f"expected a list of languages, got {value!r}")
+        return tuple(value)
 
     def reply(self, index: int, item: object) -> Reply:
         where = f"replies[{index}]"
