@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.files import FileFormatError, read_json
+from spatialbabel.files import JsonFields, read_json
 
 #: The composite every chart shows: the Reconstruct Score.
 SCORE: Final = "score"
@@ -161,18 +161,7 @@ class ScoresFile:
         return name
 
 
-class _Reader:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, where: str, problem: str) -> FileFormatError:
-        return FileFormatError(self.path, f"{where}: {problem}")
-
-    def mapping(self, value: object, where: str) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(where, f"expected an object, got {type(value).__name__}")
-        return value
-
+class _Reader(JsonFields):
     def items(self, data: Mapping[str, Any], key: str, where: str = "") -> list[Any]:
         value = data.get(key, [])
         if not isinstance(value, list):

@@ -25,7 +25,7 @@ from typing import Any, Final, Literal, NamedTuple
 import numpy as np
 
 from scoring.aggregate import composite_influence, order_languages
-from spatialbabel.files import FileFormatError, read_json
+from spatialbabel.files import FileFormatError, JsonFields, read_json
 from spatialbabel.stats import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -102,18 +102,7 @@ def scores_path(path: Path) -> Path:
     return path / "scores.json" if path.is_dir() else path
 
 
-class _Reader:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def fail(self, where: str, problem: str) -> FileFormatError:
-        return FileFormatError(self.path, f"{where}: {problem}")
-
-    def mapping(self, value: object, where: str) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self.fail(where, f"expected an object, got {type(value).__name__}")
-        return value
-
+class _Reader(JsonFields):
     def listing(self, data: Mapping[str, Any], key: str) -> list[Any]:
         value = data.get(key)
         if not isinstance(value, list):

@@ -37,6 +37,11 @@ def _ci(d: PairedDifference) -> str:
     return "–" if math.isnan(e.mean) else f"[{e.low:+.3f}, {e.high:+.3f}]"
 
 
+def _cell_facts(c: CellComparison) -> list[str]:
+    """Model, language, mode, shared scenes, and the base and new Reconstruct Score."""
+    return [*c.cell, str(c.scenes), _fmt(c.score.base), _fmt(c.score.new)]
+
+
 def _counts(comparison: Comparison) -> str:
     moved = comparison.moved
     up = sum(c.score.difference.mean > 0 for c in moved)
@@ -97,18 +102,7 @@ def console_table(comparison: Comparison, verdict: Verdict, *, rows: int = CONSO
         header = ["model", "language", "mode", "scenes", "base", "new", "Δ score", "95% CI"]
         table = [header]
         for c in moved[:rows]:
-            table.append(
-                [
-                    c.cell.model,
-                    c.cell.language,
-                    c.cell.mode,
-                    str(c.scenes),
-                    _fmt(c.score.base),
-                    _fmt(c.score.new),
-                    _fmt(c.score.difference.mean, sign=True),
-                    _ci(c.score),
-                ]
-            )
+            table.append([*_cell_facts(c), _fmt(c.score.difference.mean, sign=True), _ci(c.score)])
         widths = [max(len(r[i]) for r in table) for i in range(len(header))]
         lines.append("")
         for row in table:
@@ -200,12 +194,7 @@ def _moved_rows(
     for c in cells:
         rows.append(
             [
-                c.cell.model,
-                c.cell.language,
-                c.cell.mode,
-                str(c.scenes),
-                _fmt(c.score.base),
-                _fmt(c.score.new),
+                *_cell_facts(c),
                 f"**{_fmt(c.score.difference.mean, sign=True)}**",
                 _ci(c.score),
                 *(_component(c.differences.get(n), with_ci=False) for n in components),
@@ -311,12 +300,7 @@ def markdown_summary(comparison: Comparison, verdict: Verdict) -> str:
             ],
             [
                 [
-                    c.cell.model,
-                    c.cell.language,
-                    c.cell.mode,
-                    str(c.scenes),
-                    _fmt(c.score.base),
-                    _fmt(c.score.new),
+                    *_cell_facts(c),
                     _component(c.score, with_ci=True),
                     *(_component(c.differences.get(n), with_ci=True) for n in components),
                 ]

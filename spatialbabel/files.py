@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -38,6 +38,22 @@ class FileFormatError(SpatialBabelError, ValueError):
         self.line = line
         where = f"{path}:{line}" if line is not None else str(path)
         super().__init__(f"{where}: {message}")
+
+
+class JsonFields:
+    """Reading a parsed JSON document field by field: each error is a ``FileFormatError`` that
+    names the file and the field (``cells[3].estimates``). Readers of one format subclass it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(self, where: str, problem: str) -> FileFormatError:
+        return FileFormatError(self.path, f"{where}: {problem}")
+
+    def mapping(self, value: object, where: str) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(where, f"expected an object, got {type(value).__name__}")
+        return value
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
