@@ -37,6 +37,10 @@ def _ci(d: PairedDifference) -> str:
     return "–" if math.isnan(e.mean) else f"[{e.low:+.3f}, {e.high:+.3f}]"
 
 
+#: Headers of ``_cell_facts``.
+FACTS: Final = ("model", "language", "mode", "scenes", "base", "new")
+
+
 def _cell_facts(c: CellComparison) -> list[str]:
     """Model, language, mode, shared scenes, and the base and new Reconstruct Score."""
     return [*c.cell, str(c.scenes), _fmt(c.score.base), _fmt(c.score.new)]
@@ -99,7 +103,7 @@ def console_table(comparison: Comparison, verdict: Verdict, *, rows: int = CONSO
     ]
     moved = [*_regressions(comparison), *_improvements(comparison)]
     if moved:
-        header = ["model", "language", "mode", "scenes", "base", "new", "Δ score", "95% CI"]
+        header = [*FACTS, "Δ score", "95% CI"]
         table = [header]
         for c in moved[:rows]:
             table.append([*_cell_facts(c), _fmt(c.score.difference.mean, sign=True), _ci(c.score)])
@@ -179,12 +183,7 @@ def _moved_rows(
 ) -> list[str]:
     components = [n for n in COMPONENTS if any(c.name == n for c in comparison.columns)]
     header = [
-        "model",
-        "language",
-        "mode",
-        "scenes",
-        "base",
-        "new",
+        *FACTS,
         "Δ score",
         "95% CI",
         *(f"Δ {comparison.label(n)}" for n in components),
@@ -289,12 +288,7 @@ def markdown_summary(comparison: Comparison, verdict: Verdict) -> str:
         "",
         *_table(
             [
-                "model",
-                "language",
-                "mode",
-                "scenes",
-                "base",
-                "new",
+                *FACTS,
                 "Δ score [95% CI]",
                 *(f"Δ {comparison.label(n)} [95% CI]" for n in components),
             ],
