@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -316,3 +317,18 @@ def test_bad_inputs_and_flags_say_so(
         read_scored_run(broken)
     assert compare(runs["base"], broken) == ExitCode.BAD_INPUT
     assert compare(runs["base"], runs["base"], "--fail-below", "-1") == ExitCode.USAGE
+
+
+def test_the_python_example_of_the_docs_runs(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text()
+    (code,) = re.findall(r"^```python\n(.*?)^```$", doc, flags=re.S | re.M)
+    code = code.replace('"baseline/"', repr(str(runs["base"]))).replace(
+        '"scores/"', repr(str(runs["dropped"]))
+    )
+    exec(compile(code, "docs/ci.md", "exec"), {})
+    printed = capsys.readouterr().out
+    moved = [line for line in printed.splitlines() if "Estimate(" in line]
+    assert [line.split()[0] for line in moved] == ["steady", "steady"]
+    assert "## SpatialBabel: scores compared" in printed
