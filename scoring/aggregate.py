@@ -26,8 +26,8 @@ from spatialbabel import LANGUAGES
 from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_means
 
 if TYPE_CHECKING:
-    from scoring.modes import ModeDifference
     from scoring.gaps import LanguageGap
+    from scoring.modes import ModeDifference
 
 #: ``language`` of the per-tier cells that pool every language of a model.
 ALL_LANGUAGES: Final = "all"
