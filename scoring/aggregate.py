@@ -49,7 +49,8 @@ def composite_values(replies: Sequence[ReplyScore], item: Composite) -> NDArray[
 
     For part p with mean m_p over the n_p replies where it is defined (of n), reply i gets
     ``mean_p(m_p + [defined_pi] * (n / n_p) * (x_pi - m_p))``. A part defined nowhere (no reply
-    of the cell parsed) counts 0.
+    of the cell parsed) counts 0; a one-part composite (a lone metric, as the paired
+    comparisons use) defined nowhere gives NaN.
     """
     return composite_influence(_columns(replies, item.parts))
 
@@ -62,8 +63,11 @@ def _columns(replies: Sequence[ReplyScore], names: Sequence[str]) -> NDArray[np.
 
 def composite_influence(parts: NDArray[np.float64]) -> NDArray[np.float64]:
     """``composite_values`` from a table of the parts' values (one row per part; NaN where
-    undefined), for callers that hold values rather than replies."""
+    undefined), for callers that hold values rather than replies. A lone metric (one part)
+    defined for no reply has no mean: its values are all NaN."""
     n = parts.shape[1]
+    if len(parts) == 1 and np.isnan(parts[0]).all():
+        return np.full(n, math.nan)
     result = np.zeros(n)
     for raw in parts:
         defined = ~np.isnan(raw)

@@ -3,9 +3,9 @@
 Both runs are read from their ``scores.json`` (every reply's metric values are there). Replies
 are paired by (scene, model, language, mode). Per cell (model, language, mode), over the
 scenes both runs answered, every metric and composite gets the difference new - base with a
-paired bootstrap CI over scenes (``spatialbabel.stats.paired_bootstrap_difference``; a
-composite through its influence values, ``scoring.aggregate.composite_influence``, as the
-cell scores are). Whatever is present on one side only (cells, models, languages, modes,
+paired bootstrap CI over scenes (``spatialbabel.stats.paired_bootstrap_differences``), through
+per-scene influence values (``scoring.aggregate.composite_influence``) whose mean is the cell's
+mean by the metric's own rule, as the cell CIs and the mode differences are computed. Whatever is present on one side only (cells, models, languages, modes,
 scenes, metrics) is listed, never dropped; so are settings that differ between the runs.
 
 Gates (``Gates``) turn the comparison into a verdict: a cell whose Reconstruct Score drops by
@@ -30,7 +30,7 @@ from spatialbabel.stats import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     PairedDifference,
-    paired_bootstrap_difference,
+    paired_bootstrap_differences,
 )
 
 #: The composite the gates and summaries are about: the Reconstruct Score.
@@ -344,20 +344,23 @@ def _differences(
     resamples: int,
     confidence: float,
 ) -> dict[str, PairedDifference]:
-    def table(side: Mapping[str, ScoredReply], names: Sequence[str]) -> np.ndarray[Any, Any]:
-        return np.array([[side[s].value(n) for s in scenes] for n in names], dtype=float)
+    """Every column's paired difference over ``scenes``, through per-scene influence values
+    (a metric is a composite of one part), so each side's mean is its cell mean."""
 
-    found = {}
-    for column in columns:
-        if column.parts:
-            a = composite_influence(table(base, column.parts))
-            b = composite_influence(table(new, column.parts))
-        else:
-            a, b = table(base, [column.name])[0], table(new, [column.name])[0]
-        found[column.name] = paired_bootstrap_difference(
-            a, b, groups=scenes, seed=seed, resamples=resamples, confidence=confidence
-        )
-    return found
+    def influence(side: Mapping[str, ScoredReply], column: Column) -> np.ndarray[Any, Any]:
+        names = column.parts or (column.name,)
+        table = np.array([[side[s].value(n) for s in scenes] for n in names], dtype=float)
+        return composite_influence(table.reshape(len(names), len(scenes)))
+
+    found = paired_bootstrap_differences(
+        np.array([influence(base, c) for c in columns]).reshape(len(columns), len(scenes)),
+        np.array([influence(new, c) for c in columns]).reshape(len(columns), len(scenes)),
+        groups=scenes,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )
+    return {c.name: d for c, d in zip(columns, found, strict=True)}
 
 
 def _parse_changes(

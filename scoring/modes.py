@@ -4,27 +4,25 @@ mode's (``nl_cot`` − ``direct``), paired by scene.
 Only scenes answered in both modes count. Each metric's difference is its cell mean in the
 mode minus its cell mean in the baseline, both over those scenes and each by the metric's own
 rule (a paired-scope metric averages over the replies with a pair). Its 95% CI is the shared
-seeded percentile bootstrap (``spatialbabel.stats.bootstrap_means``) of the per-scene
-differences of influence values (``scoring.aggregate.composite_values``): one value per scene
-and mode whose mean is exactly the cell mean, so the differences' mean is exactly the
-difference of the means, and resampling scenes moves both modes of a scene together.
+seeded paired bootstrap (``spatialbabel.stats.paired_bootstrap_differences``) of the
+per-scene differences of influence values (``scoring.aggregate.composite_values``): one value
+per scene and mode whose mean is exactly the cell mean, so the differences' mean is exactly
+the difference of the means, and resampling scenes moves both modes of a scene together.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
-from numpy.typing import NDArray
 
 from scoring.aggregate import _estimate_dict, composite_values, order_languages
 from scoring.metrics import COMPOSITES, Composite, Metric
 from scoring.reply import ReplyScore
-from spatialbabel.stats import Estimate, bootstrap_means
+from spatialbabel.stats import Estimate, paired_bootstrap_differences
 
 #: The mode every other mode is compared with.
 BASELINE_MODE: Final = "direct"
@@ -59,15 +57,6 @@ def significant(estimate: Estimate) -> bool:
     return estimate.n > 1 and (estimate.low > 0.0 or estimate.high < 0.0)
 
 
-def _influence(replies: Sequence[ReplyScore], item: Composite) -> NDArray[np.float64]:
-    """Per-reply values whose mean is the composite (or, for a one-part composite, the metric)
-    of ``replies``; NaN everywhere when a lone metric is defined for none of them."""
-    values = composite_values(replies, item)
-    if len(item.parts) == 1 and all(r.values.get(item.parts[0]) is None for r in replies):
-        return np.full(len(replies), math.nan)
-    return values
-
-
 def mode_differences(
     replies: Sequence[ReplyScore],
     metrics: Sequence[Metric],
@@ -95,9 +84,14 @@ def mode_differences(
         scenes = sorted(set(treated) & set(base))
         if not scenes:
             continue
-        pairs = ([treated[s] for s in scenes], [base[s] for s in scenes])
-        columns = np.array([_influence(pairs[0], i) - _influence(pairs[1], i) for i in items])
-        estimates = bootstrap_means(columns, groups=scenes, seed=seed, resamples=resamples)
+        before = np.array([composite_values([base[s] for s in scenes], i) for i in items])
+        after = np.array([composite_values([treated[s] for s in scenes], i) for i in items])
+        estimates = [
+            d.difference
+            for d in paired_bootstrap_differences(
+                before, after, groups=scenes, seed=seed, resamples=resamples
+            )
+        ]
         found.append(
             ModeDifference(
                 model,

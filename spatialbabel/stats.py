@@ -1,10 +1,11 @@
 """Uncertainty shared by every scorer: seeded percentile bootstrap over scenes.
 
 ``bootstrap_mean`` and ``bootstrap_means`` estimate one mean; ``paired_bootstrap_difference``
-compares two measurements of the same units (two runs, two modes, two languages answering the
-same scenes) by resampling the units once for both, so what the units share cancels out;
-``paired_bootstrap_means`` gives the resampled means of several such columns for statistics
-of more than two (the gap between a model's best and worst language).
+(and ``paired_bootstrap_differences`` for many rows at once) compares two measurements of the
+same units (two runs, two modes, two languages answering the same scenes) by resampling the
+units once for both, so what the units share cancels out; ``paired_bootstrap_means`` gives the
+resampled means of several such columns, from the same draws, for statistics of more than two
+(the gap between a model's best and worst language).
 """
 
 from __future__ import annotations
@@ -205,8 +206,9 @@ def _cached_draws(seed: int, resamples: int, size: int) -> NDArray[np.int64]:
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """Two measurements of the same units: each one's mean (NaNs left out) and the difference
-    ``new - base`` with its paired percentile-bootstrap CI (``difference.n``: paired units)."""
+    """Two measurements of the same units: each one's mean over the units both measured, and
+    the difference ``new - base`` with its paired percentile-bootstrap CI (``difference.n``:
+    the paired values)."""
 
     base: float
     new: float
@@ -216,6 +218,82 @@ class PairedDifference:
     def significant(self) -> bool:
         """Whether the CI of the difference excludes 0."""
         return self.difference.excludes_zero
+
+
+def paired_bootstrap_differences(
+    base: Sequence[Sequence[float]] | NDArray[np.float64],
+    new: Sequence[Sequence[float]] | NDArray[np.float64],
+    *,
+    groups: Sequence[str] | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> list[PairedDifference]:
+    """Row by row, ``mean(new) - mean(base)`` over the same units, with a paired CI.
+
+    ``base[k][j]`` and ``new[k][j]`` measure the same unit ``groups[j]`` (a scene; default: each
+    position its own unit). The CI is the percentile bootstrap of the per-unit differences
+    (``bootstrap_means``; ``bootstrap_mean`` without groups, to the last bit): each resample
+    draws units once for both sides, so what a unit does to both cancels and only the change is
+    left to vary. A unit where either side is NaN is left out of both means and the
+    difference. Identical rows differ by exactly 0 with the interval [0, 0].
+
+    Callers whose measurement of a cell is not a plain mean over its units (the Reconstruct
+    Score, a metric defined on some replies only) pass per-unit values whose mean is that
+    measurement (``scoring.aggregate.composite_values``), so that the difference of the means
+    is exactly the difference of the cell measurements.
+    """
+    a = np.asarray(base, dtype=float)
+    b = np.asarray(new, dtype=float)
+    if a.shape != b.shape or a.ndim != 2:
+        raise ValueError(f"paired rows differ in shape: {a.shape} and {b.shape}")
+    differences = b - a
+    if groups is None:
+        estimates = [
+            bootstrap_mean(row, seed=seed, resamples=resamples, confidence=confidence)
+            for row in differences
+        ]
+    else:
+        if len(groups) != a.shape[1]:
+            raise ValueError(f"{len(groups)} group labels for {a.shape[1]} values per row")
+        estimates = bootstrap_means(
+            differences, groups=groups, seed=seed, resamples=resamples, confidence=confidence
+        )
+    found = []
+    for row_a, row_b, estimate in zip(a, b, estimates, strict=True):
+        both = ~np.isnan(row_a) & ~np.isnan(row_b)
+        if not both.any():
+            found.append(PairedDifference(math.nan, math.nan, estimate))
+            continue
+        found.append(
+            PairedDifference(float(row_a[both].mean()), float(row_b[both].mean()), estimate)
+        )
+    return found
+
+
+def paired_bootstrap_difference(
+    base: Sequence[float] | NDArray[np.float64],
+    new: Sequence[float] | NDArray[np.float64],
+    *,
+    groups: Sequence[str] | None = None,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> PairedDifference:
+    """``paired_bootstrap_differences`` of one pair of columns."""
+    a = np.asarray(base, dtype=float).ravel()
+    b = np.asarray(new, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired columns differ in length: {a.size} and {b.size}")
+    (found,) = paired_bootstrap_differences(
+        a[None, :],
+        b[None, :],
+        groups=groups,
+        seed=seed,
+        resamples=resamples,
+        confidence=confidence,
+    )
+    return found
 
 
 def paired_bootstrap_means(
@@ -274,34 +352,3 @@ def percentile_estimate(
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(finite, [alpha, 1.0 - alpha])
     return Estimate(point, float(min(low, point)), float(max(high, point)), n)
-
-
-def paired_bootstrap_difference(
-    base: Sequence[float] | NDArray[np.float64],
-    new: Sequence[float] | NDArray[np.float64],
-    *,
-    groups: Sequence[str] | None = None,
-    seed: int = 0,
-    resamples: int = DEFAULT_RESAMPLES,
-    confidence: float = DEFAULT_CONFIDENCE,
-) -> PairedDifference:
-    """``mean(new) - mean(base)`` over the same units, with a paired percentile-bootstrap CI.
-
-    ``base[j]`` and ``new[j]`` measure the same unit ``groups[j]`` (a scene; default: each
-    position its own unit). Each resample draws units once for both sides, so a hard scene is
-    hard on both and only the change is left to vary. NaNs (undefined values, e.g. class
-    accuracy of a failed parse) are left out of their side's mean, as in the cell means.
-    Identical inputs give a difference of exactly 0 with the interval [0, 0].
-    """
-    a = np.asarray(base, dtype=float).ravel()
-    b = np.asarray(new, dtype=float).ravel()
-    if a.shape != b.shape:
-        raise ValueError(f"paired columns differ in length: {a.size} and {b.size}")
-    means, resampled, units = paired_bootstrap_means(
-        np.stack([a, b]), groups=groups, seed=seed, resamples=resamples
-    )
-    point = float(means[1] - means[0])
-    difference = percentile_estimate(
-        point, resampled[1] - resampled[0], units, confidence=confidence
-    )
-    return PairedDifference(float(means[0]), float(means[1]), difference)

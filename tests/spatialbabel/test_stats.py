@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from spatialbabel.stats import (
     bootstrap_mean,
     paired_bootstrap_difference,
+    paired_bootstrap_differences,
     paired_bootstrap_means,
 )
 
@@ -49,13 +50,23 @@ def test_pairing_removes_what_the_units_share() -> None:
     assert paired.difference.high - paired.difference.low < (alone.high - alone.low) / 5
 
 
-def test_nans_are_left_out_of_their_side_only() -> None:
+def test_a_unit_missing_on_either_side_is_left_out_of_both() -> None:
     a = np.array([0.5, np.nan, 0.7, 0.9])
     b = np.array([0.6, 0.8, np.nan, 1.0])
     found = paired_bootstrap_difference(a, b, resamples=200)
     assert found.base == pytest.approx(0.7) and found.new == pytest.approx(0.8)
-    assert found.difference.mean == pytest.approx(0.1)
-    assert found.difference.low <= 0.1 <= found.difference.high
+    assert found.difference.mean == pytest.approx(0.1) and found.difference.n == 2
+    assert found.difference.low == found.difference.high == found.difference.mean  # both 0.1 apart
+
+
+def test_many_rows_at_once_are_each_row_alone() -> None:
+    rng = np.random.default_rng(9)
+    base, new = rng.uniform(0, 1, (3, 20)), rng.uniform(0, 1, (3, 20))
+    groups = [f"s{k}" for k in range(20)]
+    together = paired_bootstrap_differences(base, new, groups=groups, seed=2, resamples=300)
+    for k in range(3):
+        alone = paired_bootstrap_difference(base[k], new[k], groups=groups, seed=2, resamples=300)
+        assert together[k] == alone
 
 
 def test_groups_resample_whole_units_and_the_draws_are_seeded() -> None:
@@ -64,7 +75,7 @@ def test_groups_resample_whole_units_and_the_draws_are_seeded() -> None:
     one = paired_bootstrap_difference(a, b, groups=groups, seed=5, resamples=300)
     again = paired_bootstrap_difference(a, b, groups=groups, seed=5, resamples=300)
     other = paired_bootstrap_difference(a, b, groups=groups, seed=6, resamples=300)
-    assert one == again and one.difference.n == 10
+    assert one == again and one.difference.n == 30  # paired values, drawn in 10 groups
     assert (one.difference.low, one.difference.high) != (
         other.difference.low,
         other.difference.high,
