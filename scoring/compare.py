@@ -532,7 +532,7 @@ def judge(comparison: Comparison, gates: Gates) -> Verdict:
     for cell in comparison.cells:
         e = cell.score.difference
         # A drop whose CI lies wholly below 0, by more than the threshold.
-        if gates.fail_below is not None and e.high < 0 and -e.mean > gates.fail_below:
+        if gates.fail_below is not None and e.below_zero and -e.mean > gates.fail_below:
             failures.append(
                 Failure(
                     "score_drop",

@@ -220,9 +220,9 @@ def language_gaps(
                     units,
                     confidence=confidence,
                 )
-                if difference.low > 0:
+                if difference.above_zero:
                     better.add((languages[i], languages[j]))
-                elif difference.high < 0:
+                elif difference.below_zero:
                     better.add((languages[j], languages[i]))
         gaps.append(
             LanguageGap(

@@ -22,6 +22,9 @@ from numpy.typing import NDArray
 
 DEFAULT_RESAMPLES: Final = 1000
 DEFAULT_CONFIDENCE: Final = 0.95
+#: An interval must clear 0 by more than this to exclude it: values built by different float
+#: operations from equal inputs (influence values of two runs of one reply) differ by ~1e-16.
+ZERO_TOLERANCE: Final = 1e-12
 
 
 @dataclass(frozen=True)
@@ -38,8 +41,17 @@ class Estimate:
 
     @property
     def excludes_zero(self) -> bool:
-        """Whether the interval lies wholly above or below 0 (never for NaN bounds)."""
-        return self.low > 0.0 or self.high < 0.0
+        """Whether the interval lies wholly above or below 0, by more than float noise
+        (``ZERO_TOLERANCE``; never for NaN bounds)."""
+        return self.above_zero or self.below_zero
+
+    @property
+    def above_zero(self) -> bool:
+        return self.low > ZERO_TOLERANCE
+
+    @property
+    def below_zero(self) -> bool:
+        return self.high < -ZERO_TOLERANCE
 
 
 def bootstrap_mean(

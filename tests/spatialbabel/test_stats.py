@@ -10,6 +10,7 @@ import pytest
 from numpy.typing import NDArray
 
 from spatialbabel.stats import (
+    Estimate,
     bootstrap_mean,
     paired_bootstrap_difference,
     paired_bootstrap_differences,
@@ -101,3 +102,10 @@ def test_edge_cases() -> None:
     assert math.isnan(empty.difference.mean) and empty.difference.n == 0
     with pytest.raises(ValueError, match="differ in length"):
         paired_bootstrap_difference([1.0, 2.0], [1.0])
+
+
+def test_float_noise_does_not_exclude_zero() -> None:
+    # Influence values of one reply in two runs can differ in the last bit (~1e-16).
+    assert not Estimate(-1e-16, -2e-16, -1e-17, 6).excludes_zero
+    assert Estimate(-0.02, -0.04, -1e-6, 6).excludes_zero
+    assert Estimate(0.02, 1e-6, 0.04, 6).above_zero
