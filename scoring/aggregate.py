@@ -257,8 +257,13 @@ def aggregate(
     resamples: int = DEFAULT_RESAMPLES,
     extra_metrics: Sequence[Metric] = (),
 ) -> Aggregate:
-    """Cells, per-model gaps and the per-tier breakdown of scored replies."""
+    """Cells, per-model gaps and the per-tier breakdown of scored replies.
+
+    The replies are taken in one canonical order (scene, model, language, mode), so that the
+    tables are the same bits however the predictions file was ordered: float sums and the
+    bootstrap's group sums follow that order."""
     metrics = (*registered_metrics(), *extra_metrics)
+    replies = sorted(replies, key=lambda r: (r.scene_id, r.model, r.language, r.mode))
     by_cell: dict[tuple[str, str, str], list[ReplyScore]] = defaultdict(list)
     by_tier: dict[tuple[str, str, str, int | None], list[ReplyScore]] = defaultdict(list)
     by_model_tier: dict[tuple[str, str, str, int | None], list[ReplyScore]] = defaultdict(list)

@@ -353,6 +353,41 @@ def test_worker_processes_give_the_same_results(split: SplitFixture, tmp_path: P
     assert one.aggregate.to_dict() == two.aggregate.to_dict()
 
 
+def test_the_tables_do_not_depend_on_the_order_of_the_lines(
+    split: SplitFixture, tmp_path: Path
+) -> None:
+    # A runner writes model by model; a batch output comes back in any order. Float sums and
+    # the bootstrap's group sums once followed line order, moving the last bits of a table.
+    import numpy as np
+
+    root, scenes = split
+    lines = clean_predictions(scenes)
+    for seed in range(4):
+        lines += [
+            record(
+                s,
+                write(
+                    moved(
+                        scenes[s],
+                        np.random.default_rng(seed).normal(0, 0.3, (len(scenes[s].objects), 3)),
+                    ),
+                    language,
+                ),
+                model=f"m{seed}",
+                language=language,
+            )
+            for s in EVAL
+            for language in ("json", "dsl")
+        ]
+    given, shuffled = tmp_path / "given.jsonl", tmp_path / "shuffled.jsonl"
+    given.write_text("\n".join(lines) + "\n")
+    order = np.random.default_rng(7).permutation(len(lines))
+    shuffled.write_text("\n".join(lines[i] for i in order) + "\n")
+    one = score_predictions(root, given, resamples=50, workers=1)
+    two = score_predictions(root, shuffled, resamples=50, workers=1)
+    assert one.aggregate.to_dict() == two.aggregate.to_dict()
+
+
 def test_an_unwritable_output_folder_is_reported(
     split: SplitFixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
