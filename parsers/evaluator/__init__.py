@@ -17,7 +17,7 @@ from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext, Reporter
 from parsers.evaluator.control_flow import ThrowSignal
 from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.engine import Engine, Kind
+from parsers.evaluator.engine import Engine, HelperCall, Kind
 from parsers.evaluator.interpreter import Interpreter
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.treesitter import ParseTimeout, SourceTree, error_count
@@ -29,6 +29,7 @@ from parsers.evaluator.values import (
     ClassValue,
     Closure,
     EngineClass,
+    EnumMember,
     Namespace,
     Record,
     Unknown,
@@ -133,8 +134,10 @@ __all__ = [
     "Dialect",
     "Engine",
     "EngineClass",
+    "EnumMember",
     "Evaluation",
     "FrontEnd",
+    "HelperCall",
     "Interpreter",
     "Kind",
     "Kwargs",

@@ -19,6 +19,7 @@ from parsers.evaluator.control_flow import (
     ContinueSignal,
     ReturnSignal,
 )
+from parsers.evaluator.engine import HelperCall
 from parsers.evaluator.interpreter_state import InterpreterState
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
@@ -148,7 +149,11 @@ class Calls(InterpreterState):
         owner.vars[name] = value
 
     # --- members ------------------------------------------------------------------------------
-    def get_member(self, obj: Value, name: str, line: int, col: int) -> Value:
+    def get_member(
+        self, obj: Value, name: str, line: int, col: int, *, call: bool = False
+    ) -> Value:
+        """``obj.name``; ``call`` when the member is read to be called (C#'s ``list.Count()``
+        is LINQ's method, ``list.Count`` the property)."""
         if isinstance(obj, Record):
             return self._record_member(obj, name, line, col)
         if isinstance(obj, Unknown):
@@ -171,6 +176,8 @@ class Calls(InterpreterState):
                     return self.get_member(base, name, line, col)
                 cls = base if isinstance(base, ClassValue) else None
             return UNDEFINED
+        if call:
+            return self.dialect.get_method(CallContext(self, line, col), obj, name)
         return self.dialect.get_member(CallContext(self, line, col), obj, name)
 
     def _record_member(self, record: Record, name: str, line: int, col: int) -> Value:
@@ -330,6 +337,62 @@ class Calls(InterpreterState):
         new_target: ClassValue | None = None,
     ) -> Value:
         fn = closure.fn
+        if not self.reads_helpers or new_target is not None or not fn.name:
+            return self._run_closure(closure, args, kwargs, this, line, col, new_target)
+        # A named helper that cannot run to a result is read from what its call carries.
+        if _is_stub(fn.body):
+            replaced = self._helper_without_body(closure, args, kwargs, "has no body", line, col)
+            if replaced is not None:
+                return replaced
+        before = self.engine.object_count()
+        result = self._run_closure(closure, args, kwargs, this, line, col, new_target)
+        if (
+            result is UNDEFINED or result is None or isinstance(result, Unknown)
+        ) and self.engine.object_count() == before:
+            replaced = self._helper_without_body(closure, args, kwargs, "makes nothing", line, col)
+            if replaced is not None:
+                return replaced
+        return result
+
+    def _helper_without_body(
+        self,
+        closure: Closure,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        why: str,
+        line: int,
+        col: int,
+    ) -> Value | None:
+        names = tuple(
+            p.target.id if isinstance(p.target, ir.Name) else "" for p in closure.fn.params
+        )
+        if closure.home is not None and closure.home.explicit_self and names:
+            # A Python method: its first parameter is the instance.
+            names, args = names[1:], args[1:]
+        call = HelperCall(closure.name, names, list(args), dict(kwargs), why)
+        return self.engine.helper_without_body(CallContext(self, line, col), call)
+
+    def undefined_helper(
+        self, name: str, args: list[Value], kwargs: dict[str, Value], line: int, col: int
+    ) -> Value | None:
+        """A call of a function or method the code never defines, for engines that read
+        helpers without a body; None when the engine leaves it."""
+        if not self.reads_helpers:
+            return None
+        call = HelperCall(name, None, list(args), dict(kwargs), "is never defined")
+        return self.engine.helper_without_body(CallContext(self, line, col), call)
+
+    def _run_closure(
+        self,
+        closure: Closure,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        this: Value,
+        line: int,
+        col: int,
+        new_target: ClassValue | None,
+    ) -> Value:
+        fn = closure.fn
         if self.depth >= self.limits.max_call_depth:
             self.warning(
                 "eval.recursion_limit",
@@ -347,6 +410,7 @@ class Calls(InterpreterState):
                 scope.declare(NEW_TARGET, new_target)
         self._bind_params(fn, args, kwargs, scope, line, col)
         self.depth += 1
+        self.frames.append((closure.name, args))
         try:
             if not isinstance(fn.body, ir.Block):
                 return self.eval(fn.body, scope)
@@ -359,6 +423,7 @@ class Calls(InterpreterState):
             return UNDEFINED
         finally:
             self.depth -= 1
+            self.frames.pop()
 
     def _bind_params(
         self,
@@ -529,3 +594,23 @@ class Calls(InterpreterState):
                     fields.append((member.name, init))
         cls.instance_fields = tuple(fields)
         return cls
+
+
+def _is_stub(body: ir.Block | ir.Expr) -> bool:
+    """Whether a function body does nothing: empty, ``pass``, ``...``, a docstring, ``return``
+    of nothing, a ``throw`` (``NotImplementedException``), or statements all left out as cut
+    off (the front end leaves a ``Pass`` for each)."""
+    if not isinstance(body, ir.Block):
+        return False
+    for stmt in body.body:
+        if isinstance(stmt, ir.Pass | ir.Throw):
+            continue
+        if isinstance(stmt, ir.ExprStmt) and isinstance(stmt.expr, ir.Const | ir.Opaque):
+            continue
+        if isinstance(stmt, ir.Return) and (
+            stmt.value is None
+            or (isinstance(stmt.value, ir.Const) and stmt.value.value in (None, UNDEFINED))
+        ):
+            continue
+        return False
+    return True

@@ -131,6 +131,12 @@ class CallContext:
         self.number(value, what, 0.0, code=code)
         return None
 
+    def frames(self) -> list[tuple[str, list[Value]]]:
+        """The user functions being run when the built-in is called, innermost first, each
+        with the arguments it was called with (an engine reads the words a helper's name and
+        its enum and string arguments carry)."""
+        return self.interp.frames[::-1]
+
     def iterate(self, value: Value) -> list[Value] | None:
         items = self.interp.dialect.iterate(value, "of")
         return None if items is None else list(items)

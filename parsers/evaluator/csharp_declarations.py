@@ -16,6 +16,7 @@ from parsers.evaluator.csharp_statements import CSharpStatements
 from parsers.evaluator.limits import Budget, Limits
 from parsers.evaluator.lowering import Incomplete, TooDeep
 from parsers.evaluator.treesitter import Node, SourceTree
+from parsers.evaluator.values import EnumMember
 
 
 def _is_interface(name: str) -> bool:
@@ -298,7 +299,7 @@ class CSharpDeclarations(CSharpStatements):
             expr: ir.Expr
             if given is not None and given.type == "integer_literal":
                 value = int(csharp_number(self.text(given)))
-            expr = ir.Const(line, col, value)
+            expr = ir.Const(line, col, EnumMember(value, name, member_name))
             members.append(ir.ClassMember(line, col, member_name, "field", expr, True))
             value += 1
         return ir.ClassExpr(line, col, name, None, tuple(members))

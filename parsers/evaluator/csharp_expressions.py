@@ -74,6 +74,11 @@ class CSharpExpressions(CSharpTypes):
                 text = self.text(child)
                 parts.append(text if verbatim else unescape(text))
             elif child.type == "interpolation":
+                clauses = {
+                    c.type: self.text(c).lstrip(":,").strip()
+                    for c in self._named(child)
+                    if c.type in ("interpolation_format_clause", "interpolation_alignment_clause")
+                }
                 inner = [
                     c
                     for c in self._named(child)
@@ -84,7 +89,22 @@ class CSharpExpressions(CSharpTypes):
                         "interpolation_alignment_clause",
                     )
                 ]
-                if inner:
+                if inner and clauses:
+                    # ``{x,5:F2}``: C#'s composite formatting of one item.
+                    line, col = self._pos(child)
+                    parts.append(
+                        ir.Call(
+                            line,
+                            col,
+                            ir.Name(line, col, "%format"),
+                            (
+                                self.expression(inner[0]),
+                                ir.Const(line, col, clauses.get("interpolation_alignment_clause")),
+                                ir.Const(line, col, clauses.get("interpolation_format_clause")),
+                            ),
+                        )
+                    )
+                elif inner:
                     parts.append(self.expression(inner[0]))
             elif child.type == "ERROR" or child.is_missing:
                 raise Incomplete(child)
@@ -146,6 +166,19 @@ class CSharpExpressions(CSharpTypes):
             else:
                 result.append(value)
         return result, outs
+
+    def _typeof(self, node: Node) -> ir.Expr:
+        """``typeof(T)``: ``%typeof("T", T)``, a ``Type`` value naming T (and holding T's class
+        when the code declares it: ``Enum.GetValues(typeof(Shape))``)."""
+        line, col = self._pos(node)
+        inner = next((c for c in node.named_children if c.type != "comment"), None)
+        name = self._type_name(inner)
+        value: ir.Expr = (
+            self.expression(inner)
+            if inner is not None and inner.type in ("identifier", "qualified_name", "generic_name")
+            else ir.Const(line, col, None)
+        )
+        return ir.Call(line, col, ir.Name(line, col, "%typeof"), (ir.Const(line, col, name), value))
 
     def _invocation(self, node: Node) -> ir.Expr:
         function = self._required(node, "function")

@@ -127,7 +127,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "declaration_expression": lambda n: ir.Name(
                 *self._pos(n), self.text(self._required(n, "name"))
             ),
-            "typeof_expression": lambda n: ir.Opaque(*self._pos(n), "typeof has no static value"),
+            "typeof_expression": self._typeof,
             "sizeof_expression": lambda n: ir.Opaque(*self._pos(n), "sizeof has no static value"),
         }
         return statements, expressions

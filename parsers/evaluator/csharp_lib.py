@@ -15,11 +15,27 @@ from typing import Any
 
 from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.csharp_linq import Grouping, Linq, enumerable_namespace_members
+from parsers.evaluator.csharp_linq import Operator as Operator
+from parsers.evaluator.csharp_text import (
+    char_namespace,
+    composite_format,
+    enum_cast,
+    enum_namespace,
+    format_item,
+    globalization,
+    type_value,
+)
+from parsers.evaluator.csharp_text import format_number as format_number_text
+from parsers.evaluator.csharp_text import (
+    string_members as text_string_members,
+)
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
+    EnumMember,
     Namespace,
     Record,
     Unknown,
@@ -66,12 +82,19 @@ class CSharp(Dialect):
 
     def __init__(self, operators: Operators | None = None) -> None:
         self.operators = operators
+        self._linq = Linq(self._items, lambda a, b: self.equals(a, b))
         self._members = self._member_table()
+
+    def _items(self, value: Value) -> list[Value] | None:
+        items = self.iterate(value, "of")
+        return None if items is None else list(items)
 
     # --- conversions --------------------------------------------------------------------------
     def to_string(self, value: Value) -> str:
         if value is None or value is UNDEFINED:
             return ""
+        if isinstance(value, EnumMember):
+            return value.member
         if isinstance(value, bool) or is_number(value):
             return format_number(value)
         if isinstance(value, str):
@@ -228,13 +251,14 @@ class CSharp(Dialect):
 
         def to_string(ctx: CallContext, value: Value, args: Args) -> Value:
             fmt = arg(args, 0)
-            if (
-                is_number(value)
-                and isinstance(fmt, str)
-                and fmt[:1] in "FfNn"
-                and fmt[1:].isdigit()
-            ):
-                return f"{float(value):.{int(fmt[1:])}f}"
+            if isinstance(value, EnumMember):
+                # An enum's "D" format is its number; every other its name.
+                return str(int(value)) if fmt in ("D", "d") else value.member
+            if is_number(value) and isinstance(fmt, str) and fmt:
+                text = format_number_text(value, fmt, self.to_string)
+                return (
+                    Unknown(f"the number format {fmt!r} is not modelled") if text is None else text
+                )
             return self.to_string(value)
 
         list_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
@@ -259,12 +283,34 @@ class CSharp(Dialect):
             ),
             "ToString": to_string,
         }
+        linq = self._linq.operators()
+        # LINQ's operators over arrays and lists; List<T>'s own members (Add, Remove...) win.
+        list_members = {
+            **{name: op for name, op in linq.items() if name != "Count"},
+            **{
+                k: v
+                for k, v in list_members.items()
+                if k not in ("First", "Last", "ToArray", "ToList")
+            },
+        }
         dict_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "Add": lambda ctx, d, args: d.__setitem__(arg(args, 0), arg(args, 1)),
             "ContainsKey": lambda ctx, d, args: arg(args, 0) in d,
             "Remove": lambda ctx, d, args: d.pop(arg(args, 0), None) is not None,
             "Clear": lambda ctx, d, args: d.clear(),
             "TryGetValue": self._try_get_value,
+        }
+
+        def over_pairs(op: Operator) -> Callable[[CallContext, Any, Args], Value]:
+            return lambda ctx, d, args: op(ctx, self._items(d) or [], args)
+
+        dict_members = {
+            **{
+                name: over_pairs(op)
+                for name, op in linq.items()
+                if name not in ("Count", "ForEach", "RemoveAll", "Sort")
+            },
+            **dict_members,
         }
         string_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "ToUpper": lambda ctx, s, args: s.upper(),
@@ -293,6 +339,7 @@ class CSharp(Dialect):
                 else Unknown("Substring of unknown bounds")
             ),
             "ToString": to_string,
+            **text_string_members(self.to_string),
         }
         number_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "ToString": to_string
@@ -325,7 +372,19 @@ class CSharp(Dialect):
         set_out(ctx, [d.get(key) if found else None])
         return found
 
+    def get_method(self, ctx: CallContext, obj: Value, name: str) -> Value:
+        # ``list.Count()`` is LINQ's method (``list.Count`` the property).
+        if name in ("Count", "LongCount") and isinstance(obj, list | tuple | dict):
+            count = self._linq.operators()["Count"]
+            return BoundMethod(
+                obj,
+                Builtin("Count", lambda c, o, a, k: count(c, self._items(o) or [], a)),
+            )
+        return self.get_member(ctx, obj, name)
+
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
+        if isinstance(obj, Grouping) and name == "Key":
+            return obj.key
         if isinstance(obj, list | tuple) and name in ("Count", "Length"):
             return len(obj)
         if isinstance(obj, dict):
@@ -438,7 +497,7 @@ class CSharp(Dialect):
                 return int(value)
             if type_name_ in _FLOAT_TYPES:
                 return float(value)
-            return value
+            return enum_cast(ctx, type_name_, value)
 
         def list_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             items = self.iterate(arg(args, 0), "of")
@@ -477,11 +536,10 @@ class CSharp(Dialect):
             template = arg(args, 0)
             if not isinstance(template, str) or any(isinstance(a, Unknown) for a in args):
                 return Unknown("String.Format of unknown values")
-            values = [self.to_string(a) for a in args[1:]]
-            try:
-                return template.format(*values)
-            except (IndexError, KeyError, ValueError):
-                return Unknown("a format string that cannot be filled")
+            values = list(args[1:])
+            if len(values) == 1 and isinstance(values[0], list):
+                values = list(values[0])  # String.Format(text, params object[] args)
+            return composite_format(template, values, self.to_string)
 
         string_namespace = Namespace(
             "String",
@@ -502,6 +560,16 @@ class CSharp(Dialect):
                 "Empty": "",
             },
         )
+        enumerable = Namespace(
+            "Enumerable",
+            {
+                name: Builtin(f"Enumerable.{name}", lambda ctx, a, k, fn=fn: fn(ctx, a))
+                for name, fn in enumerable_namespace_members().items()
+            },
+        )
+        text_globals = globalization(self.to_string)
+        char = char_namespace()
+        enum = enum_namespace()
         inert = Namespace(
             "Console", missing=lambda name: Builtin(f"Console.{name}", lambda ctx, a, k: None)
         )
@@ -512,6 +580,11 @@ class CSharp(Dialect):
                 "MathF": math_namespace,
                 "String": string_namespace,
                 "Console": inert,
+                "Char": char,
+                "Enum": enum,
+                "Linq": Namespace("System.Linq", {"Enumerable": enumerable}),
+                "Globalization": Namespace("System.Globalization", dict(text_globals)),
+                "Threading": Namespace("System.Threading", dict(text_globals)),
             },
             missing=lambda name: Namespace(f"System.{name}"),
         )
@@ -522,6 +595,16 @@ class CSharp(Dialect):
         for name, namespace in (("Single", parse), ("Double", parse), ("Int32", whole)):
             system.members[name] = namespace
         return {
+            "%typeof": Builtin("%typeof", type_value),
+            "%format": Builtin(
+                "%format",
+                lambda ctx, a, k: format_item(arg(a, 0), arg(a, 1), arg(a, 2), self.to_string),
+            ),
+            "char": char,
+            "Char": char,
+            "Enum": enum,
+            "Enumerable": enumerable,
+            **text_globals,
             "%init": Builtin("%init", init),
             "%array": Builtin("%array", array),
             "%cast": Builtin("%cast", cast),

@@ -73,6 +73,11 @@ class Dialect:
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
         return Unknown(f"{name} of a {type(obj).__name__} is not known")
 
+    def get_method(self, ctx: CallContext, obj: Value, name: str) -> Value:
+        """``obj.name`` of a plain value read to be called; ``get_member`` unless the language
+        gives a property and a method one name (C#'s ``Count``)."""
+        return self.get_member(ctx, obj, name)
+
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         ctx.info("eval.ignored_assignment", f"cannot set {name} on this value; ignored")
 

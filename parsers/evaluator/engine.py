@@ -21,6 +21,23 @@ GetterImpl = Callable[[CallContext, Record], Value]
 SetHook = Callable[[CallContext, Record, str, Value], bool]
 
 
+@dataclass(frozen=True)
+class HelperCall:
+    """A call of a helper that cannot run to a result, handed to
+    ``Engine.helper_without_body``: the helper is never defined (the reply was cut off before
+    it, or the model never wrote it), its body is a stub (``pass``, ``// TODO``, ``throw new
+    NotImplementedException()``, or every statement of it was cut off), or it ran and made
+    nothing and returned nothing."""
+
+    name: str
+    #: The declared parameter names, in order; None when the helper is never declared.
+    parameters: tuple[str, ...] | None
+    args: list[Value]
+    kwargs: dict[str, Value]
+    #: "is never defined", "has no body" or "makes nothing".
+    why: str
+
+
 @dataclass
 class Kind:
     """One engine type. ``base`` names the kind whose members it inherits."""
@@ -138,6 +155,17 @@ class Engine:
     ) -> Value | None:
         """Called for ``receiver.name(args)`` when the receiver is unknown (``scene.add(cube)``
         with no ``scene`` defined); a value, or None to give back an unknown."""
+        return None
+
+    def object_count(self) -> int | None:
+        """How many scene objects the engine has made so far, or None when the engine does not
+        read helpers without a body (``helper_without_body`` is then never called)."""
+        return None
+
+    def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
+        """What a call of a helper that cannot run gives (see ``HelperCall``): an object built
+        from what the call carries (a shape named by the helper or an argument, a position),
+        or None to leave the call as it is."""
         return None
 
     def after_program(self, ctx: CallContext) -> None:

@@ -50,6 +50,12 @@ class ExpressionEvaluator(Calls):
             return fallback
         return Unknown(f"{expr.id} is not defined", expr.line)
 
+    def _defined(self, name: str, env: Scope) -> bool:
+        """Whether a bare ``name`` means something the code or its libraries define."""
+        if env.lookup(name)[0]:
+            return True
+        return self.dialect.implicit_this and self._implicit_owner(name, env)[0] is not None
+
     def _implicit_member(self, name: str, env: Scope, line: int, col: int) -> Value:
         owner, instance = self._implicit_owner(name, env)
         if owner is None:
@@ -106,12 +112,36 @@ class ExpressionEvaluator(Calls):
                 handled = self.engine.call_on_unknown(
                     CallContext(self, expr.line, expr.col), receiver, func_expr.name, args, kwargs
                 )
+                if handled is None:
+                    handled = self.undefined_helper(
+                        func_expr.name, args, kwargs, expr.line, expr.col
+                    )
                 return receiver if handled is None else handled
-            function = self.get_member(receiver, func_expr.name, func_expr.line, func_expr.col)
+            function = self.get_member(
+                receiver, func_expr.name, func_expr.line, func_expr.col, call=True
+            )
             this = receiver
+            if function is UNDEFINED and isinstance(receiver, Record | ClassValue):
+                # A method of the model's own class that it never wrote.
+                args, kwargs = self._arguments(expr.args, env)
+                replaced = self.undefined_helper(func_expr.name, args, kwargs, expr.line, expr.col)
+                if replaced is not None:
+                    return replaced
+                return self._call_value(function, args, kwargs, expr.line, expr.col, this)
         elif type(func_expr) is ir.SuperMember:
             function = self._super_member(func_expr, env)
             _found, this = env.lookup(THIS)
+        elif (
+            type(func_expr) is ir.Name
+            and self.reads_helpers
+            and not self._defined(func_expr.id, env)
+        ):
+            args, kwargs = self._arguments(expr.args, env)
+            replaced = self.undefined_helper(func_expr.id, args, kwargs, expr.line, expr.col)
+            if replaced is not None:
+                return replaced
+            function = self.eval(func_expr, env)
+            return self._call_value(function, args, kwargs, expr.line, expr.col, this)
         else:
             function = self.eval(func_expr, env)
         if expr.optional and (function is None or function is UNDEFINED):

@@ -44,6 +44,10 @@ class InterpreterState:
         self.globals.vars.update(dialect.globals())
         self.globals.vars.update(engine.globals())
         self.depth = 0
+        #: The user functions being run, innermost last: (name, arguments).
+        self.frames: list[tuple[str, list[Value]]] = []
+        #: Whether the engine reads helpers without a body (``Engine.object_count``).
+        self.reads_helpers = engine.object_count() is not None
         self.stopped: str | None = None
         #: For each derived constructor being run, where its super() call leaves ``this``.
         self._pending_this: list[dict[str, Value]] = []

@@ -56,6 +56,26 @@ class Unknown:
         return f"<unknown: {self.reason}>"
 
 
+class EnumMember(int):
+    """An enum constant: an int that remembers its enum and its name, as C# does
+    (``Shape.Cone.ToString()`` is ``"Cone"``, and a switch compares it as its number)."""
+
+    enum: str
+    member: str
+
+    def __new__(cls, value: int, enum: str, member: str) -> EnumMember:
+        made = super().__new__(cls, value)
+        made.enum = enum
+        made.member = member
+        return made
+
+    def __repr__(self) -> str:
+        return f"{self.enum}.{self.member}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (EnumMember, (int(self), self.enum, self.member))
+
+
 #: Signature of an engine or library function: the call context, positional and keyword
 #: arguments; the result is any value.
 BuiltinFn: TypeAlias = "Callable[[CallContext, list[Value], dict[str, Value]], Value]"

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from parsers.build import MAX_OBJECTS, NativeObject
-from parsers.custom_mesh import bounding_affine, primitive_from_vertices
+from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.evaluator import (
     Args,
     Builtin,
@@ -43,14 +43,16 @@ from parsers.evaluator import (
 )
 from parsers.evaluator.csharp_lib import PYTHON_MATH_NAMES
 from parsers.unity import structs
-from parsers.unity.game_objects import PRIMITIVES, GameObjects, GameObjectState, MeshState
+from parsers.unity.game_objects import PRIMITIVES, GameObjectState, MissingMember
+from parsers.unity.meshes import MeshState
 from parsers.unity.naming import ClassDecision, decide_class
+from parsers.unity.stubs import HelperStubs
 
 #: Unity's left-handed axes in the canonical frame's terms, for ``unit_to_native``.
 _FLIP_Z = np.diag([1.0, 1.0, -1.0, 1.0])
 
 
-class UnityEngine(GameObjects):
+class UnityEngine(HelperStubs):
     name = "unity"
 
     def __init__(self, source_lines: list[str] | None = None) -> None:
@@ -76,7 +78,9 @@ class UnityEngine(GameObjects):
                     "transform": lambda ctx, r: r.native.transform,
                     "gameObject": lambda ctx, r: r,
                     "activeSelf": lambda ctx, r: r.native.active,
+                    **self._legacy_getters(lambda r: r),
                 },
+                on_set=self._game_object_set,
                 inert=True,
             )
         )
@@ -99,6 +103,7 @@ class UnityEngine(GameObjects):
             "transform": lambda ctx, r: r,
             "childCount": lambda ctx, r: len(self._children(r)),
             "name": lambda ctx, r: r.native.game_object.fields.get("name"),
+            **self._legacy_getters(lambda r: r.native.game_object),
         }
         self.add_kind(
             Kind(
@@ -156,7 +161,11 @@ class UnityEngine(GameObjects):
         self.add_kind(
             Kind(
                 "MeshFilter",
-                getters={"gameObject": lambda ctx, r: r.native["owner"]},
+                getters={
+                    "gameObject": lambda ctx, r: r.native["owner"],
+                    "mesh": self._filter_mesh,
+                    "sharedMesh": lambda ctx, r: r.native["mesh"],
+                },
                 on_set=self._filter_set,
                 inert=True,
             )
@@ -164,13 +173,8 @@ class UnityEngine(GameObjects):
         self.add_kind(
             Kind(
                 "Mesh",
-                methods={
-                    "SetVertices": lambda ctx, r, a, k: self._mesh_set(
-                        ctx, r, "vertices", arg(a, 0)
-                    ),
-                    "RecalculateNormals": lambda ctx, r, a, k: None,
-                    "RecalculateBounds": lambda ctx, r, a, k: None,
-                },
+                methods=self._mesh_methods(),  # type: ignore[arg-type]
+                getters=self._mesh_getters(),  # type: ignore[arg-type]
                 on_set=self._mesh_set,
                 inert=True,
             )
@@ -185,6 +189,7 @@ class UnityEngine(GameObjects):
                 getters={
                     "transform": lambda ctx, r: self.host.native.transform,
                     "gameObject": lambda ctx, r: self.host,
+                    **self._legacy_getters(lambda r: self.host),
                 },
                 inert=True,
             )
@@ -204,7 +209,11 @@ class UnityEngine(GameObjects):
                 **self._mathf(),
             },
         )
-        primitive_type = Namespace("PrimitiveType", {name: name for name in PRIMITIVES})
+        primitive_type = Namespace(
+            "PrimitiveType",
+            {name: name for name in PRIMITIVES},
+            missing=lambda name: MissingMember("PrimitiveType", name),
+        )
         game_object_statics: dict[str, Value] = {
             "CreatePrimitive": Builtin("GameObject.CreatePrimitive", self._create_primitive),
             "Find": Builtin("GameObject.Find", self._find),
@@ -233,10 +242,7 @@ class UnityEngine(GameObjects):
                     )
                 },
             ),
-            "Mesh": EngineClass(
-                "Mesh",
-                lambda ctx, a, k: Record("Mesh", {"name": ""}, native=MeshState(line=ctx.line)),
-            ),
+            "Mesh": EngineClass("Mesh", lambda ctx, a, k: self.new_mesh(ctx)),
             "Resources": Namespace(
                 "Resources",
                 {
@@ -367,9 +373,7 @@ class UnityEngine(GameObjects):
                     None,
                 )
                 continue
-            decision = self._decide(
-                builtin, mesh_state, name_text, hints.get(state.line), state.line
-            )
+            decision = self._decide(state, mesh_state, name_text, hints.get(state.line))
             if decision is None:
                 reporter.add(
                     "warning",
@@ -417,35 +421,48 @@ class UnityEngine(GameObjects):
 
     def _decide(
         self,
-        builtin: str | None,
+        state: GameObjectState,
         mesh: MeshState,
         name: str | None,
         variable: str | None,
-        line: int,
     ) -> ClassDecision | None:
-        if builtin is not None:
-            class_name, box = PRIMITIVES[builtin]
+        """The class of a rendered object: a primitive's (a stand-in's from what the code calls
+        it), the shape of the vertices the code computes, else what the code calls it."""
+        names = [name, variable]
+        comments = self._comments_near(state.line)
+        words = mesh.words + state.words
+        if mesh.builtin is not None:
+            class_name, box = PRIMITIVES[mesh.builtin]
             assert class_name is not None
             return decide_class(
-                builtin,
-                class_name,
-                np.diag([*box, 1.0]),
-                [name, variable],
-                self._comments_near(line),
+                mesh.builtin, class_name, np.diag([*box, 1.0]), names, comments, words
             )
+        if mesh.placeholder is not None:
+            class_name, reason, affine = mesh.placeholder
+            return ClassDecision(class_name, affine, reason)
         if mesh.vertices:
-            recognised = primitive_from_vertices(mesh.vertices, up="y")
-            if recognised is not None:
+            shape = shape_from_vertices(mesh.vertices, up="y")
+            if shape is not None:
                 return ClassDecision(
-                    recognised[0], recognised[1], "from the vertices of the mesh the code builds"
+                    shape.class_name,
+                    shape.unit_to_local,
+                    f"from the vertices of the mesh the code builds ({shape.how})",
                 )
             box_affine = bounding_affine(mesh.vertices, up="y")
             if box_affine is None:
                 return None
-            return decide_class(
-                None, "unknown", box_affine, [name, variable], self._comments_near(line)
-            )
-        return None
+            return decide_class(None, "unknown", box_affine, names, comments, words)
+        decision = decide_class(
+            None,
+            "unknown",
+            np.eye(4),
+            names,
+            comments,
+            words,
+            what="its vertices cannot be computed statically: a unit shape of its class",
+            fill=False,
+        )
+        return None if decision.class_name == "unknown" else decision
 
     def _comments_near(self, line: int) -> list[str]:
         """Comments on the object's creation line and the comment lines just above it."""

@@ -8,7 +8,8 @@ resources.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,8 +25,10 @@ from parsers.evaluator import (
     arg,
     type_name,
 )
+from parsers.shape_words import class_of_word, frame_words
 from parsers.unity import structs
-from parsers.unity.transforms import TransformState, UnityTransforms
+from parsers.unity.meshes import MeshState, UnityMeshes
+from parsers.unity.transforms import TransformState
 
 #: Unity's primitive meshes: class (None for flat ones) and the unit primitive onto the mesh.
 PRIMITIVES: dict[str, tuple[str | None, tuple[float, float, float]]] = {
@@ -35,6 +38,34 @@ PRIMITIVES: dict[str, tuple[str | None, tuple[float, float, float]]] = {
     "Capsule": ("cylinder", (1.0, 2.0, 1.0)),
     "Plane": (None, (10.0, 0.0, 10.0)),
     "Quad": (None, (1.0, 1.0, 0.0)),
+}
+
+
+@dataclass(frozen=True)
+class MissingMember:
+    """A member of a Unity enum that no Unity version has (``PrimitiveType.Cone``)."""
+
+    enum: str
+    name: str
+
+
+#: Unity 4's component shortcuts (``go.renderer``) and the component each one is.
+LEGACY_COMPONENTS: dict[str, str] = {
+    "renderer": "Renderer",
+    "collider": "Collider",
+    "collider2D": "Collider2D",
+    "rigidbody": "Rigidbody",
+    "rigidbody2D": "Rigidbody2D",
+    "light": "Light",
+    "camera": "Camera",
+    "audio": "AudioSource",
+    "animation": "Animation",
+    "constantForce": "ConstantForce",
+    "hingeJoint": "HingeJoint",
+    "particleSystem": "ParticleSystem",
+    "guiText": "GUIText",
+    "guiTexture": "GUITexture",
+    "networkView": "NetworkView",
 }
 #: Shader colour properties that are the object's colour (``SetColor`` names).
 COLOUR_PROPERTIES = frozenset(
@@ -55,11 +86,19 @@ def _type_argument(args: Args, kwargs: Kwargs) -> str | None:
     types = kwargs.get("%types")
     if isinstance(types, tuple) and types:
         return str(types[0])
-    first = arg(args, 0)
-    if isinstance(first, EngineClass):
-        return first.name
-    if isinstance(first, str):
-        return first
+    return type_of(arg(args, 0))
+
+
+def type_of(value: Value) -> str | None:
+    """The type a component argument names: ``typeof(MeshFilter)``, the type itself, or
+    Unity 4's string (``AddComponent("MeshFilter")``)."""
+    if isinstance(value, Record) and value.kind == "Type":
+        name = value.fields.get("Name")
+        return name if isinstance(name, str) else None
+    if isinstance(value, EngineClass):
+        return value.name
+    if isinstance(value, str):
+        return value
     return None
 
 
@@ -73,39 +112,33 @@ class GameObjectState:
     destroyed: bool = False
     active: bool = True
     variable_hint: str | None = None
+    #: ``(word, where)`` the code was saying when it made the object (``shape_words``).
+    words: list[tuple[str, str]] = field(default_factory=list)
 
 
-@dataclass
-class MeshState:
-    builtin: str | None = None
-    vertices: list[tuple[float, float, float]] | None = None
-    line: int = 0
-
-
-class GameObjects(UnityTransforms):
+class GameObjects(UnityMeshes):
     """GameObjects, their components, materials and meshes."""
 
     #: The script's own GameObject (``MonoBehaviour.gameObject``), made by ``UnityEngine``.
     host: Record
 
     # --- game objects -----------------------------------------------------------------------------
-    def _new_game_object(self, line: int, name: str, primitive: str | None = None) -> Record:
+    def _new_game_object(
+        self, line: int, name: str, primitive: str | None = None, ctx: CallContext | None = None
+    ) -> Record:
         record = Record(
             "GameObject",
             {"name": name, "tag": "Untagged", "layer": 0},
-            native=GameObjectState(line, primitive),
+            native=GameObjectState(
+                line, primitive, words=frame_words(ctx.frames()) if ctx is not None else []
+            ),
         )
         transform = Record("Transform", native=TransformState(record))
         record.native.transform = transform
         if primitive is not None:
-            record.native.mesh_filter = Record(
-                "MeshFilter",
-                native={
-                    "owner": record,
-                    "mesh": Record(
-                        "Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line)
-                    ),
-                },
+            record.native.mesh_filter = self.new_filter(
+                record,
+                Record("Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line)),
             )
             record.native.renderer = self._new_renderer(record)
         self.objects.append(record)
@@ -120,22 +153,43 @@ class GameObjects(UnityTransforms):
     def _new_game_object_call(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         name = arg(args, 0)
         record = self._new_game_object(
-            ctx.line, name if isinstance(name, str) else "New Game Object"
+            ctx.line, name if isinstance(name, str) else "New Game Object", ctx=ctx
         )
         for component in args[1:]:
-            if isinstance(component, EngineClass):
-                self._add_component(ctx, record, [], {"%types": (component.name,)})
+            wanted = type_of(component)
+            if wanted is not None:
+                self._add_component(ctx, record, [], {"%types": (wanted,)})
         return record
 
     def _create_primitive(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         kind = arg(args, 0)
-        if not isinstance(kind, str) or kind not in PRIMITIVES:
+        if isinstance(kind, MissingMember):
+            # ``PrimitiveType.Cone``: no Unity version has it, so the code does not compile;
+            # the rest of it is read, and the object is the unit shape the member names.
+            named = class_of_word(kind.name)
+            ctx.warning(
+                "unity.no_such_api",
+                f"PrimitiveType.{kind.name} exists in no Unity version (CreatePrimitive would not compile); "
+                + (f"read as a unit {named}" if named else "read as a cube"),
+            )
+            if named is not None:
+                record = self._new_game_object(ctx.line, kind.name, ctx=ctx)
+                mesh = self.new_mesh(
+                    ctx,
+                    kind.name,
+                    placeholder=(named, f"from PrimitiveType.{kind.name}", np.eye(4)),
+                )
+                record.native.mesh_filter = self.new_filter(record, mesh)
+                record.native.renderer = self._new_renderer(record)
+                return record
+            kind = "Cube"
+        elif not isinstance(kind, str) or kind not in PRIMITIVES:
             ctx.warning(
                 "unity.unknown_primitive",
                 f"CreatePrimitive of {kind if isinstance(kind, str) else type_name(kind)}, which cannot be known statically; read as a cube",
             )
             kind = "Cube"
-        return self._new_game_object(ctx.line, kind, kind)
+        return self._new_game_object(ctx.line, kind, kind, ctx)
 
     def _find(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0)
@@ -159,9 +213,8 @@ class GameObjects(UnityTransforms):
             ctx.line, f"{original.fields.get('name')}(Clone)", state.primitive
         )
         if state.primitive is None and state.mesh_filter is not None:
-            copy.native.mesh_filter = Record(
-                "MeshFilter", native={"owner": copy, "mesh": state.mesh_filter.native["mesh"]}
-            )
+            copy.native.mesh_filter = self.new_filter(copy, state.mesh_filter.native["mesh"])
+            copy.native.mesh_filter.native["own"] = False
         if state.renderer is not None:
             copy.native.renderer = self._new_renderer(copy)
             copy.native.renderer.native["shared"] = self._current_material(state.renderer)
@@ -201,6 +254,38 @@ class GameObjects(UnityTransforms):
         record.native.active = truth is not False
         return None
 
+    # --- Unity 4's shortcuts -------------------------------------------------------------------------
+    def _legacy_getters(
+        self, owner: Callable[[Record], Record]
+    ) -> dict[str, Callable[[CallContext, Record], Value]]:
+        """``go.renderer``, ``transform.renderer``, ``collider`` and the other component
+        shortcuts of Unity 4 (Component and GameObject properties; removed in Unity 5, where
+        they are obsolete errors): each is ``GetComponent<T>()``."""
+
+        def shortcut(name: str) -> Callable[[CallContext, Record], Value]:
+            def read(ctx: CallContext, record: Record) -> Value:
+                ctx.info(
+                    "unity.legacy_api",
+                    f".{name} is Unity 4's shortcut (removed in Unity 5); read as GetComponent<{LEGACY_COMPONENTS[name]}>()",
+                )
+                if name == "renderer":
+                    return owner(record).native.renderer
+                return Record("Inert")
+
+            return read
+
+        return {name: shortcut(name) for name in LEGACY_COMPONENTS}
+
+    def _game_object_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+        if name == "active":
+            ctx.info(
+                "unity.legacy_api",
+                "GameObject.active is Unity 3's property (obsolete since Unity 4); read as SetActive()",
+            )
+            self._set_active(ctx, record, [value], {})
+            return True
+        return False
+
     def _get_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         wanted = _type_argument(args, kwargs)
         if record.kind == "MonoBehaviour":
@@ -217,13 +302,18 @@ class GameObjects(UnityTransforms):
     def _add_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         wanted = _type_argument(args, kwargs)
         state: GameObjectState = record.native
+        if isinstance(arg(args, 0), str) and "%types" not in kwargs:
+            ctx.info(
+                "unity.legacy_api",
+                f'AddComponent("{wanted}") is Unity 4\'s string form (removed in Unity 5); read as AddComponent<{wanted}>()',
+            )
         if wanted in ("MeshRenderer", "Renderer"):
             if state.renderer is None:
                 state.renderer = self._new_renderer(record)
             return state.renderer
         if wanted == "MeshFilter":
             if state.mesh_filter is None:
-                state.mesh_filter = Record("MeshFilter", native={"owner": record, "mesh": None})
+                state.mesh_filter = self.new_filter(record)
             return state.mesh_filter
         return Record("Inert")
 
@@ -297,40 +387,3 @@ class GameObjects(UnityTransforms):
             record.native["enabled"] = value
             return True
         return False
-
-    # --- meshes -----------------------------------------------------------------------------------
-    def _builtin_resource(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        name = next((a for a in args if isinstance(a, str)), None)
-        base = name.split(".")[0] if isinstance(name, str) else None
-        if base not in PRIMITIVES:
-            ctx.warning(
-                "unity.unknown_resource", f"built-in resource {name!r} is not a primitive mesh"
-            )
-            return Record("Mesh", {"name": str(name)}, native=MeshState(line=ctx.line))
-        return Record("Mesh", {"name": base}, native=MeshState(builtin=base, line=ctx.line))
-
-    def _filter_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
-        if name in ("mesh", "sharedMesh"):
-            record.native["mesh"] = (
-                value if isinstance(value, Record) and value.kind == "Mesh" else None
-            )
-            if record.native["mesh"] is None and not isinstance(value, Unknown):
-                ctx.warning("unity.bad_value", f"{name} set to a {type_name(value)}, not a mesh")
-            return True
-        return False
-
-    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
-        if name == "vertices":
-            points: list[tuple[float, float, float]] = []
-            items = ctx.iterate(value) if isinstance(value, list | tuple) else None
-            for item in items or []:
-                found = structs.components(ctx, item, "mesh vertex")
-                if found is None:
-                    points = []
-                    break
-                points.append(found)
-            if not points:
-                ctx.warning("unity.unknown_mesh", "mesh vertices that cannot be known statically")
-            record.native.vertices = points or None
-            return True
-        return name in ("triangles", "normals", "uv", "colors", "name")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from parsers.shape_words import class_of_word
 from spatialbabel import UNIT_EXTENTS, class_from_words
 from spatialbabel.frames import Matrix
 
@@ -42,27 +43,40 @@ def decide_class(
     box: Matrix,
     names: list[str | None],
     comments: list[str],
+    words: list[tuple[str, str]] | None = None,
+    *,
+    what: str | None = None,
+    fill: bool = True,
 ) -> ClassDecision:
     """The class of an object made from ``primitive`` (None for a mesh of unknown shape) whose
-    mesh fills ``box``, given what the code calls it: its name and variable, then comments."""
-    sources = (
-        [(word, "name") for word in names[:1] if word]
-        + [(word, "variable") for word in names[1:] if word]
-        + [(text, "comment") for text in comments if text]
+    mesh fills ``box``, given what the code calls it: its name, then the words of the helpers
+    that made it (enum members, strings, method names: ``shape_words.frame_words``), then its
+    variable, then comments. ``fill`` False keeps the decided class's unit primitive as it is
+    (a mesh whose vertices cannot be computed has no box to fill)."""
+    sources: list[tuple[str, str, bool]] = (
+        [(word, f"its name {word!r}", False) for word in names[:1] if word]
+        + [(word, where, True) for word, where in words or []]
+        + [(word, f"its variable {word!r}", False) for word in names[1:] if word]
+        + [(text, f"its comment {text!r}", False) for text in comments if text]
     )
-    for word, where in sources:
-        guess = class_from_words([word])
-        if guess is None:
+    for word, where, whole_tokens in sources:
+        if whole_tokens:
+            found = class_of_word(word)
+        else:
+            guess = class_from_words([word])
+            found = guess[0] if guess is not None else None
+        if found is None:
             continue
-        class_name = guess[0]
-        if primitive in (None, "Capsule") or (
-            class_name in NOT_BUILDABLE and class_name != primitive_class
-        ):
-            what = f"a {primitive}" if primitive else "a mesh built from vertices"
+        if primitive in (None, "Capsule") or (found in NOT_BUILDABLE and found != primitive_class):
+            stand_in = what or (
+                f"a {primitive} stands in for it"
+                if primitive
+                else "a mesh built from vertices stands in for it"
+            )
             return ClassDecision(
-                class_name,
-                _filling(box, class_name),
-                f"from its {where} {word!r} ({what} stands in for it)",
+                found,
+                _filling(box, found) if fill else np.asarray(box, dtype=float),
+                f"from {where} ({stand_in})",
             )
     if primitive == "Capsule":
         return ClassDecision(
