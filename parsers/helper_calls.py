@@ -97,6 +97,8 @@ _ROLES: dict[str, str] = {
 _SEPARATORS = re.compile(r"[_\-\s]")
 #: A vector read by order is a rotation (degrees) when a component is beyond this.
 _LARGEST_SCALE = 10.0
+#: A number read by order as a uniform size is no larger than this (a scene is a few units).
+_LARGEST_SIZE = 100.0
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,10 @@ def _number(value: Value) -> float | None:
     if is_number(value) and math.isfinite(value):
         return float(value)
     return None
+
+
+def _rgba(value: Value) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 4 and all(is_number(v) for v in value)
 
 
 def _shape(call: HelperCall) -> tuple[str, str] | None:
@@ -295,7 +301,9 @@ def _read_named(
     ):
         dims[role] = number
         reading.by_name.append(f"{role} {number:g} from {name!r}")
-    elif role == "colour" and readers.colour(value):
+    elif role == "colour" and (
+        readers.colour(value) or readers.vector(value) is not None or _rgba(value)
+    ):
         reading.colour = value
         reading.by_name.append(f"colour from {name!r}")
     elif role == "name" and isinstance(value, str):
@@ -351,7 +359,7 @@ def _read_ordered(
             reading.by_order.append(
                 f"scale {_fmt(vector)} from the next vector (all its components small and positive)"
             )
-    if numbers and not dims and reading.scale is None and numbers[0] > 0:
+    if numbers and not dims and reading.scale is None and 0 < numbers[0] <= _LARGEST_SIZE:
         reading.scale = (numbers[0], numbers[0], numbers[0])
         reading.by_order.append(f"uniform scale {numbers[0]:g} from the first number left")
 

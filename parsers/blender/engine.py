@@ -22,16 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from parsers.blender import materials, vectors
+from parsers.blender import materials, stubs, vectors
 from parsers.blender.bpy_data import BlendDataMethods
 from parsers.blender.bpy_ops import Operators
 from parsers.blender.shapes import MeshShape
 from parsers.build import MAX_OBJECTS, NativeObject
-from parsers.custom_mesh import bounding_affine, primitive_from_vertices
+from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.evaluator import (
     Builtin,
     CallContext,
     EngineClass,
+    HelperCall,
     Kind,
     Namespace,
     Record,
@@ -41,6 +42,7 @@ from parsers.evaluator import (
     numpy_lib,
 )
 from parsers.evaluator.python_lib import resolve_python_import
+from parsers.helper_calls import read_helper_call
 from spatialbabel import class_from_words
 from spatialbabel.palette import linear_to_srgb
 
@@ -371,6 +373,29 @@ class BlenderEngine(Operators, BlendDataMethods):
             return Unknown(f"no item named {name!r}")
         return super().missing_member(ctx, record, name)
 
+    # --- helpers without a body ----------------------------------------------------------------------
+    def object_count(self) -> int:
+        return sum(1 for obj in self.linked_objects() if obj.native.type == "MESH")
+
+    def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
+        reading = read_helper_call(call, stubs.READERS)
+        if reading is None or reading.position is None:
+            return None
+        ctx.warning("eval.helper_without_body", reading.message(call))
+        name = reading.name or reading.class_name.capitalize()
+        record = self.new_object(ctx, name, self.new_mesh(name, stubs.stub_shape(reading)))
+        record.fields["location"].native[:] = list(reading.position)
+        rotation = stubs.stub_rotation(reading)
+        if isinstance(rotation, np.ndarray):
+            self.set_rotation(record, rotation[:3, :3])
+        elif rotation is not None:
+            record.fields["rotation_euler"].native[:] = list(rotation)
+        colour = stubs.stub_linear_colour(reading.colour)
+        if colour is not None:
+            record.fields["color"].native[:] = [*colour, 1.0]
+        self._add_to_scene(record)
+        return record
+
     # --- reading the scene ---------------------------------------------------------------------------
     def native_objects(self, ctx: CallContext) -> list[NativeObject]:
         """Every mesh object linked into the scene, in the order it was made."""
@@ -429,9 +454,13 @@ class BlenderEngine(Operators, BlendDataMethods):
         self, name: str, data: Value, shape: MeshShape
     ) -> tuple[str, np.ndarray[Any, Any], str | None]:
         if shape.vertices:
-            recognised = primitive_from_vertices(shape.vertices, up="z")
+            recognised = shape_from_vertices(shape.vertices, up="z")
             if recognised is not None:
-                return recognised[0], recognised[1], None
+                return (
+                    recognised.class_name,
+                    recognised.unit_to_local,
+                    f"from the vertices of the mesh the code builds ({recognised.how})",
+                )
         words = [name]
         if isinstance(data, Record):
             words.append(str(data.fields.get("name", "")))

@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -237,6 +239,57 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         }
     )
 
+    def typed_array(name: str) -> EngineClass:
+        """``new Float32Array(n | values)``: a plain array of numbers, each stored as the type
+        stores it (a Float32Array rounds to single precision, an Int32Array truncates)."""
+        convert: Callable[[float], float] = {
+            "Float32Array": lambda v: float(struct.unpack("f", struct.pack("f", v))[0]),
+            "Float64Array": float,
+        }.get(name, lambda v: float(math.trunc(v)) if math.isfinite(v) else 0.0)
+
+        def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            source = arg(args, 0)
+            if is_number(source):
+                count = int(source)
+                if count > ctx.interp.limits.max_collection or count < 0:
+                    return Unknown("an array too large to build")
+                return [0.0] * count
+            items = js.iterate(source, "of") if source is not UNDEFINED else iter(())
+            if items is None:
+                return Unknown(f"{name} of values that cannot be known statically")
+            values: list[Value] = []
+            for item in itertools.islice(items, ctx.interp.limits.max_collection):
+                number = js.to_number(item)
+                values.append(
+                    convert(number)
+                    if number is not None and math.isfinite(number)
+                    else Unknown(f"a {name} element that is no number")
+                )
+            return values
+
+        cls = EngineClass(name, build)
+        cls.static.update(
+            {
+                "from": Builtin(f"{name}.from", build),
+                "of": Builtin(f"{name}.of", lambda c, a, k: build(c, [list(a)], k)),
+            }
+        )
+        return cls
+
+    typed_arrays = {
+        name: typed_array(name)
+        for name in (
+            "Float32Array",
+            "Float64Array",
+            "Int8Array",
+            "Uint8Array",
+            "Int16Array",
+            "Uint16Array",
+            "Int32Array",
+            "Uint32Array",
+        )
+    }
+
     def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         value = arg(args, 0)
         if isinstance(value, Unknown) or is_number(value):
@@ -304,6 +357,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         "Math": math_ns,
         "Object": object_ns,
         "Array": array_cls,
+        **typed_arrays,
         "Number": number_cls,
         "String": Builtin("String", to_string),
         "Boolean": Builtin("Boolean", to_boolean),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from parsers.build import MAX_OBJECTS, NativeObject
-from parsers.custom_mesh import bounding_affine, primitive_from_vertices
+from parsers.custom_mesh import affine_image, bounding_affine, shape_from_vertices
 from parsers.evaluator import (
     UNDEFINED,
     Args,
@@ -28,6 +28,7 @@ from parsers.evaluator import (
     CallContext,
     Engine,
     EngineClass,
+    HelperCall,
     Kind,
     Kwargs,
     Namespace,
@@ -40,7 +41,8 @@ from parsers.evaluator import (
 )
 from parsers.evaluator import numpy_lib as npl
 from parsers.evaluator.python_lib import resolve_python_import
-from parsers.open3d_lang import shapes
+from parsers.helper_calls import read_helper_call
+from parsers.open3d_lang import shapes, stubs
 from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, quaternion_to_matrix
 from spatialbabel.palette import RGB
 
@@ -122,6 +124,8 @@ class Open3DEngine(Engine):
         super().__init__()
         self.meshes: list[Record] = []
         self.shown: list[Record] = []
+        #: Meshes read from calls of helpers without a body (``stubs``): shown in any case.
+        self.stub_meshes: list[Record] = []
         npl.register(self)
         self._register_kinds()
         self.numpy = npl.numpy_module()
@@ -652,9 +656,17 @@ class Open3DEngine(Engine):
                 )
                 record.native.parts = []
                 return True
-            record.native.parts = [
-                Part(None, np.asarray(array, dtype=float), np.eye(4), "vertices")
-            ]
+            new = np.asarray(array, dtype=float)
+            rewritten = self._affine_rewrite(record.native.parts, new)
+            if rewritten is not None:
+                ctx.info(
+                    "open3d.vertices_rewritten",
+                    "the new vertices are an affine image of the mesh's own (moved, turned or "
+                    "scaled): each primitive keeps its class",
+                )
+                record.native.parts = rewritten
+                return True
+            record.native.parts = [Part(None, new, np.eye(4), "vertices")]
             return True
         if name == "vertex_colors":
             array = npl.to_numpy(value)
@@ -674,6 +686,25 @@ class Open3DEngine(Engine):
                     part.colour = (float(mean[0]), float(mean[1]), float(mean[2]))
             return True
         return name in ("triangles", "vertex_normals", "triangle_normals", "triangle_uvs")
+
+    @staticmethod
+    def _affine_rewrite(parts: list[Part], new: Matrix) -> list[Part] | None:
+        """The parts moved onto ``new`` when, part by part, its vertices are an affine image of
+        theirs (``np.asarray(mesh.vertices) * size``), else None."""
+        if not parts or sum(len(p.vertices) for p in parts) != len(new):
+            return None
+        moved: list[Part] = []
+        start = 0
+        for part in parts:
+            end = start + len(part.vertices)
+            image = affine_image(part.moved(), new[start:end])
+            if image is None:
+                return None
+            copy = part.copy()
+            copy.affine = image @ part.affine
+            moved.append(copy)
+            start = end
+        return moved
 
     # --- rotations ------------------------------------------------------------------------------------
     def _rotation_builder(self, order: str) -> Callable[[CallContext, Args, Kwargs], Value]:
@@ -781,6 +812,11 @@ class Open3DEngine(Engine):
                     None,
                     None,
                 )
+        meshes = [*meshes] + [
+            m
+            for m in self.stub_meshes
+            if all(m is not shown for shown in meshes) and not self._is_inside_shown(m)
+        ]
         found: list[NativeObject] = []
         for mesh in meshes:
             state: MeshState = mesh.native
@@ -801,6 +837,26 @@ class Open3DEngine(Engine):
                     return found
         return found
 
+    # --- helpers without a body ----------------------------------------------------------------------
+    def object_count(self) -> int:
+        return sum(1 for mesh in self.meshes if mesh.native.parts)
+
+    def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
+        reading = read_helper_call(call, stubs.READERS)
+        if reading is None:
+            return None
+        vertices, unit, affine = stubs.stub_placement(
+            reading, lambda angles: rotation_matrix("xyz", angles)
+        )
+        part = Part(
+            reading.class_name, vertices, unit, "helper", affine, stubs.stub_colour(reading.colour)
+        )
+        record = self._mesh(ctx, [part], "helper")
+        ctx.warning("eval.helper_without_body", reading.message(call))
+        if reading.position is not None:
+            self.stub_meshes.append(record)
+        return record
+
     def _is_inside_shown(self, mesh: Record) -> bool:
         """Whether a created mesh's parts reached a shown mesh through ``+=`` or a copy."""
         own = {id(p.vertices) for p in mesh.native.parts}
@@ -810,7 +866,7 @@ class Open3DEngine(Engine):
         class_name = part.class_name
         unit_to_local = part.unit_to_local
         if class_name is None:
-            recognised = primitive_from_vertices(part.vertices, up="y")
+            recognised = shape_from_vertices(part.vertices, up="y")
             if recognised is None:
                 ctx.interp.reporter.add(
                     "warning",
@@ -822,9 +878,16 @@ class Open3DEngine(Engine):
                 box = bounding_affine(part.vertices) if len(part.vertices) else None
                 class_name, unit_to_local = "unknown", box if box is not None else np.eye(4)
             else:
-                class_name, unit_to_local = recognised
-        name = (
-            shapes.CREATORS.get(part.factory, "mesh") if part.factory in shapes.CREATORS else "mesh"
+                class_name, unit_to_local = recognised.class_name, recognised.unit_to_local
+                ctx.interp.reporter.add(
+                    "info",
+                    "open3d.custom_mesh",
+                    f"a mesh given by its vertices reads as a {class_name} ({recognised.how})",
+                    line,
+                    None,
+                )
+        name = shapes.CREATORS.get(part.factory) or (
+            class_name if part.factory == "helper" else "mesh"
         )
         return NativeObject(class_name, part.affine @ unit_to_local, part.colour, name, line)
 

@@ -47,6 +47,7 @@ from parsers.threejs.materials import MaterialMethods
 from parsers.threejs.matrices import Matrix4Methods
 from parsers.threejs.object3d import Object3DMethods
 from parsers.threejs.records import ThreeRecords, num_or, returns_undefined, returns_zero
+from parsers.threejs.stubs import HelperStubs
 from parsers.threejs.three_names import (
     ADDON_CLASSES,
     CAMERA_KINDS,
@@ -61,9 +62,11 @@ from parsers.threejs.three_names import (
     THREE_NAMES,
 )
 from parsers.threejs.vectors import VectorMethods
+from parsers.threejs.vertex_geometry import ATTRIBUTE_KINDS
 
 
 class ThreeEngine(
+    HelperStubs,
     InstancingMethods,
     Object3DMethods,
     GeometryMethods,
@@ -77,6 +80,7 @@ class ThreeEngine(
 
     def __init__(self) -> None:
         super().__init__()
+        self.stub_meshes = []
         self._register_kinds()
         self.three = Namespace("THREE", {}, missing=self._three_member)
         self.addons = {name: self._inert_class(name) for name in ADDON_CLASSES}
@@ -272,6 +276,8 @@ class ThreeEngine(
                 members[alias] = self._engine_class(alias, self._geometry_constructor(alias))
         for kind in MATERIAL_KINDS:
             members[kind] = self._engine_class(kind, self._material_constructor(kind))
+        for kind in ATTRIBUTE_KINDS:
+            members[kind] = self._engine_class(kind, self._attribute_constructor())
         members["Vector3"] = self._engine_class(
             "Vector3", lambda ctx, args, kwargs: self.vector3(*[num_or(a, 0.0) for a in args[:3]])
         )
@@ -455,9 +461,13 @@ class ThreeEngine(
             Kind(
                 "BufferGeometry",
                 factory=self._geometry_methods,
-                getters={"isBufferGeometry": lambda ctx, r: True},
+                getters={
+                    "isBufferGeometry": lambda ctx, r: True,
+                    "attributes": lambda ctx, r: {"position": self.position_attribute(r)},
+                },
             )
         )
+        self.register_attribute_kinds()
         self.add_kind(
             Kind(
                 "Material",

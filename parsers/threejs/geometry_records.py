@@ -14,11 +14,12 @@ import numpy as np
 from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Record, Value, arg
 from parsers.threejs import three_math as tm
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS
-from parsers.threejs.records import GeometryState, ThreeRecords, returns_undefined
+from parsers.threejs.records import GeometryState, returns_undefined
+from parsers.threejs.vertex_geometry import VertexGeometryMethods
 from spatialbabel.frames import Matrix
 
 
-class GeometryMethods(ThreeRecords):
+class GeometryMethods(VertexGeometryMethods):
     """The constructors and methods of geometry records."""
 
     def _geometry_constructor(self, kind: str) -> Callable[[CallContext, Args, Kwargs], Record]:
@@ -132,12 +133,19 @@ class GeometryMethods(ThreeRecords):
                     "userData": {},
                 },
             )
-            copy.native = (
-                GeometryState(state.line, np.array(state.applied))
-                if isinstance(state, GeometryState)
-                else None
-            )
+            copy.native = state.copy() if isinstance(state, GeometryState) else None
             return copy
+
+        def non_indexed(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+            # three's toNonIndexed() makes a plain BufferGeometry of the same vertices.
+            made = engine._geometry(ctx, "BufferGeometry", [])
+            if isinstance(r.native, GeometryState):
+                if r.kind == "BufferGeometry":
+                    made.native = r.native.copy()
+                else:
+                    made.native.source = r
+                    made.native.applied = np.array(r.native.applied)
+            return made
 
         methods: dict[str, Any] = {
             "rotateX": transform(rotation("X")),
@@ -153,7 +161,7 @@ class GeometryMethods(ThreeRecords):
             "computeBoundingBox": returns_undefined,
             "computeBoundingSphere": returns_undefined,
             "dispose": returns_undefined,
-            "toNonIndexed": lambda ctx, r, a, k: r,
-            "setAttribute": lambda ctx, r, a, k: r,
+            **engine._vertex_geometry_methods(),
+            "toNonIndexed": non_indexed,
         }
         return {**methods, **engine.legacy_methods("BufferGeometry", methods)}

@@ -50,10 +50,29 @@ class ObjectState:
 
 @dataclass
 class GeometryState:
-    """A geometry's transforms applied to its vertices (``rotateX``, ``translate``...)."""
+    """A geometry's transforms applied to its vertices (``rotateX``, ``translate``...), and for
+    a ``BufferGeometry`` where its ``position`` attribute came from (``vertex_geometry``)."""
 
     line: int
     applied: Matrix = field(default_factory=lambda: _IDENTITY.copy())
+    #: Vertex positions the code computed (n x 3), before ``applied``.
+    positions: Matrix | None = None
+    #: A primitive geometry whose positions this one took, before ``applied``.
+    source: Record | None = None
+    #: A position attribute set to values that cannot be known statically.
+    unknown_positions: bool = False
+    #: ``(class, unit primitive onto the geometry, why)`` of a helper without a body.
+    placeholder: tuple[str, Matrix, str] | None = None
+
+    def copy(self) -> GeometryState:
+        return GeometryState(
+            self.line,
+            np.array(self.applied),
+            None if self.positions is None else self.positions.copy(),
+            self.source,
+            self.unknown_positions,
+            self.placeholder,
+        )
 
 
 def finite_number(value: Value) -> bool:

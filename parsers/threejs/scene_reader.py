@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from parsers.build import NativeObject
+from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.evaluator import CallContext, Engine, Record, Unknown, Value, is_number, type_name
 from parsers.threejs.engine import ThreeEngine
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS, read_geometry
@@ -51,6 +52,11 @@ def geometry_affine(ctx: CallContext, engine: Engine, geometry: Value) -> tuple[
     """(class, unit primitive -> geometry frame) of a geometry record, remarks reported."""
     if not isinstance(geometry, Record) or not engine.is_a(geometry, "BufferGeometry"):
         return None
+    state = geometry.native
+    if geometry.kind == "BufferGeometry" and isinstance(state, GeometryState):
+        found = _vertex_geometry(ctx, engine, state)
+        if found is not None:
+            return found
     reading = read_geometry(geometry.kind, geometry_parameters(ctx, geometry))
     for severity, code, message in reading.remarks:
         ctx.report(severity, code, message)
@@ -58,6 +64,43 @@ def geometry_affine(ctx: CallContext, engine: Engine, geometry: Value) -> tuple[
         return None
     applied = geometry.native.applied if isinstance(geometry.native, GeometryState) else np.eye(4)
     return reading.class_name, applied @ reading.unit_to_local
+
+
+def _vertex_geometry(
+    ctx: CallContext, engine: Engine, state: GeometryState
+) -> tuple[str, Matrix] | None:
+    """The reading of a ``BufferGeometry`` given by vertices (``vertex_geometry``): a helper's
+    placeholder, the primitive whose positions it took, or the shape of its own vertices."""
+    if state.placeholder is not None:
+        class_name, affine, _ = state.placeholder
+        return class_name, state.applied @ affine
+    source = state.source
+    if isinstance(source, Record) and source.kind != "BufferGeometry":
+        reading = read_geometry(source.kind, geometry_parameters(ctx, source))
+        for severity, code, message in reading.remarks:
+            ctx.report(severity, code, message)
+        if reading.class_name is None:
+            return None
+        ctx.info(
+            "threejs.custom_geometry",
+            f"a BufferGeometry holding a {source.kind}'s positions: read as that {reading.class_name}",
+        )
+        return reading.class_name, state.applied @ reading.unit_to_local
+    if state.positions is None or not len(state.positions):
+        return None
+    shape = shape_from_vertices(state.positions, up="y")
+    if shape is not None:
+        ctx.info(
+            "threejs.custom_geometry",
+            f"a BufferGeometry of {len(state.positions)} vertices reads as a {shape.class_name} ({shape.how})",
+        )
+        return shape.class_name, state.applied @ shape.unit_to_local
+    box = bounding_affine(state.positions, up="y")
+    ctx.warning(
+        "threejs.unknown_geometry",
+        "a BufferGeometry whose vertices are none of the six primitives; kept as class 'unknown'",
+    )
+    return "unknown", state.applied @ (box if box is not None else np.eye(4))
 
 
 def material_rgb(ctx: CallContext, engine: ThreeEngine, material: Value, where: str) -> RGB | None:
@@ -123,7 +166,8 @@ def read_scene(ctx: CallContext, engine: ThreeEngine) -> list[NativeObject]:
     natives: list[NativeObject] = []
     visited: set[int] = set()
     scenes = chosen_scenes(ctx, engine)
-    for scene in scenes:
+    # Meshes read from helpers without a body and handed to no scene are read as drawn.
+    for scene in [*scenes, *engine.stub_meshes]:
         for node in engine.descendants(scene):
             if id(node) in visited:
                 continue

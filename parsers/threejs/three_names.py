@@ -58,8 +58,7 @@ INERT_CLASSES = (
     "WebGLRenderer", "WebGPURenderer", "Clock", "Raycaster", "TextureLoader", "CubeTextureLoader",
     "LoadingManager", "Fog", "FogExp2", "Texture", "CanvasTexture", "DataTexture", "AudioListener",
     "Audio", "AnimationMixer", "Layers", "EventDispatcher", "Box3", "Sphere", "Plane", "Ray",
-    "Spherical", "Matrix3", "Shape", "Path", "Curve", "CatmullRomCurve3", "BufferAttribute",
-    "Float32BufferAttribute",
+    "Spherical", "Matrix3", "Shape", "Path", "Curve", "CatmullRomCurve3",
 )  # fmt: skip
 #: Add-on classes models import from three/addons (controls, loaders, post-processing).
 ADDON_CLASSES = (

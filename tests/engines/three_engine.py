@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from parsers.build import NativeObject, build_objects
+from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.extract import extract_code
 from parsers.result import Diagnostics
 from parsers.threejs.geometries import read_geometry
@@ -109,6 +110,9 @@ def engine_meshes(result: dict[str, Any]) -> list[EngineMesh]:
     meshes = []
     # The harness reports each drawn instance of an InstancedMesh as a mesh of its own.
     for mesh in result["meshes"]:
+        if mesh.get("positions"):
+            meshes.append(_vertex_mesh(mesh))
+            continue
         reading = read_geometry(mesh["geometryType"], mesh["parameters"] or {})
         fitted = mesh["geometryMatrix"]
         applied = _matrix(fitted["elements"]) if fitted and "elements" in fitted else np.eye(4)
@@ -124,6 +128,18 @@ def engine_meshes(result: dict[str, Any]) -> list[EngineMesh]:
             )
         )
     return meshes
+
+
+def _vertex_mesh(mesh: dict[str, Any]) -> EngineMesh:
+    """A mesh whose geometry has no parameters, read from the vertices three holds (the
+    parsers' one reading of vertices, ``parsers.custom_mesh``)."""
+    positions = np.asarray(mesh["positions"], dtype=float).reshape(-1, 3)
+    shape = shape_from_vertices(positions, up="y")
+    world = _matrix(mesh["matrixWorld"])
+    if shape is None:
+        box = bounding_affine(positions, up="y")
+        return EngineMesh(mesh, "unknown", world @ (box if box is not None else np.eye(4)), world, True)
+    return EngineMesh(mesh, shape.class_name, world @ shape.unit_to_local, world, True)
 
 
 def engine_scene(result: dict[str, Any], scene_id: str) -> Scene:

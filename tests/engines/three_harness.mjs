@@ -17,7 +17,8 @@
 // Per mesh (scene.traverse order, rendered scenes first, else every scene created): geometry
 // type and parameters, matrixWorld, the affine taking a fresh geometry of those parameters
 // onto the mesh's actual vertices (geometry.rotateX & co.), the material's colour (linear
-// working space and getHex() sRGB) and the precise world AABB of the vertices.
+// working space and getHex() sRGB) and the precise world AABB of the vertices; for a geometry
+// without parameters (a BufferGeometry the code filled), its vertex positions.
 
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
@@ -366,6 +367,11 @@ for (const scene of scenes) {
         color: linear ? [linear.r, linear.g, linear.b] : null,
         hex: linear ? linear.getHex() : null,
         aabb: box.isEmpty() ? null : [box.min.toArray(), box.max.toArray()],
+        // A geometry without parameters (a BufferGeometry the code filled) is read from its
+        // vertices: report them, in the geometry's own frame.
+        positions: !object.geometry.parameters && object.geometry.attributes.position
+          ? Array.from(object.geometry.attributes.position.array)
+          : null,
       });
     };
     if (!object.isInstancedMesh) {
