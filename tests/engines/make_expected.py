@@ -3,7 +3,8 @@
     python -m tests.engines.make_expected blender open3d unity [--case NAME]
 
 For blender and open3d the reply's code runs in the engine (``engine_scenes.run_engine``) and
-the scene it built is saved as ``fixtures/<language>/<case>.expected.json``. Unity has no engine
+the scene it built is saved as ``fixtures/<language>/<case>.expected.json``; a reply whose helper
+has no body runs as its completed twin ``<case>.completed.txt`` (``engine_scenes.engine_reply``). Unity has no engine
 here: each Unity reply has a hand-checked Three.js twin (``<case>.threejs.txt``) describing the
 same scene, run in node + three (``three_engine``); the Unity case's expected scene is the
 twin's. A case whose code the engine rejects, or that builds nothing, is reported and not written.
@@ -17,6 +18,7 @@ import sys
 from spatialbabel import Scene
 from tests.engines.engine_scenes import (
     FIXTURES,
+    engine_reply,
     expected_scene,
     fixture_cases,
     reply_code,
@@ -26,7 +28,10 @@ from tests.engines.engine_scenes import (
 
 def write_expected(language: str, only: list[str] | None = None) -> int:
     cases = [(name, text) for name, text in fixture_cases(language) if not only or name in only]
-    runs = run_engine(language, [(name, reply_code(text, language)) for name, text in cases])
+    runs = run_engine(
+        language,
+        [(name, reply_code(engine_reply(language, name, text), language)) for name, text in cases],
+    )
     problems = 0
     for run in runs:
         scene = expected_scene(run, language)

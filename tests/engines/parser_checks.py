@@ -11,7 +11,13 @@ import numpy as np
 
 from parsers import parse
 from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
-from tests.engines.engine_scenes import EngineRun, expected_scene, reply_code, run_engine
+from tests.engines.engine_scenes import (
+    EngineRun,
+    engine_reply,
+    expected_scene,
+    reply_code,
+    run_engine,
+)
 from tests.engines.three_engine import compare_scenes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -34,7 +40,10 @@ def check_golden_reply(language: str, case: str, required_codes: set[str]) -> No
 
 def run_fixtures(language: str, cases: list[str]) -> dict[str, EngineRun]:
     """Every fixture's code run in the language's engine, by case."""
-    replies = [(case, reply_code(read_fixture(language, case), language)) for case in cases]
+    replies = [
+        (case, reply_code(engine_reply(language, case, read_fixture(language, case)), language))
+        for case in cases
+    ]
     return {run.name: run for run in run_engine(language, replies)}
 
 

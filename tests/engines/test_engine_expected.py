@@ -22,6 +22,7 @@ from tests.engines.engine_scenes import (
     FIXTURES,
     EngineRun,
     angles_are_right,
+    engine_reply,
     expected_scene,
     fixture_cases,
     reply_code,
@@ -45,7 +46,10 @@ _RUNS: dict[str, dict[str, EngineRun]] = {}
 def _runs(language: str) -> dict[str, EngineRun]:
     if language not in _RUNS:
         pytest.importorskip(LANGUAGES[language])
-        cases = [(name, reply_code(text, language)) for name, text in fixture_cases(language)]
+        cases = [
+            (name, reply_code(engine_reply(language, name, text), language))
+            for name, text in fixture_cases(language)
+        ]
         _RUNS[language] = {run.name: run for run in run_engine(language, cases)}
     return _RUNS[language]
 

@@ -14,10 +14,10 @@ from parsers.threejs.geometries import read_geometry
 from spatialbabel import Scene
 from spatialbabel.geometry import world_aabb
 from spatialbabel.palette import linear_to_srgb
-from tests.engines.three_engine import compare_scenes
+from tests.engines.three_engine import compare_scenes, fixture_replies
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "threejs"
-CASES = sorted(p.stem for p in FIXTURES.glob("*.txt"))
+CASES = [p.stem for p in fixture_replies(FIXTURES)]
 
 #: Diagnostics each case must raise: what was approximated or left out is always said.
 REQUIRED_CODES: dict[str, set[str]] = {

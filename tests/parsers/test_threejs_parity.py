@@ -18,8 +18,10 @@ from parsers import parse
 from spatialbabel import Scene
 from tests.engines.three_engine import (
     compare_scenes,
+    engine_reply_path,
     engine_scene,
     ensure_three,
+    fixture_replies,
     node_available,
     reply_code,
     run_three,
@@ -32,7 +34,7 @@ pytestmark = [
 ]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "threejs"
-CASES = sorted(p.stem for p in FIXTURES.glob("*.txt"))
+CASES = [p.stem for p in fixture_replies(FIXTURES)]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -43,7 +45,9 @@ def three_installed() -> None:
 @pytest.fixture(scope="module")
 def engine_results() -> dict[str, dict]:  # type: ignore[type-arg]
     return {
-        case: run_three(reply_code((FIXTURES / f"{case}.txt").read_text(encoding="utf-8")))
+        case: run_three(
+            reply_code(engine_reply_path(FIXTURES / f"{case}.txt").read_text(encoding="utf-8"))
+        )
         for case in CASES
     }
 
