@@ -167,6 +167,40 @@ class CSharpExpressions(CSharpTypes):
                 result.append(value)
         return result, outs
 
+    def _anonymous_object(self, node: Node) -> ir.Expr:
+        """``new { Kind = k, r.Height }``: ``%anonymous({...})``, an object whose members are
+        the names given (or the last name of a projected member)."""
+        line, col = self._pos(node)
+        groups: list[list[Node]] = [[]]
+        for child in node.children:
+            if child.type in ("new", "{", "}"):
+                continue
+            if child.type == ",":
+                groups.append([])
+            elif child.type != "comment":
+                groups[-1].append(child)
+        entries: list[tuple[ir.Expr, ir.Expr]] = []
+        for group in groups:
+            if len(group) == 3 and group[1].type == "=":
+                name, value = self.text(group[0]), group[2]
+            elif len(group) == 1:
+                value = group[0]
+                name_node = (
+                    value.child_by_field_name("name")
+                    if value.type == "member_access_expression"
+                    else value
+                )
+                name = self.text(name_node) if name_node is not None else ""
+            else:
+                continue
+            entries.append((ir.Const(line, col, name), self.expression(value)))
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%anonymous"),
+            (ir.DictLit(line, col, tuple(entries)),),
+        )
+
     def _typeof(self, node: Node) -> ir.Expr:
         """``typeof(T)``: ``%typeof("T", T)``, a ``Type`` value naming T (and holding T's class
         when the code declares it: ``Enum.GetValues(typeof(Shape))``)."""

@@ -128,6 +128,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
                 *self._pos(n), self.text(self._required(n, "name"))
             ),
             "typeof_expression": self._typeof,
+            "anonymous_object_creation_expression": self._anonymous_object,
             "sizeof_expression": lambda n: ir.Opaque(*self._pos(n), "sizeof has no static value"),
         }
         return statements, expressions

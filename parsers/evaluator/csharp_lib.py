@@ -82,8 +82,10 @@ class CSharp(Dialect):
 
     def __init__(self, operators: Operators | None = None) -> None:
         self.operators = operators
-        self._linq = Linq(self._items, lambda a, b: self.equals(a, b))
+        self._linq_ops = Linq(self._items, lambda a, b: self.equals(a, b)).operators()
         self._members = self._member_table()
+        #: The built-in of each (type, member) read so far (a loop reads ``list.Add`` often).
+        self._bound: dict[tuple[type, str], Builtin] = {}
 
     def _items(self, value: Value) -> list[Value] | None:
         items = self.iterate(value, "of")
@@ -283,7 +285,7 @@ class CSharp(Dialect):
             ),
             "ToString": to_string,
         }
-        linq = self._linq.operators()
+        linq = self._linq_ops
         # LINQ's operators over arrays and lists; List<T>'s own members (Add, Remove...) win.
         list_members = {
             **{name: op for name, op in linq.items() if name != "Count"},
@@ -375,7 +377,7 @@ class CSharp(Dialect):
     def get_method(self, ctx: CallContext, obj: Value, name: str) -> Value:
         # ``list.Count()`` is LINQ's method (``list.Count`` the property).
         if name in ("Count", "LongCount") and isinstance(obj, list | tuple | dict):
-            count = self._linq.operators()["Count"]
+            count = self._linq_ops["Count"]
             return BoundMethod(
                 obj,
                 Builtin("Count", lambda c, o, a, k: count(c, self._items(o) or [], a)),
@@ -398,13 +400,16 @@ class CSharp(Dialect):
             return len(obj)
         for kind, table in self._members.items():
             if isinstance(obj, kind) and not isinstance(obj, bool):
-                method = table.get(name)
-                if method is not None:
-                    return BoundMethod(
-                        obj,
-                        Builtin(f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)),
+                key = (kind, name)
+                builtin = self._bound.get(key)
+                if builtin is None:
+                    method = table.get(name)
+                    if method is None:
+                        break
+                    builtin = self._bound[key] = Builtin(
+                        f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)
                     )
-                break
+                return BoundMethod(obj, builtin)
         return Unknown(f"{type_name(obj)}.{name} is not known")
 
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
@@ -596,6 +601,14 @@ class CSharp(Dialect):
             system.members[name] = namespace
         return {
             "%typeof": Builtin("%typeof", type_value),
+            "%anonymous": Builtin(
+                "%anonymous",
+                lambda ctx, a, k: (
+                    Record("Anonymous", dict(arg(a, 0)))
+                    if isinstance(arg(a, 0), dict)
+                    else Unknown("an anonymous object that cannot be built")
+                ),
+            ),
             "%format": Builtin(
                 "%format",
                 lambda ctx, a, k: format_item(arg(a, 0), arg(a, 1), arg(a, 2), self.to_string),

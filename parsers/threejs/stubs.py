@@ -33,7 +33,7 @@ _SMALLEST_HEX_COLOUR = 4096
 def _vector(value: Value) -> Vec3 | None:
     if isinstance(value, Record) and value.kind == "Vector3":
         parts = [value.fields.get(c) for c in "xyz"]
-    elif isinstance(value, list) and len(value) == 3:
+    elif isinstance(value, list | tuple) and len(value) == 3:
         parts = list(value)
     else:
         return None

@@ -25,8 +25,12 @@ _SCENE_KINDS = frozenset({"GameObject", "Transform", "MeshFilter", "Renderer"})
 def _vector(value: Value) -> Vec3 | None:
     if isinstance(value, Record) and value.kind in ("Vector3", "Vector2"):
         parts = [value.fields.get(c, 0.0) for c in ("x", "y", "z")]
-        if all(is_number(p) for p in parts):
-            return (float(parts[0]), float(parts[1]), float(parts[2]))
+    elif isinstance(value, tuple) and len(value) == 3:
+        parts = list(value)
+    else:
+        return None
+    if all(is_number(p) for p in parts):
+        return (float(parts[0]), float(parts[1]), float(parts[2]))
     return None
 
 
@@ -63,17 +67,17 @@ class HelperStubs(GameObjects):
         if reading is None:
             return None
         unit = np.diag([*reading.unit_scale(), 1.0])
+        ctx.warning("eval.helper_without_body", reading.message(call))
         if reading.position is None:
             return self.new_mesh(
                 ctx,
                 call.name,
                 placeholder=(
                     reading.class_name,
-                    f"from {reading.shape_from}: {call.name}() {call.why}, so its mesh is a unit {reading.class_name}",
+                    f"from {reading.shape_from}: {call.name}() {call.why}, so its mesh is the {reading.class_name} the call describes",
                     unit,
                 ),
             )
-        ctx.warning("eval.helper_without_body", reading.message(call))
         record = self._new_game_object(ctx.line, reading.name or reading.class_name, ctx=ctx)
         mesh = self.new_mesh(
             ctx,

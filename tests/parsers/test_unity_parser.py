@@ -42,6 +42,20 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "u19_two_blocks": {"extract.merged", "build.class_from_context"},
     "u26_no_fence": {"extract.no_fence"},
     "u29_corrected_rewrite": {"extract.rewrite"},
+    # Issue 12: custom meshes read from their vertices, stand-in names computed by code,
+    # helpers without a body, Unity 4's shortcuts.
+    "u28_procedural_torus_typeof": {"build.class_from_context"},
+    "u29_cone_builder_cached_mesh": {"build.class_from_context"},
+    "u30_pyramid_builder_turns": {"build.class_from_context"},
+    "u31_enum_switch_standins": {"build.class_from_context"},
+    "u32_string_dispatch_names": {"build.class_from_context"},
+    "u33_record_field_switch_linq": {"build.class_from_context"},
+    "u34_helper_stub_enum": {"eval.helper_without_body"},
+    "u35_helpers_cut_off_by_order": {"eval.helper_without_body", "unity.cut_off"},
+    "u36_unity4_shortcuts": {"unity.legacy_api", "build.class_from_context"},
+    "u37_procedural_cylinder_and_box": {"build.class_from_context"},
+    "u38_cut_off_inside_mesh_builder": {"eval.helper_without_body", "unity.cut_off"},
+    "u39_linq_enum_values": {"build.class_from_context"},
 }
 
 
