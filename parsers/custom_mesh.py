@@ -307,7 +307,9 @@ def _torus(
     if float(np.abs(np.hypot(rho - major, heights) - minor).max()) > tol:
         return None
     # A ring of rings: the tube's circles at several angles around the axis.
-    rings = len(np.unique(np.round(np.arctan2(*_in_plane(rel, axis)) / 1e-6)))
+    turns = np.arctan2(*_in_plane(rel, axis)) % (2 * np.pi)
+    steps = np.round(turns / 1e-4).astype(np.int64) % round(2 * np.pi / 1e-4)
+    rings = len(np.unique(steps))
     if rings < 3:
         return None
     axis = _canonical_sign(axis)

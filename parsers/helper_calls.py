@@ -10,9 +10,11 @@ the object in its own frame. The call is read as an object when it carries a rec
 - by the parameter names where the declaration survives (``pos``, ``rotation``, ``scale``,
   ``radius``, ``height``, ``majorRadius``, ``color``...);
 - else by order: the first vector is the position (or the first three numbers ``x, y, z``),
-  then a rotation value (a quaternion) is the rotation, and a further vector is the rotation
-  when it has a zero or negative component or one beyond 10 (degrees), else the scale; two
-  further vectors are the rotation, then the scale. The first number left is a uniform size.
+  then a rotation value (a quaternion) is the rotation, four numbers in [0, 1] a colour, and a
+  further vector is the rotation when it has a zero or negative component or one beyond 10
+  (degrees), else the scale; two further vectors are the rotation, then the scale. Where
+  colours are three numbers (Blender, Open3D), a last vector in [0, 1] after another one, or
+  one with a zero, is the colour. The first number left is a uniform size.
 
 What the engine cannot tell apart it describes with ``ValueReaders``. The diagnostic says which
 way each value was read.
@@ -75,14 +77,14 @@ _ROLES: dict[str, str] = {
         "rotation",
     ),
     **dict.fromkeys(["scale", "localscale", "scl", "dims", "dimensions", "extents"], "scale"),
-    **dict.fromkeys(["size", "diameter"], "size"),
+    **dict.fromkeys(["size", "diameter", "side", "sidelength", "edge", "edgelength"], "size"),
     **dict.fromkeys(
         ["radius", "rad", "baseradius", "bottomradius", "radiusbottom", "radius1", "r"], "radius"
     ),
     **dict.fromkeys(["majorradius", "major", "ringradius", "torusradius", "mainradius"], "major"),
     **dict.fromkeys(["minorradius", "minor", "tube", "tuberadius", "radius2"], "minor"),
-    **dict.fromkeys(["height", "h", "length", "depthy"], "height"),
-    **dict.fromkeys(["width", "w"], "width"),
+    **dict.fromkeys(["height", "h", "length"], "height"),
+    **dict.fromkeys(["width", "w", "base", "basesize", "basewidth"], "width"),
     **dict.fromkeys(["depth", "d"], "depth"),
     **dict.fromkeys(["x", "px", "posx"], "x"),
     **dict.fromkeys(["y", "py", "posy"], "y"),
@@ -111,6 +113,9 @@ class ValueReaders:
     rotation: Callable[[Value], bool]
     colour: Callable[[Value], bool]
     scene_object: Callable[[Value], bool]
+    #: The language gives colours as three numbers in [0, 1] (Blender, Open3D), so a vector
+    #: read by order may be one.
+    colour_triples: bool = False
 
 
 @dataclass
@@ -175,6 +180,11 @@ def _number(value: Value) -> float | None:
 
 def _rgba(value: Value) -> bool:
     return isinstance(value, list | tuple) and len(value) == 4 and all(is_number(v) for v in value)
+
+
+def _unit_rgba(value: Value) -> bool:
+    """Four numbers in [0, 1]: a colour with its alpha (no position, turn or scale has four)."""
+    return _rgba(value) and all(0.0 <= float(v) <= 1.0 for v in value)
 
 
 def _shape(call: HelperCall) -> tuple[str, str] | None:
@@ -322,7 +332,7 @@ def _read_ordered(
             reading.rotation = value
             reading.by_order.append("rotation from a rotation value")
             continue
-        if reading.colour is None and readers.colour(value):
+        if reading.colour is None and (readers.colour(value) or _unit_rgba(value)):
             reading.colour = value
             reading.by_order.append("colour")
             continue
@@ -343,6 +353,14 @@ def _read_ordered(
             reading.by_order.append(
                 f"position {_fmt(reading.position)} from the first three numbers"
             )
+    if readers.colour_triples and reading.colour is None and vectors:
+        last = vectors[-1]
+        unit = all(0.0 <= v <= 1.0 for v in last)
+        if unit and (len(vectors) >= 2 or min(last) == 0.0):
+            # Three numbers in [0, 1] after the others (or with a zero, no scale has) are the
+            # colour in languages that write colours so.
+            reading.colour = vectors.pop()
+            reading.by_order.append("colour from the last vector (three numbers in [0, 1])")
     if len(vectors) >= 2 and reading.rotation is None and reading.scale is None:
         reading.rotation, reading.scale = vectors[0], vectors[1]
         reading.by_order.append("rotation, then scale, from the next two vectors")

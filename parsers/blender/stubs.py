@@ -44,6 +44,7 @@ READERS = ValueReaders(
     rotation=lambda v: isinstance(v, Record) and v.kind in ("Quaternion", "Matrix", "Euler"),
     colour=lambda v: isinstance(v, str) and color_from_text(v) is not None,
     scene_object=lambda v: isinstance(v, Record) and v.kind in ("Object", "Mesh"),
+    colour_triples=True,
 )
 
 

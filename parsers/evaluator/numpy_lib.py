@@ -167,12 +167,29 @@ def _sequence_fn(name: str, fn: Callable[[list[Any]], Any]) -> Builtin:
         for part in parts:
             if isinstance(part, Unknown):
                 return part
+        axis = kwargs.get("axis", arg(args, 1))
         try:
+            if isinstance(axis, int | float) and name in ("concatenate", "stack"):
+                return wrap(fn(parts, axis=int(axis)))  # type: ignore[call-arg]
             return wrap(fn(parts))
-        except ValueError as error:
+        except (ValueError, np.exceptions.AxisError) as error:
             return Unknown(f"numpy.{name}: {error}")
 
     return Builtin(f"numpy.{name}", call)
+
+
+def _meshgrid(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    parts: list[np.ndarray[Any, Any]] = []
+    for value in args:
+        part = to_numpy(value)
+        if isinstance(part, Unknown):
+            return part
+        parts.append(part.ravel())
+    indexing = kwargs.get("indexing", "xy")
+    size = int(np.prod([max(p.size, 1) for p in parts])) if parts else 0
+    if indexing not in ("xy", "ij") or size > MAX_ELEMENTS:
+        return Unknown("a meshgrid that cannot be built statically")
+    return [wrap(g) for g in np.meshgrid(*parts, indexing=indexing)]
 
 
 def _linspace(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -332,6 +349,7 @@ def _numpy_functions() -> dict[str, Value]:
         "hstack": _sequence_fn("hstack", np.hstack),
         "column_stack": _sequence_fn("column_stack", np.column_stack),
         "linspace": Builtin("numpy.linspace", _linspace),
+        "meshgrid": Builtin("numpy.meshgrid", _meshgrid),
         "arange": Builtin("numpy.arange", _arange),
         "mean": _reduce("mean", np.mean),
         "sum": _reduce("sum", np.sum),

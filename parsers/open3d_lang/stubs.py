@@ -49,6 +49,7 @@ READERS = ValueReaders(
     rotation=_rotation,
     colour=lambda v: isinstance(v, str) and color_from_text(v) is not None,
     scene_object=lambda v: isinstance(v, Record) and v.kind == "TriangleMesh",
+    colour_triples=True,
 )
 
 

@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from parsers.build import NativeObject, build_objects
+from parsers.custom_mesh import shape_from_vertices
 from parsers.extract import extract_code
 from parsers.result import Diagnostics
 from spatialbabel import Scene
@@ -203,9 +204,15 @@ def _blender_run(result: dict[str, Any], engine: str) -> EngineRun:
         if op in BLENDER_GROUND_OPS:
             run.left_out.append(f"{record['name']}: {op} is a ground plane")
             continue
+        shape = None
         if op is None:
             class_name = classify_custom_mesh(vertices)
             created = vertices
+            if class_name == "unknown":
+                # Other shapes built vertex by vertex (a cone, a torus...) are read from
+                # Blender's vertices with the parsers' one reading of vertices.
+                shape = shape_from_vertices(vertices, up="z")
+                class_name = shape.class_name if shape is not None else "unknown"
         else:
             class_name = BLENDER_OPS.get(op, "unknown")
             created = np.asarray(record["creation_vertices"], dtype=float).reshape(-1, 3)
@@ -214,7 +221,11 @@ def _blender_run(result: dict[str, Any], engine: str) -> EngineRun:
         if len(vertices) == 0:
             run.left_out.append(f"{record['name']}: mesh without vertices")
             continue
-        unit_to_local = fit_unit_to_local(class_name, created, up="z")
+        unit_to_local = (
+            shape.unit_to_local
+            if shape is not None
+            else fit_unit_to_local(class_name, created, up="z")
+        )
         if created.shape == vertices.shape:
             edit, residual = affine_between(created, vertices)
             if residual > _AFFINE_TOLERANCE * max(1.0, float(np.abs(vertices).max())):
@@ -336,6 +347,22 @@ def _open3d_run(result: dict[str, Any], engine: str) -> EngineRun:
     for other in result["shown_other"]:
         vertices = np.asarray(other["vertices"], dtype=float).reshape(-1, 3)
         pieces = _match_pieces(vertices, creations) if len(vertices) else None
+        shape = shape_from_vertices(vertices, up="y") if not pieces and len(vertices) else None
+        if shape is not None:
+            # A mesh the code gave its own vertices (a torus, a pyramid...), read from open3d's
+            # vertices with the parsers' one reading of vertices.
+            name = unique(other["name"] or shape.class_name)
+            run.objects.append(
+                EngineObject(
+                    name,
+                    shape.class_name,
+                    shape.unit_to_local,
+                    _uniform_colour(other["vertex_colors"], name, run.left_out),
+                    vertices,
+                    _touches(shape.class_name, shape.unit_to_local, vertices),
+                )
+            )
+            continue
         if not pieces:
             run.left_out.append(
                 f"{other['name'] or 'mesh'}: a shown mesh of {len(vertices)} vertices matches no created primitive"
@@ -417,10 +444,10 @@ def angles_are_right(affine: Array) -> bool:
 
 __all__ = [
     "EngineObject",
-    "completed_twin",
-    "engine_reply",
     "EngineRun",
     "angles_are_right",
+    "completed_twin",
+    "engine_reply",
     "expected_scene",
     "fixture_cases",
     "reply_code",
