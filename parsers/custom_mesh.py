@@ -306,6 +306,10 @@ def _torus(
         return None
     if float(np.abs(np.hypot(rho - major, heights) - minor).max()) > tol:
         return None
+    # The tube's cross-section is a circle sampled at several angles, around its centre.
+    profile = np.unique(np.round(np.column_stack([rho, heights]) / tol).astype(np.int64), axis=0)
+    if len(profile) < 4 or not (rho.min() < major - tol < major + tol < rho.max()):
+        return None
     # A ring of rings: the tube's circles at several angles around the axis.
     turns = np.arctan2(*_in_plane(rel, axis)) % (2 * np.pi)
     steps = np.round(turns / 1e-4).astype(np.int64) % round(2 * np.pi / 1e-4)
@@ -340,9 +344,13 @@ def _sphere(v: Matrix, size: float) -> tuple[str, Matrix, str] | None:
     radius = float(distances.max())
     if radius <= 0 or float(radius - distances.min()) > _SHAPE * size:
         return None
-    # Points on a sphere that also lie in a plane are a ring, not a sphere.
-    if float(np.linalg.svd(v - centre, compute_uv=False)[-1]) < _SHAPE * size:
-        return None
+    # Points on a sphere that also lie in a plane are a ring, and on two planes two rings (a
+    # cylinder or a frustum's ends): a sphere has points at three heights at least along any
+    # of its axes.
+    for axis in _candidate_axes(v - centre, "y"):
+        heights = np.round((v - centre) @ axis / (_SHAPE * size)).astype(np.int64)
+        if len(np.unique(heights)) < 3:
+            return None
     affine = np.eye(4)
     affine[:3, :3] = np.eye(3) * 2 * radius
     affine[:3, 3] = centre

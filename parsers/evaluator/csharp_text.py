@@ -8,7 +8,8 @@ name is what tells a Unity stand-in's class. Each function follows .NET's docume
 ``ToTitleCase`` upper-cases the first letter of each word and lower-cases the rest, except in
 words with no lower-case letter (acronyms); a word starts at a letter and runs on through
 letters, digits and apostrophes. Numbers format with the standard format strings F, N, D, E,
-X, G and R and the custom ones made of ``0``, ``#``, ``.`` and ``,`` (invariant culture).
+X, G and R and the custom ones made of ``0``, ``#``, ``.`` and ``,`` (invariant culture),
+rounded as .NET does: halves of the exact binary value away from zero.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
@@ -83,7 +85,7 @@ def _custom(value: float, fmt: str) -> str | None:
     whole, _, fraction = fmt.partition(".")
     required = fraction.count("0")
     optional = fraction.count("#")
-    text = f"{abs(value):.{required + optional}f}"
+    text = _fixed(abs(value), required + optional)
     if optional:
         head, _, tail = text.partition(".")
         tail = tail[: required + optional]
@@ -101,6 +103,15 @@ def _custom(value: float, fmt: str) -> str | None:
     return ("-" if value < 0 and text.strip("0.") else "") + text
 
 
+def _fixed(value: float | int, places: int, spec: str = "f") -> str:
+    """``value`` with ``places`` decimals, rounded as .NET rounds in formatting: on the exact
+    decimal expansion of the binary value, halves away from zero (``1.25`` -> ``"1.3"``,
+    ``2.675`` -> ``"2.67"``: it is 2.67499... in binary)."""
+    with localcontext() as context:
+        context.rounding = ROUND_HALF_UP
+        return format(Decimal(value), f".{places}{spec}")
+
+
 def format_number(value: float | int, fmt: str, to_string: ToString) -> str | None:
     """``value.ToString(fmt)``, or None for a format not modelled."""
     if not fmt or fmt.upper() in ("G", "R"):
@@ -111,11 +122,11 @@ def format_number(value: float | int, fmt: str, to_string: ToString) -> str | No
     precision = int(precision_text) if precision_text else None
     upper = letter.upper()
     if upper == "F":
-        return f"{float(value):.{2 if precision is None else precision}f}"
+        return _fixed(value, 2 if precision is None else precision)
     if upper == "N":
-        return _group(f"{float(value):.{2 if precision is None else precision}f}")
+        return _group(_fixed(value, 2 if precision is None else precision))
     if upper == "E":
-        text = f"{float(value):.{6 if precision is None else precision}e}"
+        text = _fixed(value, 6 if precision is None else precision, "e")
         mantissa, exponent = text.split("e")
         sign = "-" if exponent.startswith("-") else "+"
         text = f"{mantissa}E{sign}{exponent.lstrip('+-').rjust(3, '0')}"

@@ -200,3 +200,75 @@ def test_numbers_written_as_text() -> None:
     # int.Parse gives an int: 3 / 2 is 1 in C#.
     assert ball.position == pytest.approx((1.0, 1.0, 0.0))
     assert not any(code.startswith("eval.unknown") for code in notes)
+
+
+# --- custom meshes (issue 12) -------------------------------------------------------------------------
+PYRAMID_VERTICES = (
+    "new Vector3[] { new Vector3(-0.5f, 0f, -0.5f), new Vector3(0.5f, 0f, -0.5f), "
+    "new Vector3(0.5f, 0f, 0.5f), new Vector3(-0.5f, 0f, 0.5f), new Vector3(0f, 1f, 0f) }"
+)
+
+
+def test_reading_mesh_of_a_filter_duplicates_its_shared_mesh_as_unity_does() -> None:
+    # MeshFilter.mesh: "If a mesh is assigned to the mesh filter already, then first query of
+    # mesh property will create a duplicate of it" (Unity manual). Editing that duplicate leaves
+    # the other object's shared mesh as it was.
+    objects_, _ = objects(
+        f"var m = new Mesh(); m.vertices = {PYRAMID_VERTICES};\n"
+        'var a = new GameObject("A", typeof(MeshFilter), typeof(MeshRenderer));\n'
+        'var b = new GameObject("B", typeof(MeshFilter), typeof(MeshRenderer));\n'
+        "a.GetComponent<MeshFilter>().sharedMesh = m; b.GetComponent<MeshFilter>().sharedMesh = m;\n"
+        "var v = a.GetComponent<MeshFilter>().mesh.vertices;\n"
+        "for (int i = 0; i < v.Length; i++) v[i] = v[i] * 2f;\n"
+        "a.GetComponent<MeshFilter>().mesh.vertices = v;\n"
+        "b.transform.position = new Vector3(3f, 0f, 0f);"
+    )
+    a, b = objects_
+    assert (a.class_name, b.class_name) == ("pyramid", "pyramid")
+    assert a.size == pytest.approx((2, 2, 2)) and b.size == pytest.approx((1, 1, 1))
+
+
+def test_mesh_of_an_empty_filter_is_a_new_mesh_and_shared_mesh_is_null() -> None:
+    objects_, codes = objects(
+        'var go = new GameObject("Pyramid"); var f = go.AddComponent<MeshFilter>();\n'
+        "go.AddComponent<MeshRenderer>();\n"
+        "if (f.sharedMesh == null) f.mesh.SetVertices(new List<Vector3>(" + PYRAMID_VERTICES + "));"
+    )
+    assert [o.class_name for o in objects_] == ["pyramid"]
+
+
+def test_class_from_the_enum_member_when_vertices_cannot_be_computed() -> None:
+    result = parse(
+        "```csharp\nusing UnityEngine;\npublic enum Kind { Cube, Torus }\n"
+        "public class S : MonoBehaviour {\n"
+        "  void Start() { Create(Kind.Torus, new Vector3(0f, 0.5f, 0f)); }\n"
+        "  void Create(Kind kind, Vector3 p) {\n"
+        '    var go = new GameObject("shape"); go.transform.position = p;\n'
+        "    go.AddComponent<MeshRenderer>(); var m = new Mesh();\n"
+        "    m.vertices = Generate(Random.Range(8, 16));\n"
+        "    go.AddComponent<MeshFilter>().mesh = m;\n"
+        "  }\n"
+        "  Vector3[] Generate(int n) { return new Vector3[n]; }\n"
+        "}\n```",
+        "unity",
+    )
+    (torus,) = result.scene.objects
+    assert torus.class_name == "torus" and torus.size == pytest.approx((1, 0.25, 1))
+    reason = next(d.message for d in result.diagnostics if d.code == "build.class_from_context")
+    assert "enum member Kind.Torus" in reason and "cannot be computed" in reason
+
+
+def test_primitive_type_no_unity_version_has_is_said_and_the_rest_kept() -> None:
+    (cone, sphere), codes = objects(
+        "GameObject.CreatePrimitive(PrimitiveType.Cone);\n"
+        "GameObject.CreatePrimitive(PrimitiveType.Sphere).transform.position = new Vector3(2f, 0f, 0f);"
+    )
+    assert cone.class_name == "cone" and sphere.class_name == "sphere"
+    assert "unity.no_such_api" in codes
+
+
+def test_unity4_renderer_shortcut_reads_the_renderer() -> None:
+    (cube,), codes = objects(
+        "var c = GameObject.CreatePrimitive(PrimitiveType.Cube); c.renderer.material.color = Color.red;"
+    )
+    assert cube.color == "red" and "unity.legacy_api" in codes
