@@ -229,7 +229,7 @@ def test_reading_mesh_of_a_filter_duplicates_its_shared_mesh_as_unity_does() -> 
 
 
 def test_mesh_of_an_empty_filter_is_a_new_mesh_and_shared_mesh_is_null() -> None:
-    objects_, codes = objects(
+    objects_, _ = objects(
         'var go = new GameObject("Pyramid"); var f = go.AddComponent<MeshFilter>();\n'
         "go.AddComponent<MeshRenderer>();\n"
         "if (f.sharedMesh == null) f.mesh.SetVertices(new List<Vector3>(" + PYRAMID_VERTICES + "));"
