@@ -82,7 +82,8 @@ class CSharp(Dialect):
 
     def __init__(self, operators: Operators | None = None) -> None:
         self.operators = operators
-        self._linq_ops = Linq(self._items, lambda a, b: self.equals(a, b)).operators()
+        #: LINQ's operators, made on first use (most scripts use none).
+        self._linq: dict[str, Operator] | None = None
         self._members = self._member_table()
         #: The built-in of each (type, member) read so far (a loop reads ``list.Add`` often).
         self._bound: dict[tuple[type, str], Builtin] = {}
@@ -285,16 +286,9 @@ class CSharp(Dialect):
             ),
             "ToString": to_string,
         }
-        linq = self._linq_ops
-        # LINQ's operators over arrays and lists; List<T>'s own members (Add, Remove...) win.
-        list_members = {
-            **{name: op for name, op in linq.items() if name != "Count"},
-            **{
-                k: v
-                for k, v in list_members.items()
-                if k not in ("First", "Last", "ToArray", "ToList")
-            },
-        }
+        # LINQ's operators (``_linq_member``) stand in for these with a predicate too.
+        for name in ("First", "Last", "ToArray", "ToList"):
+            del list_members[name]
         dict_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "Add": lambda ctx, d, args: d.__setitem__(arg(args, 0), arg(args, 1)),
             "ContainsKey": lambda ctx, d, args: arg(args, 0) in d,
@@ -303,17 +297,6 @@ class CSharp(Dialect):
             "TryGetValue": self._try_get_value,
         }
 
-        def over_pairs(op: Operator) -> Callable[[CallContext, Any, Args], Value]:
-            return lambda ctx, d, args: op(ctx, self._items(d) or [], args)
-
-        dict_members = {
-            **{
-                name: over_pairs(op)
-                for name, op in linq.items()
-                if name not in ("Count", "ForEach", "RemoveAll", "Sort")
-            },
-            **dict_members,
-        }
         string_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "ToUpper": lambda ctx, s, args: s.upper(),
             "ToLower": lambda ctx, s, args: s.lower(),
@@ -374,14 +357,33 @@ class CSharp(Dialect):
         set_out(ctx, [d.get(key) if found else None])
         return found
 
+    def _linq_operators(self) -> dict[str, Operator]:
+        if self._linq is None:
+            self._linq = Linq(self._items, lambda a, b: self.equals(a, b)).operators()
+        return self._linq
+
+    def _linq_member(self, obj: Value, name: str) -> Value:
+        """LINQ's ``name`` over a list, array or dictionary (its key-value pairs), or None.
+        ``List<T>``'s own members are looked up first; a dictionary has no ``List<T>`` methods."""
+        op = self._linq_operators().get(name)
+        if op is None or (
+            isinstance(obj, dict) and name in ("ForEach", "RemoveAll", "Sort", "FindIndex")
+        ):
+            return None
+        key = (type(obj) if isinstance(obj, dict) else list, f"linq.{name}")
+        builtin = self._bound.get(key)
+        if builtin is None:
+            if isinstance(obj, dict):
+                builtin = Builtin(name, lambda c, o, a, k, op=op: op(c, self._items(o) or [], a))
+            else:
+                builtin = Builtin(name, lambda c, o, a, k, op=op: op(c, o, a))
+            self._bound[key] = builtin
+        return BoundMethod(obj, builtin)
+
     def get_method(self, ctx: CallContext, obj: Value, name: str) -> Value:
         # ``list.Count()`` is LINQ's method (``list.Count`` the property).
         if name in ("Count", "LongCount") and isinstance(obj, list | tuple | dict):
-            count = self._linq_ops["Count"]
-            return BoundMethod(
-                obj,
-                Builtin("Count", lambda c, o, a, k: count(c, self._items(o) or [], a)),
-            )
+            return self._linq_member(obj if not isinstance(obj, tuple) else list(obj), "Count")
         return self.get_member(ctx, obj, name)
 
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
@@ -405,6 +407,12 @@ class CSharp(Dialect):
                 if builtin is None:
                     method = table.get(name)
                     if method is None:
+                        if isinstance(obj, list | tuple | dict):
+                            found = self._linq_member(
+                                list(obj) if isinstance(obj, tuple) else obj, name
+                            )
+                            if found is not None:
+                                return found
                         break
                     builtin = self._bound[key] = Builtin(
                         f"{kind.__name__}.{name}", lambda c, o, a, k, m=method: m(c, o, a)
