@@ -43,9 +43,9 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "b33_python2_print_xrange": {"py.python2"},
     "b35_y_up_ground_slab": {"build.ground_removed"},
     "b36_corrected_helper": {"extract.replaced_definitions"},
-    "b32_procedural_from_pydata": {"build.class_from_context"},
-    "b33_helper_stub_pass": {"eval.helper_without_body"},
-    "b34_helpers_cut_off": {"eval.helper_without_body", "extract.unclosed_fence"},
+    "b37_procedural_from_pydata": {"build.class_from_context"},
+    "b38_helper_stub_pass": {"eval.helper_without_body"},
+    "b39_helpers_cut_off": {"eval.helper_without_body", "extract.unclosed_fence"},
 }
 
 

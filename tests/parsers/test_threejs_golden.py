@@ -39,10 +39,10 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "47_nl_cot_unfenced_code_like_line": {"extract.no_fence", "extract.prose_skipped"},
     "48_z_up_ground_slab": {"build.ground_removed"},
     "49_redefined_helper": {"extract.replaced_definitions"},
-    "43_buffer_geometry_from_primitive": {"threejs.custom_geometry"},
-    "44_procedural_vertex_buffers": {"threejs.custom_geometry"},
-    "45_helper_stub_todo": {"eval.helper_without_body"},
-    "46_helpers_never_written": {"eval.helper_without_body", "extract.unclosed_fence"},
+    "50_buffer_geometry_from_primitive": {"threejs.custom_geometry"},
+    "51_procedural_vertex_buffers": {"threejs.custom_geometry"},
+    "52_helper_stub_todo": {"eval.helper_without_body"},
+    "53_helpers_never_written": {"eval.helper_without_body", "extract.unclosed_fence"},
 }
 
 
