@@ -160,6 +160,9 @@ class Grade:
     status: Status
     parsed: Json = None
     reason: str = ""
+    #: The identity (a hash) of the frozen rules that graded the reply, for suites whose
+    #: grading rules are files (ProVisE's protocols); recorded with the grade.
+    protocol: str | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.score) and 0.0 <= self.score <= 1.0):
@@ -178,13 +181,19 @@ class Grade:
         status: Status = "correct" if score == 1.0 else "incorrect" if score == 0.0 else "partial"
         return cls(score, status, parsed, reason)
 
+    def with_protocol(self, protocol: str) -> Grade:
+        return Grade(self.score, self.status, self.parsed, self.reason, protocol)
+
     def to_dict(self) -> dict[str, Json]:
-        return {
+        data: dict[str, Json] = {
             "score": self.score,
             "status": self.status,
             "parsed": self.parsed,
             "reason": self.reason,
         }
+        if self.protocol is not None:
+            data["protocol"] = self.protocol
+        return data
 
 
 @dataclass(frozen=True)
@@ -242,6 +251,12 @@ class Suite(ABC):
     @abstractmethod
     def prompt(self, item: Item, variant: str) -> PromptText:
         """The request text of an item in one variant."""
+
+    def prepare(self, folder: Path, items: Sequence[Item]) -> None:  # noqa: B027
+        """Called once with a built items folder before its items are prompted or graded.
+        Suites whose grading reads the items' files (ProVisE compares a drawn answer with its
+        input image) keep the folder here; suites whose grading rules are files refuse here,
+        with a ``SuiteError``, items built under other rules. Nothing by default."""
 
     @abstractmethod
     def grade(self, item: Item, reply: Reply) -> Grade:

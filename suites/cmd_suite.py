@@ -113,6 +113,7 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
         print("spatialbabel suite: --max-tokens must be at least 1", file=sys.stderr)
         return ExitCode.USAGE
     items = read_items(args.items, suite)
+    suite.prepare(items.folder, items.items)
     variants = args.variants or [suite.variants[0]]
     lines = requests(
         suite,

@@ -60,6 +60,7 @@ def grade_reply(suite: Suite, item: Item, reply: Reply) -> Grade:
 def grade_all(suite: Suite, items: ItemSet, replies: Sequence[Reply]) -> list[Graded]:
     """Every reply graded, then every baseline of the suite (seed 42, the paper's)."""
     by_id = items.by_id()
+    suite.prepare(items.folder, items.items)
     graded = [Graded(by_id[r.item_id], r, grade_reply(suite, by_id[r.item_id], r)) for r in replies]
     for name, answers in suite.baselines(items.items, 42).items():
         for item in items.items:

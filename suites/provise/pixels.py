@@ -1,0 +1,327 @@
+"""ProVisE's pixel work: reading and writing images, the typed parser operations' kernels, and
+the marks that item inputs, oracle drawings and perturbations draw.
+
+This is the only module of the project that imports OpenCV, ``scipy.ndimage`` and
+scikit-image (the ``provise`` extra); the suite imports it only when it builds or grades.
+Images are 8-bit BGR arrays (OpenCV's order), rows top to bottom; masks are boolean arrays;
+points are pixel coordinates (x right, y down, pixel centres at half-integers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from scipy import ndimage
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import breadth_first_order
+from skimage.graph import route_through_array
+from skimage.morphology import skeletonize
+
+Image = NDArray[np.uint8]
+Mask = NDArray[np.bool_]
+Point = tuple[float, float]
+BGR = tuple[int, int, int]
+
+
+class ImageUnreadable(ValueError):
+    """An answer image that cannot be decoded."""
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def decode(data: bytes, *, source: str = "image") -> Image:
+    """PNG or JPEG bytes as an 8-bit BGR image (grey and alpha images are made BGR)."""
+    array = np.frombuffer(data, dtype=np.uint8)
+    image = cv2.imdecode(array, cv2.IMREAD_UNCHANGED) if array.size else None
+    if image is None:
+        raise ImageUnreadable(f"{source}: not a decodable image")
+    if image.dtype != np.uint8:
+        image = (image / 257).astype(np.uint8) if image.dtype == np.uint16 else image
+        if image.dtype != np.uint8:
+            raise ImageUnreadable(f"{source}: unsupported pixel type {image.dtype}")
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        # Transparent pixels are shown on black, as a viewer would show an unpainted mask.
+        alpha = image[:, :, 3:4].astype(np.float32) / 255.0
+        return np.rint(image[:, :, :3] * alpha).astype(np.uint8)
+    return np.ascontiguousarray(image[:, :, :3])
+
+
+def read_image(path: Path) -> Image:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ImageUnreadable(f"{path}: {error.strerror or error}") from None
+    return decode(data, source=str(path))
+
+
+def read_labels(path: Path) -> NDArray[np.uint8]:
+    """A single-channel 8-bit label map (an ID pass, or a truth mask of the items)."""
+    labels = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if labels is None or labels.ndim != 2 or labels.dtype != np.uint8:
+        raise ImageUnreadable(f"{path}: not an 8-bit single-channel PNG")
+    return np.asarray(labels)
+
+
+def encode_png(image: NDArray[np.uint8]) -> bytes:
+    ok, data = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 6])
+    if not ok:
+        raise ValueError("PNG encoding failed")
+    return bytes(data.tobytes())
+
+
+def encode_jpeg(image: Image, quality: int) -> bytes:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return bytes(data.tobytes())
+
+
+def resize(image: NDArray[np.uint8], width: int, height: int, *, nearest: bool = False) -> Image:
+    if image.shape[1] == width and image.shape[0] == height:
+        return image
+    shrinking = width * height < image.shape[0] * image.shape[1]
+    mode = cv2.INTER_NEAREST if nearest else cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
+    return cv2.resize(image, (width, height), interpolation=mode)
+
+
+# -- colour and difference --------------------------------------------------------------------
+
+
+def hsv_mask(image: Image, ranges: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Mask:
+    """Pixels inside any of the HSV boxes (OpenCV's hue scale, 0-180)."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    out = np.zeros(image.shape[:2], dtype=np.uint8)
+    for low, high in ranges:
+        out |= cv2.inRange(hsv, np.array(low, np.uint8), np.array(high, np.uint8))
+    return out > 0
+
+
+def channel_excess(image: Image, channel: int, minimum: int) -> Mask:
+    """Pixels whose ``channel`` (0 blue, 1 green, 2 red) exceeds both others by ``minimum``."""
+    values = image.astype(np.int16)
+    others = np.max(np.delete(values, channel, axis=2), axis=2)
+    return (values[:, :, channel] - others) >= minimum
+
+
+def gray(image: Image) -> NDArray[np.uint8]:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def changed(drawn: Image, source: Image, threshold: int, *, by: str = "channel") -> Mask:
+    """Pixels the drawing changed: the largest channel difference (``channel``) or the grey
+    level difference (``gray``) at least ``threshold``."""
+    if by == "gray":
+        return cv2.absdiff(gray(drawn), gray(source)) >= threshold
+    return np.max(cv2.absdiff(drawn, source), axis=2) >= threshold
+
+
+def saturated_fraction(image: Image, min_saturation: int, min_value: int) -> float:
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    coloured = (hsv[:, :, 1] >= min_saturation) & (hsv[:, :, 2] >= min_value)
+    return float(np.count_nonzero(coloured)) / coloured.size
+
+
+def midtone_fraction(image: Image, low: int, high: int) -> float:
+    levels = gray(image)
+    return float(np.count_nonzero((levels > low) & (levels < high))) / levels.size
+
+
+# -- masks and components -----------------------------------------------------------------------
+
+
+def morph(mask: Mask, operation: str, size: int) -> Mask:
+    kernel = np.ones((size, size), np.uint8)
+    op = {
+        "open": cv2.MORPH_OPEN,
+        "close": cv2.MORPH_CLOSE,
+        "dilate": cv2.MORPH_DILATE,
+        "erode": cv2.MORPH_ERODE,
+    }[operation]
+    return cv2.morphologyEx(mask.astype(np.uint8), op, kernel) > 0
+
+
+@dataclass(frozen=True)
+class Component:
+    """One connected component: its pixels (``mask``, full image size), area, bounding box
+    ``(x, y, w, h)``, fill (area over box area), compactness (box short side over long side)
+    and centroid (pixel coordinates of the pixel centres' mean)."""
+
+    mask: Mask
+    area: int
+    box: tuple[int, int, int, int]
+    centroid: Point
+
+    @property
+    def fill(self) -> float:
+        return self.area / float(self.box[2] * self.box[3])
+
+    @property
+    def compactness(self) -> float:
+        return min(self.box[2], self.box[3]) / float(max(self.box[2], self.box[3]))
+
+
+def components(
+    mask: Mask, *, connectivity: int, min_area: int, min_fill: float, min_compactness: float
+) -> list[Component]:
+    """Connected components passing the area, fill and compactness filters, largest first
+    (ties by position, so the order is deterministic)."""
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+        mask.astype(np.uint8), connectivity=connectivity
+    )
+    kept: list[Component] = []
+    for label in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[label])
+        if area < min_area:
+            continue
+        fill = area / float(w * h)
+        compact = min(w, h) / float(max(w, h))
+        if fill < min_fill or compact < min_compactness:
+            continue
+        cx, cy = centroids[label]
+        kept.append(Component(labels == label, area, (x, y, w, h), (cx + 0.5, cy + 0.5)))
+    kept.sort(key=lambda c: (-c.area, c.box[1], c.box[0]))
+    return kept
+
+
+def grid_counts(mask: Mask, rows: int, cols: int) -> NDArray[np.int64]:
+    """Mask pixels in each cell of a rows x cols grid over the image."""
+    h, w = mask.shape
+    ys = np.minimum((np.arange(h) * rows) // h, rows - 1)
+    xs = np.minimum((np.arange(w) * cols) // w, cols - 1)
+    per_row = np.add.reduceat(mask.astype(np.int64), np.searchsorted(ys, np.arange(rows)), axis=0)
+    return np.add.reduceat(per_row, np.searchsorted(xs, np.arange(cols)), axis=1)
+
+
+def corner_counts(mask: Mask, zone: float, margin: float) -> list[int]:
+    """Mask pixels in the four corner zones (top-left, top-right, bottom-left, bottom-right):
+    squares of ``zone`` of each side, ``margin`` of each side in from the border."""
+    h, w = mask.shape
+    x0, x1 = round(margin * w), round((margin + zone) * w)
+    y0, y1 = round(margin * h), round((margin + zone) * h)
+    spans_x = ((x0, x1), (w - x1, w - x0))
+    spans_y = ((y0, y1), (h - y1, h - y0))
+    return [
+        int(np.count_nonzero(mask[ya:yb, xa:xb])) for ya, yb in spans_y for xa, xb in spans_x
+    ]
+
+
+def local_mean(image: Image, point: Point, size: int) -> float:
+    """Mean grey level of the ``size`` x ``size`` window at ``point`` (clipped at the border)."""
+    levels = gray(image)
+    h, w = levels.shape
+    x, y = int(point[0]), int(point[1])
+    half = size // 2
+    window = levels[max(0, y - half) : min(h, y + half + 1), max(0, x - half) : min(w, x + half + 1)]
+    return float(window.mean()) if window.size else 0.0
+
+
+def skeleton_path(mask: Mask, start: Point) -> NDArray[np.float64]:
+    """The longest walk along the skeleton of ``mask`` from the skeleton pixel nearest
+    ``start``: breadth-first from there to the farthest pixel, as pixel-centre points."""
+    skeleton = skeletonize(mask)
+    ys, xs = np.nonzero(skeleton)
+    if ys.size == 0:
+        return np.zeros((0, 2))
+    index = -np.ones(mask.shape, dtype=np.int64)
+    index[ys, xs] = np.arange(ys.size)
+    rows: list[NDArray[np.int64]] = []
+    cols: list[NDArray[np.int64]] = []
+    h, w = mask.shape
+    for dy, dx in ((0, 1), (1, -1), (1, 0), (1, 1)):
+        ny, nx = ys + dy, xs + dx
+        ok = (ny >= 0) & (ny < h) & (nx >= 0) & (nx < w)
+        other = np.full(ys.shape, -1)
+        other[ok] = index[ny[ok], nx[ok]]
+        link = other >= 0
+        rows.append(np.nonzero(link)[0])
+        cols.append(other[link])
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    graph = coo_matrix((np.ones(r.size), (r, c)), shape=(ys.size, ys.size)).tocsr()
+    centres = np.column_stack([xs + 0.5, ys + 0.5])
+    first = int(np.argmin(np.hypot(*(centres - np.asarray(start)).T)))
+    order, predecessors = breadth_first_order(graph, first, directed=False)
+    last = int(order[-1])
+    walk = [last]
+    while walk[-1] != first:
+        walk.append(int(predecessors[walk[-1]]))
+    return centres[walk[::-1]]
+
+
+def inside_distance(mask: Mask) -> NDArray[np.float64]:
+    """Distance of each pixel of ``mask`` to the nearest pixel outside it."""
+    return np.asarray(ndimage.distance_transform_edt(np.pad(mask, 1))[1:-1, 1:-1])
+
+
+def grid_route(
+    cost: NDArray[np.float64], start: tuple[int, int], end: tuple[int, int]
+) -> NDArray[np.int64]:
+    """The cheapest 8-connected route through a cost grid (row, column cells)."""
+    path, _ = route_through_array(cost, start, end, fully_connected=True, geometric=True)
+    return np.asarray(path, dtype=np.int64)
+
+
+# -- drawing ----------------------------------------------------------------------------------
+
+
+def _xy(point: Point, shift: int = 4) -> tuple[int, int]:
+    scale = 1 << shift
+    return (round((point[0] - 0.5) * scale), round((point[1] - 0.5) * scale))
+
+
+def star(image: Image, centre: Point, radius: float, colour: BGR) -> None:
+    """A filled five-pointed star pointing up."""
+    angles = -np.pi / 2 + np.arange(10) * np.pi / 5
+    radii = np.where(np.arange(10) % 2 == 0, radius, radius * 0.45)
+    points = np.column_stack(
+        [centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
+    )
+    polygon(image, points, colour)
+
+
+def polygon(image: Image, points: NDArray[np.float64], colour: BGR) -> None:
+    fixed = np.array([_xy((float(x), float(y))) for x, y in points], dtype=np.int32)
+    cv2.fillPoly(image, [fixed], colour, cv2.LINE_AA, shift=4)
+
+
+def dot(image: Image, centre: Point, radius: float, colour: BGR) -> None:
+    cv2.circle(image, _xy(centre), round(radius * 16), colour, -1, cv2.LINE_AA, shift=4)
+
+
+def ring(image: Image, centre: Point, radius: float, colour: BGR, thickness: int) -> None:
+    cv2.circle(image, _xy(centre), round(radius * 16), colour, thickness, cv2.LINE_AA, shift=4)
+
+
+def polyline(image: Image, points: NDArray[np.float64], colour: BGR, thickness: int) -> None:
+    fixed = np.array([_xy((float(x), float(y))) for x, y in points], dtype=np.int32)
+    cv2.polylines(image, [fixed], False, colour, thickness, cv2.LINE_AA, shift=4)
+
+
+def rectangle(image: Image, box: tuple[int, int, int, int], colour: BGR) -> None:
+    x0, y0, x1, y1 = box
+    cv2.rectangle(image, (x0, y0), (x1 - 1, y1 - 1), colour, -1)
+
+
+def label(image: Image, text: str, at: Point, colour: BGR, scale: float) -> None:
+    """``text`` with a dark outline, its lower-left corner at ``at``."""
+    origin = (round(at[0]), round(at[1]))
+    thick = max(1, round(scale * 2))
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
+
+
+def blend(image: Image, mask: Mask, colour: BGR, opacity: float) -> None:
+    """Paint ``colour`` over the pixels of ``mask`` with the given opacity, in place."""
+    tint = np.array(colour, dtype=np.float32)
+    image[mask] = np.rint(image[mask] * (1.0 - opacity) + tint * opacity).astype(np.uint8)
+
+
+def to_grayscale(image: Image) -> Image:
+    return cv2.cvtColor(gray(image), cv2.COLOR_GRAY2BGR)
+
