@@ -168,6 +168,12 @@ def _count(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
     return len(found)
 
 
+@operation("area", ("components",), "number")
+def _area(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
+    """The components' total area in pixels."""
+    return sum(c.area for c in found)
+
+
 @operation("best_component", ("components",), "component", {"ambiguity": float})
 def _best_component(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
     """The component with the largest area x fill x compactness; a runner-up scoring at least

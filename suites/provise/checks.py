@@ -1,0 +1,136 @@
+"""The protocol checks of an items folder, per task: oracle drawings parse back to the truth,
+perturbed oracle drawings still do, wrong drawings grade wrong, empty and all-ink images are
+noncompliance, and true text answers score 1.
+
+``python -m suites.provise.checks ITEMS [--json FILE]`` prints the table (rates in percent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from suites.base import Grade, Item, Reply
+from suites.items import ItemSet, read_items
+from suites.provise import SUITE
+from suites.provise.grade import grade_drawing, grade_reply
+from suites.provise.oracle import PERTURBATIONS, Oracle
+from suites.provise.protocols import protocol
+
+#: Diagnostic "correct" (paper §E.4): precision at least 0.5 for affordance, else a full score.
+PASS_MARK = {"affordance": 0.5}
+
+
+def correct(item: Item, grade: Grade) -> bool:
+    return grade.status in ("correct", "partial", "incorrect") and grade.score >= PASS_MARK.get(
+        item.task, 0.999
+    )
+
+
+@dataclass
+class TaskChecks:
+    """Counts per check of one task; ``failures`` names the items that failed a check."""
+
+    items: int = 0
+    passed: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    read: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    failures: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def rate(self, check: str) -> float:
+        return 100.0 * self.passed[check] / self.items if self.items else 0.0
+
+    def record(self, check: str, item: Item, ok: bool, grade: Grade, *, read: bool = False) -> None:
+        self.passed[check] += ok
+        self.read[check] += read
+        if not ok:
+            self.failures[check].append(f"{item.item_id}: {grade.status} {grade.reason}".strip())
+
+
+def perturbation_rng(item: Item, index: int, seed: int = 0) -> np.random.Generator:
+    """The seeded draws of one perturbation of one item."""
+    return np.random.default_rng([seed, index, *item.item_id.encode()])
+
+
+CHECKS = ("oracle", *PERTURBATIONS, "wrong", "empty", "full", "text")
+
+
+def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
+    SUITE.prepare(items.folder, items.items)
+    oracle = Oracle(items)
+    results: dict[str, TaskChecks] = defaultdict(TaskChecks)
+    for item in items.items:
+        rules = protocol(item.task)
+        source, truth = oracle.source(item), oracle.truth(item)
+        checks = results[item.task]
+        checks.items += 1
+
+        def grade(image: Any) -> Grade:
+            return grade_drawing(rules, item, image, source, truth)
+
+        drawing = oracle.draw(item)
+        got = grade(drawing)
+        checks.record("oracle", item, correct(item, got), got, read=got.status != "noncompliance")
+        for k, (name, perturb) in enumerate(PERTURBATIONS.items()):
+            got = grade(perturb(drawing, perturbation_rng(item, k, seed), item, oracle))
+            read = got.status in ("correct", "partial", "incorrect")
+            checks.record(name, item, correct(item, got), got, read=read)
+        got = grade(oracle.draw(item, wrong=True))
+        checks.record("wrong", item, not correct(item, got) and got.status != "noncompliance", got)
+        for name, image in (("empty", oracle.empty(item)), ("full", oracle.full(item))):
+            got = grade(image)
+            checks.record(name, item, got.status == "noncompliance", got)
+        reply = Reply(item.item_id, "oracle", "text", output=oracle.text(item))
+        got = grade_reply(items.folder, item, reply)
+        checks.record("text", item, got.score == 1.0, got)
+    return dict(results)
+
+
+def table(results: dict[str, TaskChecks], tasks: Sequence[str]) -> str:
+    header = ["task", "items", *CHECKS]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for task in tasks:
+        if task not in results:
+            continue
+        checks = results[task]
+        cells = [task, str(checks.items), *(f"{checks.rate(c):.1f}" for c in CHECKS)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suites.provise.checks", description=__doc__)
+    parser.add_argument("items", type=Path, help="a built ProVisE items folder")
+    parser.add_argument("--json", type=Path, help="also write every rate and failure here")
+    args = parser.parse_args(argv)
+    items = read_items(args.items, SUITE)
+    results = run_checks(items)
+    print(table(results, SUITE.tasks), end="")
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    task: {
+                        "items": c.items,
+                        "rates": {k: c.rate(k) for k in CHECKS},
+                        "read": {k: c.read[k] for k in CHECKS},
+                        "failures": {k: v for k, v in c.failures.items() if v},
+                    }
+                    for task, c in results.items()
+                },
+                indent=2,
+            )
+        )
+    failed = any(c.failures.get(k) for c in results.values() for k in ("oracle", "wrong", "empty", "full", "text"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
