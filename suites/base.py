@@ -258,6 +258,11 @@ class Suite(ABC):
         input image) keep the folder here; suites whose grading rules are files refuse here,
         with a ``SuiteError``, items built under other rules. Nothing by default."""
 
+    def protocol_of(self, item: Item) -> str | None:
+        """The identity (a hash) of the frozen rules that grade ``item``, recorded with every
+        grade of it (None, the default, for suites whose rules are their code)."""
+        return None
+
     @abstractmethod
     def grade(self, item: Item, reply: Reply) -> Grade:
         """One reply's verdict. Never raises on a bad reply: it is a ``Grade`` with a status."""

@@ -49,12 +49,16 @@ class Graded:
 
 def grade_reply(suite: Suite, item: Item, reply: Reply) -> Grade:
     """The suite's verdict, after the checks every suite shares: a failed or missing request is
-    a generation failure before the suite sees it."""
+    a generation failure before the suite sees it. Every grade carries the item's protocol
+    (``Suite.protocol_of``) when the suite has one."""
     if reply.error is not None:
-        return Grade.unread("generation_failure", reply.error)
-    if reply.image is None and not reply.output.strip():
-        return Grade.unread("generation_failure", "the reply is empty")
-    return suite.grade(item, reply)
+        grade = Grade.unread("generation_failure", reply.error)
+    elif reply.image is None and not reply.output.strip():
+        grade = Grade.unread("generation_failure", "the reply is empty")
+    else:
+        grade = suite.grade(item, reply)
+    protocol = suite.protocol_of(item)
+    return grade if protocol is None else grade.with_protocol(protocol)
 
 
 def grade_all(suite: Suite, items: ItemSet, replies: Sequence[Reply]) -> list[Graded]:

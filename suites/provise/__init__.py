@@ -109,6 +109,11 @@ class ProViseSuite(Suite):
             return PromptText(VISUAL_SYSTEM, "\n".join([*parts, rules.guidance]))
         return PromptText(TEXT_SYSTEM, "\n".join([*parts, rules.text_contract]))
 
+    def protocol_of(self, item: Item) -> str | None:
+        from suites.provise.protocols import protocol
+
+        return protocol(item.task).sha256
+
     def grade(self, item: Item, reply: Reply) -> Grade:
         from suites.provise.grade import grade_reply
 

@@ -138,9 +138,8 @@ def _score(rules: Protocol, item: Item, value: Any, truth: Any, size: tuple[int,
 
 
 def grade_reply(folder: Path, item: Item, reply: Reply) -> Grade:
-    """One reply's grade (never raises on a bad reply), with the protocol's hash."""
-    rules = protocol(item.task)
-    return _grade(folder, rules, item, reply).with_protocol(rules.sha256)
+    """One reply's grade (never raises on a bad reply)."""
+    return _grade(folder, protocol(item.task), item, reply)
 
 
 def _truth(folder: Path, item: Item) -> Any:
