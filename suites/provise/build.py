@@ -542,7 +542,7 @@ def affordance(ctx: Context) -> Item | None:
         for c in pixels.components(
             region, connectivity=8, min_area=1, min_fill=0.0, min_compactness=0.0
         )
-        if c.mask[int(c.centroid[1]), int(c.centroid[0])]
+        if region[int(c.centroid[1]), int(c.centroid[0])]
     ]
     return ctx.item(
         "affordance",

@@ -193,8 +193,8 @@ def _nearest_component(ctx: Context, p: dict[str, Any], found: list[Component], 
         raise Noncompliance("no stroke found")
     best, best_distance = found[0], float("inf")
     for component in found:
-        ys, xs = np.nonzero(component.mask)
-        distance = float(np.min(np.hypot(xs + 0.5 - point[0], ys + 0.5 - point[1])))
+        centres = component.points()
+        distance = float(np.min(np.hypot(centres[:, 0] - point[0], centres[:, 1] - point[1])))
         if distance < best_distance:
             best, best_distance = component, distance
     return best
@@ -304,7 +304,7 @@ def _skeleton_path(ctx: Context, p: dict[str, Any], component: Component, start:
     """Skeleton, its longest walk from the end nearest ``start``, resampled to ``points``."""
     from suites.provise.geometry import resample_path
 
-    walk = _px().skeleton_path(component.mask, start)
+    walk = _px().skeleton_path(component, start)
     if len(walk) < 2:
         raise ParserFailure("the stroke has no length")
     return resample_path(walk, p["points"])

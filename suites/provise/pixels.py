@@ -105,9 +105,12 @@ def hsv_mask(image: Image, ranges: Sequence[tuple[Sequence[int], Sequence[int]]]
 
 def channel_excess(image: Image, channel: int, minimum: int) -> Mask:
     """Pixels whose ``channel`` (0 blue, 1 green, 2 red) exceeds both others by ``minimum``."""
-    values = image.astype(np.int16)
-    others = np.max(np.delete(values, channel, axis=2), axis=2)
-    return (values[:, :, channel] - others) >= minimum
+    planes = cv2.split(image)
+    mine = planes[channel]
+    others = [plane for k, plane in enumerate(planes) if k != channel]
+    # Saturating differences: both reach ``minimum`` exactly when the excess over the larger does.
+    first = cv2.subtract(mine, others[0]) >= minimum
+    return first & (cv2.subtract(mine, others[1]) >= minimum)
 
 
 def gray(image: Image) -> NDArray[np.uint8]:
@@ -119,7 +122,8 @@ def changed(drawn: Image, source: Image, threshold: int, *, by: str = "channel")
     level difference (``gray``) at least ``threshold``."""
     if by == "gray":
         return cv2.absdiff(gray(drawn), gray(source)) >= threshold
-    return np.max(cv2.absdiff(drawn, source), axis=2) >= threshold
+    blue, green, red = cv2.split(cv2.absdiff(drawn, source))
+    return cv2.max(cv2.max(blue, green), red) >= threshold
 
 
 def saturated_fraction(image: Image, min_saturation: int, min_value: int) -> float:
@@ -149,11 +153,11 @@ def morph(mask: Mask, operation: str, size: int) -> Mask:
 
 @dataclass(frozen=True)
 class Component:
-    """One connected component: its pixels (``mask``, full image size), area, bounding box
-    ``(x, y, w, h)``, fill (area over box area), compactness (box short side over long side)
-    and centroid (pixel coordinates of the pixel centres' mean)."""
+    """One connected component: its bounding box ``(x, y, w, h)``, its pixels within that box
+    (``crop``), area, centroid (pixel coordinates of the pixel centres' mean), fill (area over
+    box area) and compactness (box short side over long side)."""
 
-    mask: Mask
+    crop: Mask
     area: int
     box: tuple[int, int, int, int]
     centroid: Point
@@ -165,6 +169,11 @@ class Component:
     @property
     def compactness(self) -> float:
         return min(self.box[2], self.box[3]) / float(max(self.box[2], self.box[3]))
+
+    def points(self) -> NDArray[np.float64]:
+        """The centres of its pixels (N x 2, x and y)."""
+        ys, xs = np.nonzero(self.crop)
+        return np.column_stack([xs + self.box[0] + 0.5, ys + self.box[1] + 0.5])
 
 
 def components(
@@ -185,7 +194,8 @@ def components(
         if fill < min_fill or compact < min_compactness:
             continue
         cx, cy = centroids[label]
-        kept.append(Component(labels == label, area, (x, y, w, h), (cx + 0.5, cy + 0.5)))
+        crop = labels[y : y + h, x : x + w] == label
+        kept.append(Component(crop, area, (x, y, w, h), (cx + 0.5, cy + 0.5)))
     kept.sort(key=lambda c: (-c.area, c.box[1], c.box[0]))
     return kept
 
@@ -214,17 +224,17 @@ def corner_counts(mask: Mask, zone: float, margin: float) -> list[int]:
 
 def local_mean(image: Image, point: Point, size: int) -> float:
     """Mean grey level of the ``size`` x ``size`` window at ``point`` (clipped at the border)."""
-    levels = gray(image)
-    h, w = levels.shape
+    h, w = image.shape[:2]
     x, y = int(point[0]), int(point[1])
     half = size // 2
-    window = levels[max(0, y - half) : min(h, y + half + 1), max(0, x - half) : min(w, x + half + 1)]
-    return float(window.mean()) if window.size else 0.0
+    window = image[max(0, y - half) : min(h, y + half + 1), max(0, x - half) : min(w, x + half + 1)]
+    return float(gray(np.ascontiguousarray(window)).mean()) if window.size else 0.0
 
 
-def skeleton_path(mask: Mask, start: Point) -> NDArray[np.float64]:
-    """The longest walk along the skeleton of ``mask`` from the skeleton pixel nearest
+def skeleton_path(component: Component, start: Point) -> NDArray[np.float64]:
+    """The longest walk along the skeleton of a component from the skeleton pixel nearest
     ``start``: breadth-first from there to the farthest pixel, as pixel-centre points."""
+    mask = np.pad(component.crop, 1)
     skeleton = skeletonize(mask)
     ys, xs = np.nonzero(skeleton)
     if ys.size == 0:
@@ -244,7 +254,8 @@ def skeleton_path(mask: Mask, start: Point) -> NDArray[np.float64]:
         cols.append(other[link])
     r, c = np.concatenate(rows), np.concatenate(cols)
     graph = coo_matrix((np.ones(r.size), (r, c)), shape=(ys.size, ys.size)).tocsr()
-    centres = np.column_stack([xs + 0.5, ys + 0.5])
+    # Back from the padded crop to image coordinates.
+    centres = np.column_stack([xs + component.box[0] - 0.5, ys + component.box[1] - 0.5])
     first = int(np.argmin(np.hypot(*(centres - np.asarray(start)).T)))
     order, predecessors = breadth_first_order(graph, first, directed=False)
     last = int(order[-1])
