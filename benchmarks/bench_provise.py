@@ -24,7 +24,7 @@ from suites.items import read_items
 from suites.provise import SUITE, pixels
 from suites.provise.grade import grade_drawing
 from suites.provise.oracle import Oracle
-from suites.provise.protocols import protocol
+from suites.provise.protocols import Protocol, protocol
 
 
 def best_of(repeats: int, work: Callable[[], object]) -> float:
@@ -63,7 +63,9 @@ def main() -> None:
             for _, data, _, _ in cases:
                 pixels.decode(data)
 
-        def grade_all(cases: list[tuple[object, bytes, object, object]] = cases) -> None:
+        def grade_all(
+            cases: list[tuple[object, bytes, object, object]] = cases, rules: Protocol = rules
+        ) -> None:
             for item, data, source, truth in cases:
                 grade = grade_drawing(rules, item, pixels.decode(data), source, truth)  # type: ignore[arg-type]
                 assert grade.score > 0, (item, grade)
@@ -73,7 +75,9 @@ def main() -> None:
         totals[0] += decode * len(cases)
         totals[1] += grade * len(cases)
         totals[2] += len(cases)
-        print(f"{task:<14}{len(cases):>8}{decode * 1e3:>11.2f}{grade * 1e3:>10.2f}{grade / decode:>8.2f}")
+        print(
+            f"{task:<14}{len(cases):>8}{decode * 1e3:>11.2f}{grade * 1e3:>10.2f}{grade / decode:>8.2f}"
+        )
     count = int(totals[2])
     decode, grade = totals[0] / count, totals[1] / count
     print(f"{'all':<14}{count:>8}{decode * 1e3:>11.2f}{grade * 1e3:>10.2f}{grade / decode:>8.2f}")

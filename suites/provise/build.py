@@ -210,11 +210,15 @@ def counting(ctx: Context) -> Item | None:
                 if (o.class_name if kind == "class" else o.color) == value
             ]
             points = np.array([view.interiors[i][0] for i in members])
-            apart = len(members) < 2 or min(
-                float(np.hypot(*(points[a] - points[b])))
-                for a in range(len(members))
-                for b in range(a + 1, len(members))
-            ) >= 2 * radius + 4
+            apart = (
+                len(members) < 2
+                or min(
+                    float(np.hypot(*(points[a] - points[b])))
+                    for a in range(len(members))
+                    for b in range(a + 1, len(members))
+                )
+                >= 2 * radius + 4
+            )
             if apart and all(view.interiors[i][1] >= 4 * view.scale for i in members):
                 groups.append((kind, value, members))
     if not groups:
@@ -241,7 +245,9 @@ def _marker(image: NDArray[np.uint8], at: tuple[float, float], text: str, scale:
 
     pixels.ring(image, at, 11 * scale, (0, 0, 0), max(1, round(4 * scale)))
     pixels.ring(image, at, 11 * scale, (255, 255, 255), max(1, round(2 * scale)))
-    pixels.label(image, text, (at[0] + 12 * scale, at[1] - 12 * scale), (255, 255, 255), 0.6 * scale)
+    pixels.label(
+        image, text, (at[0] + 12 * scale, at[1] - 12 * scale), (255, 255, 255), 0.6 * scale
+    )
 
 
 def depth(ctx: Context) -> Item | None:
@@ -337,7 +343,9 @@ def relationship(ctx: Context) -> Item | None:
             if i == j:
                 continue
             for relation in RELATIONS:
-                truth = relation_truth(relation, view.measures[i], view.measures[j], DEFAULT_MARGINS)
+                truth = relation_truth(
+                    relation, view.measures[i], view.measures[j], DEFAULT_MARGINS
+                )
                 if truth is Truth.HOLDS:
                     found.append((i, j, relation))
     if not found:
@@ -407,7 +415,9 @@ def multihop(ctx: Context) -> Item | None:
                 continue
             for winner in members:
                 if all(
-                    comparison_truth("closer", view.measures[winner], view.measures[k], DEFAULT_MARGINS)
+                    comparison_truth(
+                        "closer", view.measures[winner], view.measures[k], DEFAULT_MARGINS
+                    )
                     is Truth.HOLDS
                     for k in members
                     if k != winner
@@ -619,8 +629,14 @@ def trajectory(ctx: Context) -> Item | None:
             [[round(float(v), 6) for v in p] for p in path],
             inputs=(ctx.write_input("trajectory", image),),
             facts={
-                "points": {"S": [round(float(v), 6) for v in norm[0]], "G": [round(float(v), 6) for v in norm[1]]},
-                "world": [[round(float(v), 4) for v in ends[0]], [round(float(v), 4) for v in ends[1]]],
+                "points": {
+                    "S": [round(float(v), 6) for v in norm[0]],
+                    "G": [round(float(v), 6) for v in norm[1]],
+                },
+                "world": [
+                    [round(float(v), 4) for v in ends[0]],
+                    [round(float(v), 4) for v in ends[1]],
+                ],
                 "clearance": PLAN_CLEARANCE,
             },
         )
@@ -662,7 +678,10 @@ def load_views(split: Path) -> Iterator[SceneView]:
         ids = pixels.read_labels(ids_path)
         camera = scene.frontal_camera
         if ids.shape != (camera.height, camera.width):
-            raise FileFormatError(ids_path, f"ID pass is {ids.shape[1]}x{ids.shape[0]}, camera {camera.width}x{camera.height}")
+            raise FileFormatError(
+                ids_path,
+                f"ID pass is {ids.shape[1]}x{ids.shape[0]}, camera {camera.width}x{camera.height}",
+            )
         yield SceneView(scene, index, image, ids)
 
 

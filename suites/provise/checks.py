@@ -8,6 +8,7 @@ noncompliance, and true text answers score 1.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections import defaultdict
@@ -23,7 +24,7 @@ from suites.items import ItemSet, read_items
 from suites.provise import SUITE
 from suites.provise.grade import grade_drawing, grade_reply
 from suites.provise.oracle import PERTURBATIONS, Oracle
-from suites.provise.protocols import protocol
+from suites.provise.protocols import Protocol, protocol
 
 #: Diagnostic "correct" (paper §E.4): precision at least 0.5 for affordance, else a full score.
 PASS_MARK = {"affordance": 0.5}
@@ -62,6 +63,10 @@ def perturbation_rng(item: Item, index: int, seed: int = 0) -> np.random.Generat
 CHECKS = ("oracle", *PERTURBATIONS, "wrong", "empty", "full", "text")
 
 
+def _grade_image(rules: Protocol, item: Item, source: Any, truth: Any, image: Any) -> Grade:
+    return grade_drawing(rules, item, image, source, truth)
+
+
 def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
     SUITE.prepare(items.folder, items.items)
     oracle = Oracle(items)
@@ -72,8 +77,7 @@ def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
         checks = results[item.task]
         checks.items += 1
 
-        def grade(image: Any) -> Grade:
-            return grade_drawing(rules, item, image, source, truth)
+        grade = functools.partial(_grade_image, rules, item, source, truth)
 
         drawing = oracle.draw(item)
         got = grade(drawing)
@@ -128,7 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 indent=2,
             )
         )
-    failed = any(c.failures.get(k) for c in results.values() for k in ("oracle", "wrong", "empty", "full", "text"))
+    failed = any(
+        c.failures.get(k)
+        for c in results.values()
+        for k in ("oracle", "wrong", "empty", "full", "text")
+    )
     return 1 if failed else 0
 
 

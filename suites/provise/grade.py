@@ -58,9 +58,7 @@ def check_invalid(rule: Mapping[str, Any], value: Any) -> None:
         raise Noncompliance(rule["reason"])
 
 
-def run_protocol(
-    rules: Protocol, drawn: Any, source: Any, truth: Any, context: Context
-) -> Outcome:
+def run_protocol(rules: Protocol, drawn: Any, source: Any, truth: Any, context: Context) -> Outcome:
     """Run a protocol's parser on a drawn image (already at the source's size)."""
     values: dict[str, Any] = {"drawn": drawn, "source": source, "truth": truth}
     by_name: dict[str, list[Mapping[str, Any]]] = {}
@@ -105,7 +103,9 @@ def item_context(item: Item, width: int, height: int) -> Context:
     return Context(points, letters)
 
 
-def _score(rules: Protocol, item: Item, value: Any, truth: Any, size: tuple[int, int], *, text: bool) -> Grade:
+def _score(
+    rules: Protocol, item: Item, value: Any, truth: Any, size: tuple[int, int], *, text: bool
+) -> Grade:
     """Score a read answer; ``text`` answers carry normalised coordinates."""
     width, height = size
     scale = np.array([width, height], float)
@@ -116,7 +116,7 @@ def _score(rules: Protocol, item: Item, value: Any, truth: Any, size: tuple[int,
     if rules.metric == "point_in_mask":
         point = np.asarray(value, float) * (scale if text else 1.0)
         where = [round(float(v), 4) for v in point / scale]
-        return Grade.read(point_in_mask(point, region), where)
+        return Grade.read(point_in_mask((float(point[0]), float(point[1])), region), where)
     if rules.metric == "mask_precision":
         if text:
             points = np.asarray(value, float) * scale
@@ -133,8 +133,8 @@ def _score(rules: Protocol, item: Item, value: Any, truth: Any, size: tuple[int,
         path = resample_path(path, len(item.answer))
     distance = discrete_frechet(path, np.asarray(item.answer, float))
     threshold = rules.threshold if rules.threshold is not None else 0.0
-    parsed = {"dfd": round(distance, 6), "path": [[round(float(c), 4) for c in p] for p in path]}
-    return Grade.read(1.0 if distance < threshold else 0.0, parsed)
+    trace = {"dfd": round(distance, 6), "path": [[round(float(c), 4) for c in p] for p in path]}
+    return Grade.read(1.0 if distance < threshold else 0.0, trace)
 
 
 def grade_reply(folder: Path, item: Item, reply: Reply) -> Grade:
@@ -178,8 +178,9 @@ def grade_drawing(rules: Protocol, item: Item, drawn: Any, source: Any, truth: A
     drawn = pixels.resize(drawn, width, height)
     outcome = run_protocol(rules, drawn, source, truth, item_context(item, width, height))
     if outcome.status != "read":
-        status = "noncompliance" if outcome.status == "noncompliance" else "parser_failure"
-        return Grade.unread(status, outcome.reason)
+        if outcome.status == "noncompliance":
+            return Grade.unread("noncompliance", outcome.reason)
+        return Grade.unread("parser_failure", outcome.reason)
     return _score(rules, item, outcome.value, truth, (width, height), text=False)
 
 

@@ -105,9 +105,7 @@ def _channel_excess(ctx: Context, p: dict[str, Any], image: Any) -> Any:
     return _px().channel_excess(image, channel, p["minimum"])
 
 
-@operation(
-    "changed", ("image", "image"), "mask", {"threshold": int, "by": str}, {"by": "channel"}
-)
+@operation("changed", ("image", "image"), "mask", {"threshold": int, "by": str}, {"by": "channel"})
 def _changed(ctx: Context, p: dict[str, Any], drawn: Any, source: Any) -> Any:
     """The difference against the source image."""
     return _px().changed(drawn, source, p["threshold"], by=p["by"])
@@ -180,7 +178,9 @@ def _best_component(ctx: Context, p: dict[str, Any], found: list[Component]) -> 
     ``ambiguity`` times as much makes the mark ambiguous."""
     if not found:
         raise Noncompliance("no mark found")
-    scores = sorted(((c.area * c.fill * c.compactness, i) for i, c in enumerate(found)), reverse=True)
+    scores = sorted(
+        ((c.area * c.fill * c.compactness, i) for i, c in enumerate(found)), reverse=True
+    )
     if len(scores) > 1 and scores[1][0] >= p["ambiguity"] * scores[0][0]:
         raise Noncompliance(f"{len(found)} marks of similar size where one is asked")
     return found[scores[0][1]]
@@ -220,9 +220,7 @@ def _point_label(ctx: Context, p: dict[str, Any], point: Any, truth: Any) -> Any
     return ctx.options[value - 1]
 
 
-@operation(
-    "corner_code", ("mask",), "label", {"zone": float, "margin": float, "min_pixels": int}
-)
+@operation("corner_code", ("mask",), "label", {"zone": float, "margin": float, "min_pixels": int})
 def _corner_code(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
     """The corner zone (top-left, top-right, bottom-left, bottom-right: options A-D) holding
     the most mark pixels."""
@@ -237,7 +235,9 @@ def _corner_code(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
     return ctx.options[best]
 
 
-@operation("grid_cell", ("mask",), "label", {"rows": int, "cols": int, "min_pixels": int, "cells": list})
+@operation(
+    "grid_cell", ("mask",), "label", {"rows": int, "cols": int, "min_pixels": int, "cells": list}
+)
 def _grid_cell(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
     """The cell of a rows x cols grid holding the most mark pixels, named by ``cells`` (row by
     row; null for a cell that names nothing)."""
@@ -247,7 +247,9 @@ def _grid_cell(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
         raise Noncompliance("no filled cell")
     name = p["cells"][best]
     if name is None:
-        raise ParserFailure(f"the filled cell (row {best // p['cols'] + 1}, column {best % p['cols'] + 1}) names nothing")
+        raise ParserFailure(
+            f"the filled cell (row {best // p['cols'] + 1}, column {best % p['cols'] + 1}) names nothing"
+        )
     return name
 
 
@@ -278,17 +280,13 @@ def _pixels(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
     return int(np.count_nonzero(mask))
 
 
-@operation(
-    "colour_fraction", ("image",), "number", {"min_saturation": int, "min_value": int}
-)
+@operation("colour_fraction", ("image",), "number", {"min_saturation": int, "min_value": int})
 def _colour_fraction(ctx: Context, p: dict[str, Any], image: Any) -> Any:
     """Fraction of the image's pixels that are clearly coloured (not grey)."""
     return _px().saturated_fraction(image, p["min_saturation"], p["min_value"])
 
 
-@operation(
-    "verdict", ("number", "number"), "label", {"min_true": (int, float), "max_false": float}
-)
+@operation("verdict", ("number", "number"), "label", {"min_true": (int, float), "max_false": float})
 def _verdict(ctx: Context, p: dict[str, Any], evidence: float, colour: float) -> Any:
     """True when at least ``min_true`` evidence pixels were drawn; false when there are none and
     the whole image was made grey (colour fraction at most ``max_false``)."""
@@ -330,7 +328,9 @@ def check_program(steps: Sequence[Mapping[str, Any]], initial: Mapping[str, str]
         where = f"step {number} ({step.get('op')!r})"
         op = OPERATIONS.get(step.get("op", ""))
         if op is None:
-            raise ProgramError(f"{where}: unknown operation; known: {', '.join(sorted(OPERATIONS))}")
+            raise ProgramError(
+                f"{where}: unknown operation; known: {', '.join(sorted(OPERATIONS))}"
+            )
         names = list(step.get("in", []))
         if len(names) != len(op.inputs):
             raise ProgramError(f"{where}: reads {len(op.inputs)} values, given {len(names)}")

@@ -125,9 +125,7 @@ def _depth(oracle: Oracle, item: Item, wrong: bool) -> Image:
     view = oracle._view(item)
     camera, scene = view.camera, view.scene
     depth = geometry.ground_depth(camera, scene.ground.height, view.width, view.height)
-    depth[view.ids == 0] = np.where(
-        _on_ground(view), depth[view.ids == 0], 0.0
-    )
+    depth[view.ids == 0] = np.where(_on_ground(view), depth[view.ids == 0], 0.0)
     marked = dict(zip(item.facts["objects"], item.facts["depths"], strict=True))
     for i, obj in enumerate(scene.objects):
         value = marked.get(obj.id)
@@ -160,7 +158,9 @@ def _on_ground(view: SceneView) -> NDArray[np.bool_]:
     )
 
 
-def _overlays(oracle: Oracle, item: Item, first: list[str], second: list[str], holds: bool) -> Image:
+def _overlays(
+    oracle: Oracle, item: Item, first: list[str], second: list[str], holds: bool
+) -> Image:
     image = oracle.source(item).copy()
     if not holds:
         return pixels.to_grayscale(image)
@@ -237,7 +237,9 @@ def _trajectory(oracle: Oracle, item: Item, wrong: bool) -> Image:
     path = np.asarray(item.answer, float) * np.array([width, height])
     if wrong:
         start = path[0]
-        away = np.clip(start + (start - path[-1]), [0.05 * width, 0.05 * height], [0.95 * width, 0.95 * height])
+        away = np.clip(
+            start + (start - path[-1]), [0.05 * width, 0.05 * height], [0.95 * width, 0.95 * height]
+        )
         path = np.array([start, away])
     pixels.polyline(image, path, (0, 0, 255), max(2, round(3 * oracle._scale(item))))
     return image
@@ -278,7 +280,9 @@ def stray_stroke(image: Image, rng: np.random.Generator, item: Item, oracle: Ora
     """A 3-pixel stroke of the protocol's ink, 15% of the width long, away from the evidence
     (the drawing's own marks and the item's marked points)."""
     height, width = image.shape[:2]
-    evidence = np.max(np.abs(image.astype(np.int16) - oracle.empty(item).astype(np.int16)), axis=2) > 0
+    evidence = (
+        np.max(np.abs(image.astype(np.int16) - oracle.empty(item).astype(np.int16)), axis=2) > 0
+    )
     for name, (x, y) in item.facts.get("points", {}).items():
         evidence[int(y * height), int(x * width)] = True
         del name
@@ -291,7 +295,6 @@ def stray_stroke(image: Image, rng: np.random.Generator, item: Item, oracle: Ora
         end = start + length * np.array([np.cos(angle), np.sin(angle)])
         if not (0 <= end[0] < width and 0 <= end[1] < height):
             continue
-        line = np.zeros((height, width), np.uint8)
         canvas = np.zeros_like(image)
         pixels.polyline(canvas, np.array([start, end]), (255, 255, 255), 3)
         line = canvas[:, :, 0] > 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
 import cv2
 import numpy as np
 from numpy.typing import NDArray
@@ -45,7 +46,7 @@ def decode(data: bytes, *, source: str = "image") -> Image:
         if image.dtype != np.uint8:
             raise ImageUnreadable(f"{source}: unsupported pixel type {image.dtype}")
     if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
     if image.shape[2] == 4:
         # Transparent pixels are shown on black, as a viewer would show an unpainted mask.
         alpha = image[:, :, 3:4].astype(np.float32) / 255.0
@@ -88,7 +89,7 @@ def resize(image: NDArray[np.uint8], width: int, height: int, *, nearest: bool =
         return image
     shrinking = width * height < image.shape[0] * image.shape[1]
     mode = cv2.INTER_NEAREST if nearest else cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR
-    return cv2.resize(image, (width, height), interpolation=mode)
+    return np.asarray(cv2.resize(image, (width, height), interpolation=mode), dtype=np.uint8)
 
 
 # -- colour and difference --------------------------------------------------------------------
@@ -97,10 +98,10 @@ def resize(image: NDArray[np.uint8], width: int, height: int, *, nearest: bool =
 def hsv_mask(image: Image, ranges: Sequence[tuple[Sequence[int], Sequence[int]]]) -> Mask:
     """Pixels inside any of the HSV boxes (OpenCV's hue scale, 0-180)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    out = np.zeros(image.shape[:2], dtype=np.uint8)
+    out = np.zeros(image.shape[:2], dtype=bool)
     for low, high in ranges:
-        out |= cv2.inRange(hsv, np.array(low, np.uint8), np.array(high, np.uint8))
-    return out > 0
+        out |= cv2.inRange(hsv, np.array(low, np.uint8), np.array(high, np.uint8)) > 0
+    return out
 
 
 def channel_excess(image: Image, channel: int, minimum: int) -> Mask:
@@ -114,7 +115,7 @@ def channel_excess(image: Image, channel: int, minimum: int) -> Mask:
 
 
 def gray(image: Image) -> NDArray[np.uint8]:
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
 
 
 def changed(drawn: Image, source: Image, threshold: int, *, by: str = "channel") -> Mask:
@@ -217,9 +218,7 @@ def corner_counts(mask: Mask, zone: float, margin: float) -> list[int]:
     y0, y1 = round(margin * h), round((margin + zone) * h)
     spans_x = ((x0, x1), (w - x1, w - x0))
     spans_y = ((y0, y1), (h - y1, h - y0))
-    return [
-        int(np.count_nonzero(mask[ya:yb, xa:xb])) for ya, yb in spans_y for xa, xb in spans_x
-    ]
+    return [int(np.count_nonzero(mask[ya:yb, xa:xb])) for ya, yb in spans_y for xa, xb in spans_x]
 
 
 def local_mean(image: Image, point: Point, size: int) -> float:
@@ -235,7 +234,7 @@ def skeleton_path(component: Component, start: Point) -> NDArray[np.float64]:
     """The longest walk along the skeleton of a component from the skeleton pixel nearest
     ``start``: breadth-first from there to the farthest pixel, as pixel-centre points."""
     mask = np.pad(component.crop, 1)
-    skeleton = skeletonize(mask)
+    skeleton = skeletonize(mask)  # type: ignore[no-untyped-call]
     ys, xs = np.nonzero(skeleton)
     if ys.size == 0:
         return np.zeros((0, 2))
@@ -274,7 +273,9 @@ def grid_route(
     cost: NDArray[np.float64], start: tuple[int, int], end: tuple[int, int]
 ) -> NDArray[np.int64]:
     """The cheapest 8-connected route through a cost grid (row, column cells)."""
-    path, _ = route_through_array(cost, start, end, fully_connected=True, geometric=True)
+    path, _ = route_through_array(  # type: ignore[no-untyped-call]
+        cost, start, end, fully_connected=True, geometric=True
+    )
     return np.asarray(path, dtype=np.int64)
 
 
@@ -323,7 +324,9 @@ def label(image: Image, text: str, at: Point, colour: BGR, scale: float) -> None
     """``text`` with a dark outline, its lower-left corner at ``at``."""
     origin = (round(at[0]), round(at[1]))
     thick = max(1, round(scale * 2))
-    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(
+        image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thick + 2, cv2.LINE_AA
+    )
     cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thick, cv2.LINE_AA)
 
 
@@ -334,5 +337,4 @@ def blend(image: Image, mask: Mask, colour: BGR, opacity: float) -> None:
 
 
 def to_grayscale(image: Image) -> Image:
-    return cv2.cvtColor(gray(image), cv2.COLOR_GRAY2BGR)
-
+    return np.asarray(cv2.cvtColor(gray(image), cv2.COLOR_GRAY2BGR), dtype=np.uint8)

@@ -8,12 +8,15 @@ import re
 from typing import Final
 
 import numpy as np
+from numpy.typing import NDArray
 
 from suites.choices import read_letters
 
 _ANSWER: Final = re.compile(r"^[\s>*_#`-]*answer\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE)
 _NUMBER: Final = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
-_PAIR: Final = re.compile(rf"\(\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\)|\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")
+_PAIR: Final = re.compile(
+    rf"\(\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\)|\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]"
+)
 _BOOLEANS: Final = {"true": "true", "yes": "true", "false": "false", "no": "false"}
 
 
@@ -33,7 +36,7 @@ def answer_text(reply: str) -> str:
     raise TextUnreadable("no 'Answer:' line")
 
 
-def _pairs(text: str) -> np.ndarray:
+def _pairs(text: str) -> NDArray[np.float64]:
     found = []
     for match in _PAIR.finditer(text):
         x, y = (float(g) for g in match.groups() if g is not None)

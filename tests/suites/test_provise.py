@@ -123,7 +123,7 @@ def test_every_task_has_items_with_labels_recomputed(built: tuple[Path, ItemSet]
             answer_text = item.options["ABCD".index(item.answer)]
             assert answer_text == f"the {by_id[winner][1].color} {by_id[winner][1].class_name}"
         elif item.task == "trajectory":
-            path = np.asarray(item.answer) * [camera.width, camera.height]
+            path = np.asarray(item.answer, float) * np.array([camera.width, camera.height], float)
             origin, rays = pixel_rays(camera, path)
             t = (scene.ground.height - origin[1]) / rays[:, 1]
             ground = origin + t[:, None] * rays
@@ -156,10 +156,13 @@ def test_depth_and_top_faces_agree_with_the_render_stage(built: tuple[Path, Item
             continue
         truth = pixels.read_labels(items.input_path(item.facts["truth"])) == 1
         rows, cols = np.nonzero(truth & (rendering.instances > 0))
-        origin, rays = pixel_rays(camera, np.column_stack([cols + 0.5, rows + 0.5]))
+        origin, rays = pixel_rays(camera, np.column_stack([cols + 0.5, rows + 0.5]).astype(float))
         heights = origin[1] + rendering.depth[rows, cols] * rays[:, 1]
         tops = np.array(
-            [scene.objects[i - 1].position[1] + scene.objects[i - 1].size[1] / 2 for i in rendering.instances[rows, cols]]
+            [
+                scene.objects[i - 1].position[1] + scene.objects[i - 1].size[1] / 2
+                for i in rendering.instances[rows, cols]
+            ]
         )
         # Away from the outlines (where the two rasterisers may differ) every pixel is a top.
         inner = pixels.morph(truth, "erode", 5)[rows, cols]
@@ -172,7 +175,11 @@ def test_protocol_checks_pass(built: tuple[Path, ItemSet]) -> None:
     for task in TASKS:
         checks = results[task]
         for check in CHECKS:
-            floor = 98.0 if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke") else 100.0
+            floor = (
+                98.0
+                if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke")
+                else 100.0
+            )
             assert checks.rate(check) >= floor, (task, check, checks.failures[check])
 
 
@@ -186,7 +193,16 @@ def test_command_line_grades_drawn_and_text_answers(
     _, items = built
     folder = items.folder
     requests = tmp_path / "requests.jsonl"
-    command = ["suite", "prompts", "--suite", "provise", "--items", str(folder), "--out", str(requests)]
+    command = [
+        "suite",
+        "prompts",
+        "--suite",
+        "provise",
+        "--items",
+        str(folder),
+        "--out",
+        str(requests),
+    ]
     assert main([*command, "--variants", "visual", "text"]) == 0
     lines = [json.loads(line) for line in requests.read_text().splitlines()]
     assert len(lines) == 2 * len(items.items)
@@ -206,35 +222,81 @@ def test_command_line_grades_drawn_and_text_answers(
             name, data = f"{item.item_id}.png", pixels.encode_png(pixels.resize(image, 1024, 1024))
         (drawings / name).write_bytes(data)
         records.append(
-            {"item_id": item.item_id, "model": "painter", "variant": "visual", "output": "", "image": f"drawn/{name}"}
+            {
+                "item_id": item.item_id,
+                "model": "painter",
+                "variant": "visual",
+                "output": "",
+                "image": f"drawn/{name}",
+            }
         )
         records.append(
-            {"item_id": item.item_id, "model": "writer", "variant": "text", "output": oracle.text(item)}
+            {
+                "item_id": item.item_id,
+                "model": "writer",
+                "variant": "text",
+                "output": oracle.text(item),
+            }
         )
     first, second, third = items.items[:3]
     (drawings / "broken.png").write_bytes(b"not a png")
     records += [
-        {"item_id": first.item_id, "model": "flaky", "variant": "visual", "output": "", "image": "drawn/gone.png"},
-        {"item_id": second.item_id, "model": "flaky", "variant": "visual", "output": "", "image": "drawn/broken.png"},
-        {"item_id": third.item_id, "model": "flaky", "variant": "visual", "output": "I would draw a star."},
+        {
+            "item_id": first.item_id,
+            "model": "flaky",
+            "variant": "visual",
+            "output": "",
+            "image": "drawn/gone.png",
+        },
+        {
+            "item_id": second.item_id,
+            "model": "flaky",
+            "variant": "visual",
+            "output": "",
+            "image": "drawn/broken.png",
+        },
+        {
+            "item_id": third.item_id,
+            "model": "flaky",
+            "variant": "visual",
+            "output": "I would draw a star.",
+        },
     ]
     answers = tmp_path / "answers.jsonl"
     _write(answers, records)
     out = tmp_path / "scores"
-    score = ["suite", "score", "--suite", "provise", "--items", str(folder), "--answers", str(answers)]
+    score = [
+        "suite",
+        "score",
+        "--suite",
+        "provise",
+        "--items",
+        str(folder),
+        "--answers",
+        str(answers),
+    ]
     assert main([*score, "--out", str(out)]) == 0
     scores = json.loads((out / "scores.json").read_text())
     rows = {(r["model"], r["variant"]): r for r in scores["rows"]}
     for key in (("painter", "visual"), ("writer", "text")):
         assert rows[key]["overall"]["mean"] == pytest.approx(1.0, abs=0.02), rows[key]
-        assert rows[key]["statuses"]["noncompliance"] == rows[key]["statuses"]["parser_failure"] == 0
+        assert (
+            rows[key]["statuses"]["noncompliance"] == rows[key]["statuses"]["parser_failure"] == 0
+        )
     flaky = rows[("flaky", "visual")]["statuses"]
-    assert flaky["generation_failure"] == len(items.items) - 2  # the missing file and the unanswered
+    assert (
+        flaky["generation_failure"] == len(items.items) - 2
+    )  # the missing file and the unanswered
     assert flaky["parser_failure"] == 1 and flaky["noncompliance"] == 1
     hashes = {task: protocol(task).sha256 for task in TASKS}
     assert all(g["protocol"] == hashes[g["task"]] for g in scores["grades"])
     assert ("baseline:random", "-") in rows
-    assert scores["aggregation"] == {"overall": "macro", "resample": "within_task", "resamples": 10000, "seed": 0}
+    assert scores["aggregation"] == {
+        "overall": "macro",
+        "resample": "within_task",
+        "resamples": 10000,
+        "seed": 0,
+    }
 
     # Items built under another protocol are refused, and nothing is graded.
     lines_text = (folder / "items.jsonl").read_text()
@@ -244,6 +306,15 @@ def test_command_line_grades_drawn_and_text_answers(
     for name in ("suite.json", "inputs", "truth"):
         (tampered / name).symlink_to(folder / name)
     (tampered / "items.jsonl").write_text(lines_text.replace(old, "0" * 64))
-    score = ["suite", "score", "--suite", "provise", "--items", str(tampered), "--answers", str(answers)]
+    score = [
+        "suite",
+        "score",
+        "--suite",
+        "provise",
+        "--items",
+        str(tampered),
+        "--answers",
+        str(answers),
+    ]
     assert main([*score, "--out", str(tmp_path / "again")]) == ExitCode.BAD_INPUT
     assert not (tmp_path / "again" / "scores.json").exists()

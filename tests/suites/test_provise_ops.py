@@ -56,7 +56,9 @@ def test_every_protocol_loads_with_its_hash() -> None:
         assert len(rules.sha256) == 64
     # One changed character gives another identity.
     data = (PROTOCOL_DIR / "counting.json").read_bytes().replace(b"0.25", b"0.26")
-    assert parse_protocol(PROTOCOL_DIR / "counting.json", data).sha256 != protocol("counting").sha256
+    assert (
+        parse_protocol(PROTOCOL_DIR / "counting.json", data).sha256 != protocol("counting").sha256
+    )
 
 
 def _edited(change: Any) -> bytes:
@@ -69,14 +71,20 @@ def _edited(change: Any) -> bytes:
     ("change", "message"),
     [
         (lambda d: d.pop("metric"), "'metric' is a required property"),
-        (lambda d: d["parser"].append({"op": "blur", "in": ["marks"], "out": "x"}), "unknown operation"),
+        (
+            lambda d: d["parser"].append({"op": "blur", "in": ["marks"], "out": "x"}),
+            "unknown operation",
+        ),
         (lambda d: d["parser"][2].update({"in": ["green", "nowhere"]}), "'nowhere' is not defined"),
         (lambda d: d["parser"][6].update({"in": ["marks"]}), "'marks' is a mask, not a components"),
         (lambda d: d["parser"][5].pop("min_area"), "parameter 'min_area' is missing"),
         (lambda d: d["parser"][5].update({"min_area": "30"}), "parameter 'min_area' must be int"),
         (lambda d: d["parser"][5].update({"radius": 3}), "unknown parameter 'radius'"),
         (lambda d: d.update({"result": "marks"}), "metric exact_match scores a label or number"),
-        (lambda d: d["answer"].update({"text": "path"}), "cannot score a text answer of form 'path'"),
+        (
+            lambda d: d["answer"].update({"text": "path"}),
+            "cannot score a text answer of form 'path'",
+        ),
         (lambda d: d["invalid"][0].update({"of": "count"}), "which is not a mask"),
     ],
 )
@@ -157,7 +165,17 @@ def test_corner_code_and_grid_cell() -> None:
 
     mask = np.zeros((90, 90), bool)
     mask[65:80, 5:20] = True
-    cells = ["back-left", "back", "back-right", "left", None, "right", "front-left", "front", "front-right"]
+    cells = [
+        "back-left",
+        "back",
+        "back-right",
+        "left",
+        None,
+        "right",
+        "front-left",
+        "front",
+        "front-right",
+    ]
     params = {"rows": 3, "cols": 3, "min_pixels": 50, "cells": cells}
     assert OPERATIONS["grid_cell"].run(Context({}, ()), params, mask) == "front-left"
 
@@ -265,5 +283,7 @@ def test_the_light_import_path_loads_no_pixel_library() -> None:
         "bad = [m for m in ('cv2', 'skimage', 'jsonschema', 'scipy.ndimage') if m in sys.modules];"
         "print(bad); sys.exit(1 if bad else 0)"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stdout + done.stderr
