@@ -28,7 +28,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         cwd=tmp_path,
         timeout=900,
     )
-    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai"):
+    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai", "cv2", "skimage"):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
@@ -102,4 +102,15 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert ran.returncode == 4, ran.stderr
     assert "pip install 'spatialbabel[run]'" in ran.stderr
     assert not (tmp_path / "out.cache.jsonl").exists()
+    # The suites command lists ProVisE without its pixel libraries (the provise extra).
+    done = subprocess.run(
+        [str(spatialbabel), "suite", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "provise (version" in done.stdout
     assert sys.version_info[:2] == (3, 11)
