@@ -331,12 +331,23 @@ def size(ctx: Context) -> Item | None:
 
 #: Visible pixels (at 512) an object needs for its overlay to be read.
 OVERLAY_PIXELS: Final = 300
+#: Share of clearly coloured pixels a scene's image needs for an overlay task: its greyscale
+#: version (the "false" answer) must differ from the untouched image.
+MIN_COLOURED: Final = 0.02
+
+
+def _colourful(ctx: Context) -> bool:
+    from suites.provise import pixels
+
+    return pixels.saturated_fraction(ctx.source(), 100, 80) >= MIN_COLOURED
 
 
 def relationship(ctx: Context) -> Item | None:
     view = ctx.view
     objects = view.scene.objects
     big = [i for i in range(len(objects)) if view.mask(i).sum() >= OVERLAY_PIXELS * view.scale**2]
+    if not _colourful(ctx):
+        return None
     found = []
     for i in big:
         for j in big:
@@ -474,6 +485,8 @@ def feasibility(ctx: Context) -> Item | None:
     objects = view.scene.objects
     n = len(objects)
     big = [i for i in range(n) if view.mask(i).sum() >= OVERLAY_PIXELS * view.scale**2]
+    if not _colourful(ctx):
+        return None
     found: list[tuple[bool, int, tuple[int, ...], str, dict[str, float]]] = []
     for t in big:
         if objects[t].class_name != "torus":

@@ -306,11 +306,19 @@ def stray_stroke(image: Image, rng: np.random.Generator, item: Item, oracle: Ora
     return image
 
 
+def all_four(image: Image, rng: np.random.Generator, item: Item, oracle: Oracle) -> Image:
+    """The stroke, the colour shift, the resize and JPEG, in that order."""
+    for step in (stray_stroke, colour_shift, resize_1024, jpeg):
+        image = step(image, rng, item, oracle)
+    return image
+
+
 PERTURBATIONS: Final[dict[str, Callable[[Image, np.random.Generator, Item, Oracle], Image]]] = {
     "jpeg_q70": jpeg,
     "resize_1024": resize_1024,
     "colour_shift": colour_shift,
     "stray_stroke": stray_stroke,
+    "all_four": all_four,
 }
 
 

@@ -5,7 +5,9 @@ end to end with drawn answers on disk."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,21 +39,27 @@ SPLIT = ["--n", "5", "--seed", "3", "--tiers", "T3,T4", "--eval-size", "2", "--p
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ItemSet]:
-    root = tmp_path_factory.mktemp("provise")
-    split = root / "split"
-    done = subprocess.run(
-        [sys.executable, "-m", "spatialbabel.cli", "generate", *SPLIT, "--out", str(split)]
-        + ["--workers", "1", "--no-progress"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    items = root / "items"
-    command = ["suite", "build", "--suite", "provise", "--split", str(split), "--out", str(items)]
-    assert main(command) == 0
+    """The split and its items, made once per test run: pytest-xdist workers share the folder
+    above their own temporary folders, and the first to take the lock builds."""
+    base = tmp_path_factory.getbasetemp()
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "provise-shared"
+    root.mkdir(exist_ok=True)
+    split, items = root / "split", root / "items"
+    with (root / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (items / "suite.json").is_file():
+            done = subprocess.run(
+                [sys.executable, "-m", "spatialbabel.cli", "generate", *SPLIT, "--out", str(split)]
+                + ["--workers", "1", "--no-progress"],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=False,
+                timeout=600,
+            )
+            assert done.returncode == 0, done.stderr[-2000:]
+            build = ["suite", "build", "--suite", "provise", "--split", str(split)]
+            assert main([*build, "--out", str(items)]) == 0
     return split, read_items(items, SUITE)
 
 
@@ -177,7 +185,7 @@ def test_protocol_checks_pass(built: tuple[Path, ItemSet]) -> None:
         for check in CHECKS:
             floor = (
                 98.0
-                if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke")
+                if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke", "all_four")
                 else 100.0
             )
             assert checks.rate(check) >= floor, (task, check, checks.failures[check])
