@@ -361,6 +361,10 @@ def relationship(ctx: Context) -> Item | None:
                     found.append((i, j, relation))
     if not found:
         return None
+    # A blue overlay barely changes a blue object, so the second object is never blue.
+    found = [f for f in found if objects[f[1]].color != "blue"]
+    if not found:
+        return None
     i, j, relation = found[int(ctx.rng.integers(len(found)))]
     holds = ctx.want.position == 0
     if not holds:
@@ -522,6 +526,8 @@ def feasibility(ctx: Context) -> Item | None:
                     )
                     facts = {"gap": round(gap, 6), "object_width": round(width, 6)}
                     found.append((width < gap, x, (a, b), question, facts))
+    # A blue overlay barely changes a blue object, so no frame object is blue.
+    found = [f for f in found if all(objects[k].color != "blue" for k in f[2])]
     if not found:
         return None
     wanted = ctx.want.position == 0

@@ -286,14 +286,21 @@ def _colour_fraction(ctx: Context, p: dict[str, Any], image: Any) -> Any:
     return _px().saturated_fraction(image, p["min_saturation"], p["min_value"])
 
 
-@operation("verdict", ("number", "number"), "label", {"min_true": (int, float), "max_false": float})
-def _verdict(ctx: Context, p: dict[str, Any], evidence: float, colour: float) -> Any:
-    """True when at least ``min_true`` evidence pixels were drawn; false when there are none and
-    the whole image was made grey (colour fraction at most ``max_false``)."""
-    if evidence >= p["min_true"]:
+@operation(
+    "verdict",
+    ("number", "number", "number"),
+    "label",
+    {"min_true": (int, float), "max_false": float},
+)
+def _verdict(ctx: Context, p: dict[str, Any], first: float, second: float, colour: float) -> Any:
+    """True when both overlays were drawn (at least ``min_true`` pixels each); false when the
+    whole image was made grey (colour fraction at most ``max_false``)."""
+    if first >= p["min_true"] and second >= p["min_true"]:
         return "true"
     if colour <= p["max_false"]:
         return "false"
+    if first >= p["min_true"] or second >= p["min_true"]:
+        raise Noncompliance("one of the two overlays of 'true' is missing")
     raise Noncompliance("neither the overlays of 'true' nor the grey image of 'false'")
 
 

@@ -184,10 +184,20 @@ def test_relationship_overlays_grey_and_neither() -> None:
     source = canvas()
     cv2.rectangle(source, (20, 20), (70, 70), (30, 20, 224), -1)  # a red object
     cv2.rectangle(source, (120, 60), (170, 120), (48, 216, 216), -1)  # a yellow one
-    true = source.copy()
-    pixels.blend(true, np.pad(np.ones((51, 51), bool), ((20, 89), (20, 129))), (0, 255, 0), 0.6)
+    half = source.copy()
+    pixels.blend(half, np.pad(np.ones((51, 51), bool), ((20, 89), (20, 129))), (0, 255, 0), 0.6)
+    with pytest.raises(Noncompliance, match="one of the two overlays"):
+        run("relationship", half, source)
+    true = half.copy()
+    pixels.blend(true, np.pad(np.ones((61, 51), bool), ((60, 39), (120, 29))), (255, 0, 0), 0.6)
     assert run("relationship", true, source)["verdict"] == "true"
-    assert run("relationship", pixels.to_grayscale(source), source)["verdict"] == "false"
+    grey = pixels.to_grayscale(source)
+    assert run("relationship", grey, source)["verdict"] == "false"
+    # A stray green stroke on the grey image, thick enough to pass for an overlay, is not the
+    # pair of overlays that "true" needs.
+    cv2.line(grey, (10, 145), (18, 145), (0, 255, 0), 8)
+    assert run("relationship", grey, source)["green_area"] >= 40
+    assert run("relationship", grey, source)["verdict"] == "false"
     with pytest.raises(Noncompliance, match="neither"):
         run("relationship", source, source)
 
