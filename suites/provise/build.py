@@ -26,6 +26,7 @@ from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EX
 from spatialbabel.files import FileFormatError, atomic_write_bytes, split_paths
 from spatialbabel.relations import (
     DEFAULT_MARGINS,
+    OPPOSITE,
     RELATION_PHRASES,
     Relation,
     Truth,
@@ -368,9 +369,7 @@ def relationship(ctx: Context) -> Item | None:
     i, j, relation = found[int(ctx.rng.integers(len(found)))]
     holds = ctx.want.position == 0
     if not holds:
-        relation = {"left": "right", "right": "left", "in front": "behind", "behind": "in front"}[
-            relation
-        ]  # type: ignore[assignment]
+        relation = OPPOSITE[relation]
     statement = f"{name(objects[i])} is {RELATION_PHRASES[relation]} {name(objects[j])}"
     return ctx.item(
         "relationship",

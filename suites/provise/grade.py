@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from suites.base import Grade, Item, Reply
+from suites.provise.geometry import resample_path
 from suites.provise.metrics import (
     discrete_frechet,
     exact_match,
@@ -128,8 +129,6 @@ def _score(
         )
     path = np.asarray(value, float) if text else normalised(value, width, height)
     if text:
-        from suites.provise.geometry import resample_path
-
         path = resample_path(path, len(item.answer))
     distance = discrete_frechet(path, np.asarray(item.answer, float))
     threshold = rules.threshold if rules.threshold is not None else 0.0

@@ -283,9 +283,8 @@ def stray_stroke(image: Image, rng: np.random.Generator, item: Item, oracle: Ora
     evidence = (
         np.max(np.abs(image.astype(np.int16) - oracle.empty(item).astype(np.int16)), axis=2) > 0
     )
-    for name, (x, y) in item.facts.get("points", {}).items():
+    for x, y in item.facts.get("points", {}).values():
         evidence[int(y * height), int(x * width)] = True
-        del name
     keep_out = pixels.morph(evidence, "dilate", 2 * round(15 * width / 512) + 1)
     length = 0.15 * width
     ink = protocol(item.task).ink
