@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 from spatialbabel import Camera, Scene, SceneObject
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
 from spatialbabel.files import FileFormatError, atomic_write_bytes, split_paths
+from spatialbabel.footprints import ROUND_CLASSES, clearance, footprint
 from spatialbabel.relations import (
     DEFAULT_MARGINS,
     OPPOSITE,
@@ -37,7 +38,6 @@ from spatialbabel.relations import (
 from suites.base import Item
 from suites.choices import balanced_positions, letter, place
 from suites.provise import geometry
-from synth.footprints import ROUND_CLASSES, clearance, footprint
 from synth.questions import PLURALS
 
 SUITE_NAME: Final = "provise"
@@ -487,7 +487,14 @@ def feasibility(ctx: Context) -> Item | None:
     view = ctx.view
     objects = view.scene.objects
     n = len(objects)
-    big = [i for i in range(n) if view.mask(i).sum() >= OVERLAY_PIXELS * view.scale**2]
+    # Objects on the ground only: a stacked object (or one carrying another) is no mover or frame.
+    big = [
+        i
+        for i in range(n)
+        if view.mask(i).sum() >= OVERLAY_PIXELS * view.scale**2
+        and objects[i].parent is None
+        and not view.scene.children(objects[i].id)
+    ]
     if not _colourful(ctx):
         return None
     found: list[tuple[bool, int, tuple[int, ...], str, dict[str, float]]] = []
@@ -552,12 +559,24 @@ def affordance(ctx: Context) -> Item | None:
     view = ctx.view
     region = np.zeros(view.ids.shape, bool)
     tops = []
-    for i, obj in enumerate(view.scene.objects):
+    scene = view.scene
+    for i, obj in enumerate(scene.objects):
         face = geometry.top_face(obj)
         if face is None:
             continue
         pixels_xy, _ = view.camera.project(face)
         top = geometry.convex_polygon_mask(pixels_xy, view.width, view.height) & view.mask(i)
+        # On stacked splits a top is free only outside the footprints of what rests on it.
+        resting = [footprint(scene.get_object(k)) for k in scene.children(obj.id)]
+        if resting and top.any():
+            rows, cols = np.nonzero(top)
+            on_top = geometry.plane_points(
+                view.camera, np.column_stack([cols + 0.5, rows + 0.5]), float(face[0, 1])
+            )
+            covered = np.zeros(len(rows), bool)
+            for foot in resting:
+                covered |= geometry.footprint_distance(on_top[:, [0, 2]], foot) <= 0.0
+            top[rows[covered], cols[covered]] = False
         if top.any():
             region |= top
             tops.append(obj.id)
@@ -565,17 +584,18 @@ def affordance(ctx: Context) -> Item | None:
         return None
     from suites.provise import pixels
 
-    marks = [
-        _norm(c.centroid, view.width, view.height)
-        for c in pixels.components(
-            region, connectivity=8, min_area=1, min_fill=0.0, min_compactness=0.0
-        )
-        if region[int(c.centroid[1]), int(c.centroid[0])]
-    ]
+    marks = []
+    for c in pixels.components(
+        region, connectivity=8, min_area=1, min_fill=0.0, min_compactness=0.0
+    ):
+        # The pixel of each surface farthest from its outline (a free top may be a ring).
+        distance = pixels.inside_distance(c.crop)
+        y, x = divmod(int(np.argmax(distance)), distance.shape[1])
+        marks.append(_norm((c.box[0] + x + 0.5, c.box[1] + y + 0.5), view.width, view.height))
     return ctx.item(
         "affordance",
-        "Mark every flat, upward-facing top surface in the image on which a small object "
-        "could be set down (not the floor).",
+        "Mark every free, flat, upward-facing top surface in the image on which a small "
+        "object could be set down (not the floor, and not where something already rests).",
         "region",
         facts={
             "truth": ctx.write_truth("affordance", region.astype(np.uint8)),

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Camera, SceneObject, object_affine
-from synth.footprints import Footprint
+from spatialbabel.footprints import Footprint
 from synth.meshes import unit_mesh
 
 Array = NDArray[np.float64]
@@ -74,6 +74,13 @@ def depth_at(camera: Camera, obj: SceneObject, point: tuple[float, float]) -> fl
     """Depth of ``obj``'s surface seen through the pixel point, None when the ray misses it."""
     origin, directions = pixel_rays(camera, np.array([point]))
     return ray_hit(origin, directions[0], triangles(obj))
+
+
+def plane_points(camera: Camera, points: Array, height: float) -> Array:
+    """Where the rays through pixel points meet the horizontal plane y = ``height`` (N x 3)."""
+    origin, directions = pixel_rays(camera, points)
+    t = (height - origin[1]) / directions[:, 1]
+    return origin + t[:, None] * directions
 
 
 def ground_depth(camera: Camera, height: float, width: int, rows: int) -> Array:
@@ -145,6 +152,7 @@ __all__ = [
     "footprint_distance",
     "ground_depth",
     "pixel_rays",
+    "plane_points",
     "ray_hit",
     "resample_path",
     "top_face",

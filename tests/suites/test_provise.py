@@ -23,18 +23,20 @@ from suites.items import ItemSet, read_items
 pytest.importorskip("bpy")
 cv2 = pytest.importorskip("cv2")
 
+from spatialbabel.footprints import footprint  # noqa: E402
 from suites.provise import SUITE, TASKS, pixels  # noqa: E402
 from suites.provise.build import PLAN_CLEARANCE  # noqa: E402
 from suites.provise.checks import CHECKS, run_checks  # noqa: E402
 from suites.provise.geometry import footprint_distance, pixel_rays  # noqa: E402
 from suites.provise.oracle import Oracle  # noqa: E402
 from suites.provise.protocols import protocol  # noqa: E402
-from synth.footprints import footprint  # noqa: E402
 from synth.meshes import unit_mesh  # noqa: E402
 
 pytestmark = [pytest.mark.bpy, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
-SPLIT = ["--n", "5", "--seed", "3", "--tiers", "T3,T4", "--eval-size", "2", "--phase1-size", "1"]
+#: Stacked (some objects rest on cubes and cylinders), so free tops are tested too.
+SPLIT = ["--n", "5", "--seed", "3", "--tiers", "T3,T4", "--stack-prob", "0.5"]
+SPLIT += ["--eval-size", "2", "--phase1-size", "1"]
 
 
 @pytest.fixture(scope="module")
@@ -184,8 +186,8 @@ def test_protocol_checks_pass(built: tuple[Path, ItemSet]) -> None:
         checks = results[task]
         for check in CHECKS:
             # Each perturbation alone keeps 98% (the bar); all four at once is reported
-            # in docs/provise.md and only held to 80% (counting's repo thresholds give way).
-            floor = {"all_four": 80.0}.get(
+            # in docs/provise.md and only held to 60% (the repo's mark filters give way).
+            floor = {"all_four": 60.0}.get(
                 check,
                 98.0
                 if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke")
