@@ -44,6 +44,7 @@ COMMANDS: Final[dict[str, str]] = {
     "demo": "spatialbabel.cmd_demo",
     "generate": "synth.cmd_generate",
     "verify": "synth.cmd_verify",
+    "clips": "synth.cmd_clips",
     "parse": "parsers.cmd_parse",
     "score": "scoring.cmd_score",
     "compare": "scoring.cmd_compare",
@@ -165,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "datasets": "s3ft",
             "pyarrow": "s3ft",
             "openai": "run",
+            "imageio_ffmpeg": "clips",
         }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)

@@ -19,8 +19,14 @@ from suites.base import Suite
 from suites.items import ItemSet
 from synth.prompts import Prompt, batch_request
 
-#: Media types of the inputs a chat request can carry, by file suffix.
-MEDIA_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+#: Media types of the inputs a chat request can carry, by file suffix; a video goes as a
+#: ``video_url`` part (``synth.prompts.batch_request``), as vLLM's OpenAI server reads it.
+MEDIA_TYPES: Final = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".mp4": "video/mp4",
+}
 
 
 def _data_url(path: Path) -> str:

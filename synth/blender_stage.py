@@ -6,6 +6,9 @@ palette materials once, then for every scene swaps the objects and cameras and r
   anti-aliasing, Raw view transform, no dither, black world, 8-bit single-channel PNG, so each
   pixel holds exactly 1 + the index of the object seen there (0 for ground and sky);
 - images: Workbench studio lighting (default) or Cycles, palette colours converted to linear.
+Clips (``synth.clip_unit``) reuse one stage for all their frames: ``set_scene`` once (with a
+checker ground, ``tile``), then ``move`` and render per frame, without anti-aliasing (FXAA
+costs about four times the rest of a 512x512 Workbench frame on Mesa's llvmpipe).
 Blender is Z-up; ``spatialbabel.frames.LANGUAGE_FRAMES["blender"]`` maps it to the canonical
 Y-up frame and its transpose maps back.
 This is the only module of the project that imports bpy.
@@ -35,6 +38,8 @@ from synth.meshes import unit_mesh
 ENGINES: Final = ("workbench", "cycles")
 #: Ground and sky of the images (sRGB); the sky is darker so the ground's edges show.
 GROUND_SRGB: Final = (0.55, 0.55, 0.55)
+#: The other tiles of a checker ground.
+GROUND_DARK_SRGB: Final = (0.47, 0.47, 0.47)
 SKY_SRGB: Final = (0.30, 0.32, 0.36)
 CYCLES_SAMPLES: Final = 64
 STUDIO_EXPOSURE: Final = 0.5
@@ -96,6 +101,9 @@ class BlenderStage:
         self._meshes: dict[tuple[str, str], Any] = {}
         self._materials = {name: self._material(name, rgb) for name, rgb in PALETTE.items()}
         self._ground = self._make_ground()
+        self._plain_ground = self._ground.data
+        self._ground_dark: Any = None
+        self._ground_tiles: tuple[int, int] | None = None
         self._cameras: list[Any] = []
         self._camera_specs: list[Camera] = []
         self._setup_render()
@@ -144,6 +152,30 @@ class BlenderStage:
         self.scene.collection.objects.link(ground)
         return ground
 
+    def _checker_mesh(self, cells_x: int, cells_z: int) -> Any:
+        """A unit ground square cut into ``cells_x`` x ``cells_z`` tiles of two greys."""
+        xs = np.linspace(-0.5, 0.5, cells_x + 1)
+        zs = np.linspace(-0.5, 0.5, cells_z + 1)
+        vertices = [(float(x), 0.0, float(z)) for z in zs for x in xs]
+        faces = []
+        for j in range(cells_z):
+            for i in range(cells_x):
+                a = j * (cells_x + 1) + i
+                # Counter-clockwise seen from +Y, as the plain ground's face: normals point up.
+                faces.append((a, a + 1, a + cells_x + 2, a + cells_x + 1)[::-1])
+        mesh = bpy.data.meshes.new(f"ground.{cells_x}x{cells_z}")
+        mesh.from_pydata(vertices, [], faces)
+        if self._ground_dark is None:
+            self._ground_dark = self._material("ground_dark", GROUND_DARK_SRGB)
+        mesh.materials.append(self._plain_ground.materials[0])
+        mesh.materials.append(self._ground_dark)
+        mesh.polygons.foreach_set(
+            "material_index",
+            [(i + j) % 2 for j in range(cells_z) for i in range(cells_x)],
+        )
+        mesh.update()
+        return mesh
+
     def _setup_render(self) -> None:
         scene = self.scene
         render = scene.render
@@ -181,9 +213,15 @@ class BlenderStage:
                 tree.nodes["Background"].inputs["Strength"].default_value = 1.0
 
     def set_scene(
-        self, objects: Sequence[SceneObject], cameras: Sequence[Camera], ground: Ground
+        self,
+        objects: Sequence[SceneObject],
+        cameras: Sequence[Camera],
+        ground: Ground,
+        *,
+        tile: float | None = None,
     ) -> None:
-        """Replace the objects, cameras and ground by the given ones."""
+        """Replace the objects, cameras and ground by the given ones; with ``tile`` the ground
+        is a checkerboard of ``tile``-metre squares (each range must hold whole tiles)."""
         if len(objects) > MAX_OBJECTS:
             raise ValueError(f"an ID pass holds at most {MAX_OBJECTS} objects, got {len(objects)}")
         for old in self._objects:
@@ -201,10 +239,40 @@ class BlenderStage:
         self._set_cameras(cameras)
         width = ground.x_range[1] - ground.x_range[0]
         depth = ground.z_range[1] - ground.z_range[0]
+        self._set_ground_tiles(None if tile is None else (width / tile, depth / tile))
         centre = np.eye(4)
         centre[:3, 3] = (sum(ground.x_range) / 2, ground.height, sum(ground.z_range) / 2)
         centre[:3, :3] = np.diag([width, 1.0, depth])
         self._ground.matrix_world = _matrix(centre)
+
+    def _set_ground_tiles(self, tiles: tuple[float, float] | None) -> None:
+        cells = None
+        if tiles is not None:
+            cells = (round(tiles[0]), round(tiles[1]))
+            if min(cells) < 1 or not all(
+                math.isclose(t, c) for t, c in zip(tiles, cells, strict=True)
+            ):
+                raise ValueError(
+                    f"the ground does not hold whole tiles: {tiles[0]:g} x {tiles[1]:g}"
+                )
+        if cells == self._ground_tiles:
+            return
+        self._ground.data = self._plain_ground if cells is None else self._checker_mesh(*cells)
+        self._ground_tiles = cells
+
+    def move(self, objects: Sequence[SceneObject], cameras: Sequence[Camera]) -> None:
+        """Give the current objects and cameras new poses (a clip's next frame): the same
+        objects in the same order as ``set_scene`` got, only their placement changed."""
+        if len(objects) != len(self._objects) or len(cameras) != len(self._cameras):
+            raise ValueError(
+                f"move needs the {len(self._objects)} objects and {len(self._cameras)} cameras "
+                "of the current scene"
+            )
+        for item, obj in zip(self._objects, objects, strict=True):
+            if item.name != obj.id:
+                raise ValueError(f"move: object {obj.id!r} is not {item.name!r} of the scene")
+            item.matrix_world = _matrix(object_affine(obj))
+        self._set_cameras(cameras)
 
     def _set_cameras(self, cameras: Sequence[Camera]) -> None:
         while len(self._cameras) < len(cameras):
@@ -281,8 +349,9 @@ class BlenderStage:
         first = pixels.reshape(height, width, channels)[::-1, :, 0]
         return np.rint(first * 255.0).astype(np.uint8)
 
-    def render_image(self, camera_index: int = 0) -> bytes:
-        """The picture of one camera, as PNG bytes."""
+    def render_image(self, camera_index: int = 0, *, antialias: bool = True) -> bytes:
+        """The picture of one camera, as PNG bytes; Workbench anti-aliases with FXAA unless
+        ``antialias`` is off."""
         scene = self.scene
         scene.render.image_settings.color_mode = "RGB"
         scene.view_settings.view_transform = "Standard"
@@ -305,7 +374,7 @@ class BlenderStage:
             shading.show_cavity = False
             shading.show_object_outline = False
             shading.show_specular_highlight = True
-            scene.display.render_aa = "FXAA"
+            scene.display.render_aa = "FXAA" if antialias else "OFF"
         path = self.workdir / f"image-{os.getpid()}.png"
         try:
             self._render(camera_index, path)

@@ -1,4 +1,5 @@
-"""A split's ``manifest.json`` (parameters, versions, counts, content hashes) and its check.
+"""A split's ``manifest.json`` (parameters, versions, counts, content hashes) and its check;
+a clip set (``synth.clips``) has the same manifest, of kind ``spatialbabel-clips``.
 
 The manifest lists every file of the split except itself, with its sha256; ``verify_split``
 reports each file that is missing, extra (including stray ``.tmp`` files of an interrupted
@@ -43,9 +44,10 @@ def build_manifest(
     parameters: dict[str, Any],
     counts: dict[str, Any],
     files: dict[str, str],
+    kind: str = KIND,
 ) -> dict[str, Any]:
     return {
-        "kind": KIND,
+        "kind": kind,
         "generator": {**generator, "spatialbabel": __version__},
         "blender_version": ", ".join(sorted(set(blender_versions))),
         "parameters": parameters,

@@ -472,6 +472,11 @@ def request_max_tokens(custom_id: str) -> int:
     return default_max_tokens(request.task, mode)
 
 
+def _media_part(url: str) -> dict[str, Any]:
+    kind = "video_url" if url.startswith("data:video/") else "image_url"
+    return {"type": kind, kind: {"url": url}}
+
+
 def batch_request(
     custom_id: str,
     prompt: Prompt,
@@ -482,7 +487,8 @@ def batch_request(
     temperature: float | None = DEFAULT_TEMPERATURE,
 ) -> dict[str, Any]:
     """One line of an OpenAI batch file for the chat completions endpoint; several images
-    (the views of a question suite's item) go in the order given, before the text.
+    (the views of a question suite's item) go in the order given, before the text. A
+    ``data:video/...`` URL goes as a ``video_url`` part (vLLM's extension for video models).
 
     ``max_tokens`` defaults to the paper's budget for the id's task and mode
     (``spatialbabel.batch.default_max_tokens``; a question suite gives its own); ``temperature``
@@ -501,7 +507,7 @@ def batch_request(
             {
                 "role": "user",
                 "content": [
-                    *({"type": "image_url", "image_url": {"url": url}} for url in urls),
+                    *(_media_part(url) for url in urls),
                     {"type": "text", "text": prompt.text},
                 ],
             },

@@ -9,12 +9,6 @@ uninterrupted run.
 
 from __future__ import annotations
 
-import importlib.util
-import multiprocessing
-import sys
-import tempfile
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +17,11 @@ from spatialbabel import Scene
 from spatialbabel.files import write_json, write_jsonl
 from synth.config import GENERATOR_NAME, GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
 from synth.manifest import MANIFEST, build_manifest, file_hashes
+from synth.pool import run_pool
 from synth.subsets import stratified_subsets
 from synth.tiers import tier_of
-from synth.unit import GenerationError, unit_done
-from synth.workers import init_worker, run_unit
+from synth.unit import unit_done
+from synth.workers import run_unit
 
 
 @dataclass(frozen=True)
@@ -61,57 +56,17 @@ def pending_units(request: SplitRequest) -> list[int]:
 
 def run_units(request: SplitRequest, indices: list[int], *, progress: bool = True) -> None:
     """Generate ``indices`` on ``request.workers`` spawned processes, with a progress bar."""
-    from tqdm import tqdm
-
-    if not indices:
-        return
-    if importlib.util.find_spec("bpy") is None:
-        raise ModuleNotFoundError("No module named 'bpy'", name="bpy")
-    context = multiprocessing.get_context("spawn")
-    workers = min(request.workers, len(indices))
-    bar = tqdm(
+    run_pool(
+        run_unit,
+        indices,
+        root=request.out,
+        params=request.params,
+        workers=request.workers,
         total=request.n,
-        initial=request.n - len(indices),
-        unit="scene",
+        label="scene",
         desc="generate",
-        file=sys.stderr,
-        disable=not progress,
-        smoothing=0.1,
+        progress=progress,
     )
-    scratch = tempfile.TemporaryDirectory(
-        prefix="spatialbabel-generate-", ignore_cleanup_errors=True
-    )
-    executor = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=init_worker,
-        initargs=(str(request.out), request.params, scratch.name, workers),
-    )
-    try:
-        futures: set[Future[str]] = {executor.submit(run_unit, i) for i in indices}
-        while futures:
-            done, futures = wait(futures, return_when=FIRST_COMPLETED)
-            for future in done:
-                future.result()
-                bar.update(1)
-    except BrokenProcessPool as error:
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise GenerationError(
-            f"a Blender worker died ({error}); the finished scenes are kept: rerun the same command to resume"
-        ) from None
-    except BaseException:
-        # Interrupted (Ctrl-C) or a unit failed: stop the workers now; finished units are kept
-        # and an unfinished one leaves at most a .tmp file, which the next run removes.
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        raise
-    else:
-        executor.shutdown(wait=True)
-    finally:
-        bar.close()
-        scratch.cleanup()
 
 
 def finalise(request: SplitRequest) -> dict[str, Any]:

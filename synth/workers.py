@@ -1,5 +1,8 @@
 """Worker processes: each imports bpy once and keeps one ``BlenderStage`` for all its units.
 
+``run_unit`` makes one scene of a split, ``run_clip_unit`` one clip of a clip set; both are
+functions of the unit's index alone, which ``synth.pool.run_pool`` maps over the pending ones.
+
 Workers are started with "spawn", so the parent never imports bpy and a worker never inherits
 a half-initialised Blender from it.
 """
@@ -12,16 +15,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from synth.config import SceneParameters
-
 _STATE: dict[str, Any] = {}
 
 
-def init_worker(
-    root: str, params: SceneParameters, scratch: str, workers: int = 1, quiet: bool = True
-) -> None:
-    """Set up this worker: one ``BlenderStage``, scratch files in a folder of its own under
-    ``scratch`` (which the parent removes, however the run ends)."""
+def init_worker(root: str, params: Any, scratch: str, workers: int = 1, quiet: bool = True) -> None:
+    """Set up this worker: one ``BlenderStage`` for ``params.engine`` (``params`` is a
+    split's ``SceneParameters`` or a clip set's ``ClipParameters``), scratch files in a folder
+    of its own under ``scratch`` (which the parent removes, however the run ends)."""
     # Headless Workbench draws with Mesa's llvmpipe, which starts a thread per core in every
     # process; W workers on C cores then fight over them. C // W threads each is faster
     # (benchmarks/bench_generate.py). A value the user set is kept.
@@ -47,5 +47,13 @@ def run_unit(index: int) -> str:
     from synth.unit import generate_unit
 
     return generate_unit(
+        _STATE["root"], index, _STATE["params"], _STATE["stage"], _STATE["blender_version"]
+    )
+
+
+def run_clip_unit(index: int) -> str:
+    from synth.clip_unit import generate_clip_unit
+
+    return generate_clip_unit(
         _STATE["root"], index, _STATE["params"], _STATE["stage"], _STATE["blender_version"]
     )

@@ -1,0 +1,192 @@
+"""SpatialMind on moving primitives: eight tasks about what a moving camera saw (distances now,
+speeds and view turns, path lengths, relative motion) and what happens next (the observer's
+future direction, a target's future distance and place in the view), over the clips of
+``spatialbabel clips`` (docs/spatialmind.md).
+
+Numeric answers are graded by MRA (``suites.numeric``), multiple choice by exact letter
+(``suites.choices``). The baselines are ``persistence`` (the state at the start of what is
+asked, copied forward), ``chance`` and ``median`` (the constant median answer). Building also
+writes every item's state chain as training records (``suites.spatialmind.chain``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+
+from spatialbabel.files import write_json
+from suites.base import Aggregation, Grade, Item, PromptText, Reply, Suite
+from suites.choices import grade_choice, letter, options_block
+from suites.numeric import grade_number
+from suites.spatialmind.tasks import SECTIONS, TASKS, UNIT_WORDS, serialize
+
+LABELS_FILE: Final = "labels.json"
+SYSTEM: Final = (
+    "You are an expert in spatial reasoning from video. You watch what a moving camera saw and "
+    "answer questions about distances, motion and what happens next."
+)
+SCENE: Final = (
+    "The camera is the observer. It moves through a scene of simple objects (cubes, spheres, "
+    "cylinders, cones, pyramids, tori) standing on flat ground tiled in 2 m squares. Distances "
+    "are between centres, in metres; the observer's position is the camera's centre; left and "
+    "right are as seen in the camera's view."
+)
+SECTION_GUIDE: Final = {
+    "GROUND": "the target, the reference, the observed time span, the frame and the quantity asked",
+    "CURRENT": "the current state: distances, directions, speeds at the times that matter",
+    "DYNAMICS": "how it changes: signed changes of distance and direction, path lengths, the relation",
+    "FUTURE": "the predicted state at the time asked",
+}
+
+
+class SpatialMind(Suite):
+    name = "spatialmind"
+    version = "1"
+    tasks = tuple(TASKS)
+    variants = ("direct", "cot", "chain")
+    breakdowns = ("level",)
+    aggregation = Aggregation(overall="macro", resample="scenes")
+
+    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
+        group.add_argument(
+            "--spatialmind-inputs",
+            dest="spatialmind_inputs",
+            choices=("frames", "video"),
+            default="frames",
+            help="show the observed frames as images (default) or the clip's MP4",
+        )
+        group.add_argument(
+            "--spatialmind-per-clip",
+            dest="spatialmind_per_clip",
+            type=int,
+            default=1,
+            help="items per task and clip (default %(default)s)",
+        )
+        group.add_argument(
+            "--spatialmind-min-visible",
+            dest="spatialmind_min_visible",
+            type=float,
+            default=0.0005,
+            help="least share of the image a target covers in every frame asked about "
+            "(default %(default)s: 131 pixels at 512x512)",
+        )
+        group.add_argument(
+            "--spatialmind-seed",
+            dest="spatialmind_seed",
+            type=int,
+            default=0,
+            help="seed of the choice of intervals, targets and balanced items (default %(default)s)",
+        )
+
+    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
+        from suites.spatialmind.build import BuildOptions, build_items
+        from suites.spatialmind.chain import write_training
+
+        settings = BuildOptions(
+            inputs=getattr(options, "spatialmind_inputs", "frames"),
+            per_clip=getattr(options, "spatialmind_per_clip", 1),
+            min_visible=getattr(options, "spatialmind_min_visible", 0.0005),
+            seed=getattr(options, "spatialmind_seed", 0),
+        )
+        items, histograms = build_items(split, out, settings)
+        write_json(out / LABELS_FILE, {"labels": histograms})
+        write_training(out, self, items)
+        for task, counts in histograms.items():
+            text = ", ".join(f"{label} {n}" for label, n in counts.items())
+            print(f"  {task} labels: {text}", file=sys.stderr)
+        yield from items
+
+    def prompt(self, item: Item, variant: str) -> PromptText:
+        fps = float(item.facts["fps"])
+        last = float(item.facts["observed_until"])
+        if any(name.endswith(".mp4") for name in item.inputs):
+            context = (
+                f"The video shows what a camera saw, at {fps:g} frames per second, from 0.0 s "
+                f"to {last:.1f} s."
+            )
+        else:
+            context = (
+                f"The {len(item.inputs)} images are the frames of one video, in order, "
+                f"{1 / fps:g} s apart ({fps:g} frames per second): the first at 0.0 s, the "
+                f"last at {last:.1f} s."
+            )
+        question = item.question
+        if item.options:
+            question += "\n" + options_block(item.options)
+            shape = "<letter>"
+        else:
+            shape = f"<number> (in {UNIT_WORDS[item.facts['unit']]})"
+        if variant == "direct":
+            ask = f"Reply with one line, 'Answer: {shape}', and nothing else."
+        elif variant == "cot":
+            ask = f"Think it through step by step, then end with a line 'Answer: {shape}'."
+        elif variant == "chain":
+            sections = SECTIONS[TASKS[item.task]]
+            guide = "\n".join(f"{name}: {SECTION_GUIDE[name]}" for name in sections)
+            ask = (
+                "Reason as a state chain, one section per line, each starting with its name:\n"
+                f"{guide}\nThen end with a line 'ANSWER: {shape}'."
+            )
+        else:
+            raise ValueError(
+                f"unknown variant {variant!r}; {self.name} has {', '.join(self.variants)}"
+            )
+        return PromptText(SYSTEM, f"{context} {SCENE}\n\n{question}\n\n{ask}")
+
+    def grade(self, item: Item, reply: Reply) -> Grade:
+        if item.options:
+            return grade_choice(item, reply)
+        return grade_number(reply.output, float(item.answer), str(item.facts["unit"]))
+
+    def max_tokens(self, variant: str) -> int:
+        return 64 if variant == "direct" else 1024
+
+    def baselines(self, items: Sequence[Item], seed: int) -> Mapping[str, Mapping[str, Reply]]:
+        """``persistence``: the answer each item's ground truth gives when the state at the
+        start of what is asked is copied forward (``facts["persistence"]``); ``chance``: a
+        uniform option, or for numbers another item's reference of the same task and unit
+        (seeded); ``median``: the median reference of the task and unit, or the task's most
+        frequent right option."""
+        rng = np.random.default_rng(seed)
+        # Numbers are pooled by task and unit (a motion-state item asks for m/s or degrees).
+        by_kind: dict[tuple[str, str], list[Item]] = {}
+        for item in items:
+            by_kind.setdefault((item.task, str(item.facts.get("unit", ""))), []).append(item)
+        median: dict[tuple[str, str], str] = {}
+        for (task, unit), group in by_kind.items():
+            if unit:
+                median[(task, unit)] = serialize(
+                    float(np.median([float(i.answer) for i in group])), unit
+                )
+            else:
+                counts = Counter(str(i.answer) for i in group)
+                median[(task, unit)] = min(counts, key=lambda a: (-counts[a], a))
+
+        def kind(item: Item) -> tuple[str, str]:
+            return item.task, str(item.facts.get("unit", ""))
+
+        def reply(item: Item, text: str) -> Reply:
+            return Reply(item.item_id, "", "", output=f"Answer: {text}")
+
+        persistence = {i.item_id: reply(i, str(i.facts["persistence"])) for i in items}
+        chance: dict[str, Reply] = {}
+        for item in items:
+            if item.options:
+                chance[item.item_id] = reply(item, letter(int(rng.integers(len(item.options)))))
+            else:
+                pool = by_kind[kind(item)]
+                other = pool[int(rng.integers(len(pool)))]
+                chance[item.item_id] = reply(item, serialize(float(other.answer), kind(item)[1]))
+        constant = {i.item_id: reply(i, median[kind(i)]) for i in items}
+        return {"persistence": persistence, "chance": chance, "median": constant}
+
+
+SUITE = SpatialMind()
+
+__all__ = ["SUITE", "SpatialMind"]

@@ -1,0 +1,231 @@
+"""Items of a clip set: which candidates become items, deterministically.
+
+Numeric tasks take the first ``per_clip`` valid candidates of each clip (each task draws from
+its own stream, ``SeedSequence([seed, clip index, task number])``). The three multiple-choice
+tasks are balanced over the whole set: candidates are pooled by label and taken in rounds, one
+per label a round (the label with the fewest items so far first, then the rarest), at most
+``per_clip`` per clip and task, until ``per_clip`` x clips items are taken or the candidates
+run out; the label histograms are in ``suite.json`` (via the items) and in the build's output.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from spatialbabel.clip import Clip
+from spatialbabel.files import FileFormatError, read_json
+from suites.base import Item, SuiteError
+from suites.choices import letter
+from suites.spatialmind.tasks import (
+    BUILDERS,
+    OPTIONS,
+    TASKS,
+    Candidate,
+    ClipFacts,
+    oracle_exact,
+    serialize,
+)
+
+CLIP_SET_KIND: Final = "spatialbabel-clips"
+SUITE_NAME: Final = "spatialmind"
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    inputs: str = "frames"
+    per_clip: int = 1
+    min_visible: float = 0.0005
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.inputs not in ("frames", "video"):
+            raise ValueError(f"inputs must be frames or video, got {self.inputs!r}")
+        if self.per_clip < 1:
+            raise ValueError(f"items per clip and task must be at least 1, got {self.per_clip}")
+        if not 0.0 <= self.min_visible < 1.0:
+            raise ValueError(f"the least visible share must lie in [0, 1), got {self.min_visible}")
+
+
+def load_clip_set(root: Path) -> list[Clip]:
+    """The clips of a finished clip set, in index order; a SuiteError names what is wrong."""
+    manifest_path = root / "manifest.json"
+    if not manifest_path.is_file():
+        raise SuiteError(
+            f"{root}: no manifest.json: not a finished clip set (run spatialbabel clips)"
+        )
+    try:
+        manifest = read_json(manifest_path)
+    except FileFormatError as error:
+        raise SuiteError(str(error)) from None
+    if manifest.get("kind") != CLIP_SET_KIND:
+        raise SuiteError(
+            f"{manifest_path}: a {manifest.get('kind')!r}, not a clip set: SpatialMind reads "
+            "the clips of 'spatialbabel clips'"
+        )
+    paths = sorted((root / "clips").glob("clip_*.json"))
+    if not paths:
+        raise SuiteError(f"{root}: no clips/clip_*.json")
+    return [Clip.load(path) for path in paths]
+
+
+def _labels_of(task: str) -> list[str]:
+    return list(OPTIONS[task])
+
+
+def balance(
+    candidates: dict[str, list[Candidate]], task: str, per_clip: int, rng: np.random.Generator
+) -> dict[str, list[Candidate]]:
+    """Candidates of one multiple-choice task picked in rounds over the labels (see module)."""
+    pools: dict[str, list[tuple[str, Candidate]]] = defaultdict(list)
+    for clip_id in sorted(candidates):
+        for candidate in candidates[clip_id]:
+            assert candidate.label is not None
+            pools[candidate.label].append((clip_id, candidate))
+    for label in pools:
+        shuffled = rng.permutation(len(pools[label]))
+        pools[label] = [pools[label][int(k)] for k in shuffled]
+    order = _labels_of(task)
+    # A clip that offers a rare label is kept for it: each pick takes, among the clips still
+    # open, the one whose other labels are the least rare (then the pool's random order).
+    offers: dict[str, set[str]] = defaultdict(set)
+    for label, pool in pools.items():
+        for clip_id, _ in pool:
+            offers[clip_id].add(label)
+    spread = {label: len({c for c, _ in pool}) for label, pool in pools.items()}
+
+    def value_elsewhere(clip_id: str, label: str) -> float:
+        return sum(1.0 / spread[other] for other in offers[clip_id] if other != label)
+
+    total = per_clip * len(candidates)
+    taken: Counter[str] = Counter()
+    per: Counter[str] = Counter()
+    picked: dict[str, list[Candidate]] = defaultdict(list)
+    count = 0
+    while count < total:
+        progressed = False
+        round_order = sorted(
+            (label for label in order if pools[label]),
+            key=lambda label: (taken[label], spread[label], order.index(label)),
+        )
+        for label in round_order:
+            pool = pools[label]
+            open_ = [k for k, (clip_id, _) in enumerate(pool) if per[clip_id] < per_clip]
+            if not open_:
+                pool.clear()
+                continue
+            choice = min(open_, key=lambda k: (value_elsewhere(pool[k][0], label), k))
+            clip_id, candidate = pool.pop(choice)
+            picked[clip_id].append(candidate)
+            per[clip_id] += 1
+            taken[label] += 1
+            count += 1
+            progressed = True
+            if count >= total:
+                break
+        if not progressed:
+            break
+    return picked
+
+
+def _item(clip: Clip, candidate: Candidate, inputs: tuple[str, ...]) -> Item:
+    facts: dict[str, Any] = dict(candidate.facts)
+    options: tuple[str, ...] = ()
+    if candidate.label is not None:
+        keys = _labels_of(candidate.task)
+        options = tuple(OPTIONS[candidate.task][k] for k in keys)
+        answer: Any = letter(keys.index(candidate.label))
+        answer_text = answer
+        facts["label"] = candidate.label
+        persistence = letter(keys.index(candidate.persistence))
+    else:
+        assert candidate.value is not None and candidate.unit is not None
+        answer = candidate.value
+        answer_text = serialize(candidate.value, candidate.unit)
+        facts["unit"] = candidate.unit
+        persistence = candidate.persistence
+    facts["fps"] = clip.fps
+    facts["observed_until"] = clip.frames[clip.last_observed].time
+    facts["answer_text"] = answer_text
+    facts["persistence"] = persistence
+    facts["chain"] = {**candidate.sections, "ANSWER": answer_text}
+    group = {"level": candidate.level}
+    if candidate.kind:
+        group["kind"] = candidate.kind
+    return Item(
+        SUITE_NAME,
+        f"{clip.clip_id}-{candidate.task}-{candidate.key}",
+        clip.clip_id,
+        candidate.task,
+        candidate.question,
+        answer,
+        inputs=inputs,
+        options=options,
+        group=group,
+        facts=facts,
+    )
+
+
+def _inputs(root: Path, out: Path, clip: Clip, kind: str) -> tuple[str, ...]:
+    files = clip.meta.get("files", {})
+    names = [files.get("video")] if kind == "video" else list(files.get("frames", []))
+    if not names or any(not isinstance(n, str) for n in names):
+        what = "an MP4 (it was made with --no-video)" if kind == "video" else "frames"
+        raise SuiteError(f"{root / 'clips' / (clip.clip_id + '.json')}: the clip has no {what}")
+    return tuple(os.path.relpath(root / name, out) for name in names)
+
+
+def build_items(
+    root: Path, out: Path, options: BuildOptions
+) -> tuple[list[Item], dict[str, dict[str, int]]]:
+    """The items of a clip set, and the label histogram of each multiple-choice task."""
+    clips = load_clip_set(root)
+    per_task: dict[str, dict[str, list[Candidate]]] = {task: {} for task in TASKS}
+    for clip in clips:
+        index = int(clip.meta.get("index", int(clip.clip_id.rsplit("_", 1)[-1])))
+        facts = ClipFacts(
+            clip, max(1, round(options.min_visible * clip.camera.width * clip.camera.height))
+        )
+        for number, (task, builder) in enumerate(BUILDERS.items()):
+            rng = np.random.default_rng(np.random.SeedSequence([options.seed, index, number]))
+            found = [c for c in builder(facts, rng) if oracle_exact(c)]
+            if task not in OPTIONS:
+                # The first per_clip numeric candidates with distinct keys.
+                unique: dict[str, Candidate] = {}
+                for candidate in found:
+                    unique.setdefault(candidate.key, candidate)
+                found = list(unique.values())[: options.per_clip]
+            per_task[task][clip.clip_id] = found
+    for number, task in enumerate(TASKS):
+        if task in OPTIONS:
+            rng = np.random.default_rng(np.random.SeedSequence([options.seed, 1 << 20, number]))
+            picked = balance(per_task[task], task, options.per_clip, rng)
+            per_task[task] = {c.clip_id: picked.get(c.clip_id, []) for c in clips}
+    items: list[Item] = []
+    for clip in clips:
+        inputs = _inputs(root, out, clip, options.inputs)
+        for task in TASKS:
+            for candidate in per_task[task].get(clip.clip_id, []):
+                items.append(_item(clip, candidate, inputs))
+    histograms = {
+        task: {
+            label: sum(1 for i in items if i.task == task and i.facts.get("label") == label)
+            for label in OPTIONS[task]
+        }
+        for task in OPTIONS
+    }
+    return items, histograms
+
+
+__all__ = [
+    "CLIP_SET_KIND",
+    "BuildOptions",
+    "balance",
+    "build_items",
+    "load_clip_set",
+]
