@@ -76,6 +76,10 @@ class ClipFrame:
         set_(self, "cam_to_world", pose)
         positions = tuple(_floats(p, f"positions[{i}]", 3) for i, p in enumerate(self.positions))
         set_(self, "positions", positions)
+        if len(self.yaws) != len(positions):
+            raise _fail(
+                "yaws", f"expected one per position: {len(positions)}, got {len(self.yaws)}"
+            )
         set_(self, "yaws", _floats(self.yaws, "yaws", len(positions)))
         if self.visible_pixels is not None:
             pixels = tuple(int(v) for v in self.visible_pixels)

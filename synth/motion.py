@@ -335,10 +335,10 @@ def sample_motion(
         placed: list[ObjectPlan] = []
         used: set[tuple[str, str]] = set()
         for wanted in planned:
-            for attempt in range(PLACEMENT_TRIES):
+            for draw in range(PLACEMENT_TRIES):
                 kind = (
                     wanted
-                    if attempt < PLACEMENT_TRIES // 2
+                    if draw < PLACEMENT_TRIES // 2
                     else kinds[int(rng.choice(len(kinds), p=weights))]
                 )
                 class_name, color, size = _spec(rng, used)

@@ -50,8 +50,14 @@ class BoxesRenderer:
             if depths[index] <= 0.1:
                 continue
             u0, v0, u1, v1 = projected_box(self.objects[index], camera)
-            x0, x1 = int(np.clip(np.floor(u0), 0, camera.width)), int(np.clip(np.ceil(u1), 0, camera.width))
-            y0, y1 = int(np.clip(np.floor(v0), 0, camera.height)), int(np.clip(np.ceil(v1), 0, camera.height))
+            x0, x1 = (
+                int(np.clip(np.floor(u0), 0, camera.width)),
+                int(np.clip(np.ceil(u1), 0, camera.width)),
+            )
+            y0, y1 = (
+                int(np.clip(np.floor(v0), 0, camera.height)),
+                int(np.clip(np.ceil(v1), 0, camera.height)),
+            )
             mask[y0:y1, x0:x1] = index + 1
         return mask
 
@@ -63,6 +69,5 @@ class BoxesRenderer:
 
     def render_image(self, camera_index: int = 0, *, antialias: bool = True) -> bytes:
         self.frames += 1
-        camera = self.cameras[camera_index]
         shade = self.mask(camera_index) * 20
         return _png(np.stack([shade, shade, np.full_like(shade, self.frames % 256)], axis=-1))
