@@ -2,11 +2,14 @@
 
 Importing this package does not import bpy; only the worker processes (``synth.workers``) and
 ``synth.blender_stage`` do. ``spatialbabel generate`` and ``spatialbabel verify`` wrap
-``generate_split`` and ``verify_split`` (docs/generation.md).
+``generate_split`` and ``verify_split`` (docs/generation.md); ``spatialbabel clips`` wraps
+``generate_clips`` (docs/spatialmind.md).
 """
 
 from spatialbabel.footprints import Footprint, clearance, footprint
 from synth.cameras import scene_cameras
+from synth.clip_unit import ClipParameters, generate_clip_unit
+from synth.clips import ClipSetRequest, generate_clips
 from synth.config import GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
 from synth.layout import LayoutError, LayoutRules, move_objects, sample_layout
 from synth.manifest import Problem, verify_split
@@ -21,6 +24,8 @@ __all__ = [
     "GENERATOR_VERSION",
     "TIERS",
     "TIER_NAMES",
+    "ClipParameters",
+    "ClipSetRequest",
     "Footprint",
     "GenerationError",
     "LayoutError",
@@ -34,6 +39,8 @@ __all__ = [
     "Visibility",
     "clearance",
     "footprint",
+    "generate_clip_unit",
+    "generate_clips",
     "generate_split",
     "move_objects",
     "sample_layout",

@@ -228,15 +228,23 @@ def build_clip(
     images: list[bytes] = []
     id_passes: list[bytes] = []
     frames: list[ClipFrame] = []
+    scenes = [
+        (_objects(plan, positions, yaws), [_camera(pose, params.resolution)])
+        for pose, positions, yaws in truths[: plan.observed]
+    ]
+    # All pictures, then all ID passes: Workbench pays for a change of shading settings, so
+    # they change twice a clip rather than twice a frame.
+    for objects, cameras in scenes:
+        renderer.move(objects, cameras)
+        images.append(renderer.render_image(0, antialias=False))
+    measured = []
+    for objects, cameras in scenes:
+        renderer.move(objects, cameras)
+        id_png, mask = renderer.render_ids(0)
+        id_passes.append(id_png)
+        measured.append((tuple(pixel_counts(mask, count)), tuple(pixel_boxes(mask, count))))
     for t, (pose, positions, yaws) in enumerate(truths):
-        pixels = boxes = None
-        if t < plan.observed:
-            renderer.move(_objects(plan, positions, yaws), [_camera(pose, params.resolution)])
-            images.append(renderer.render_image(0, antialias=False))
-            id_png, mask = renderer.render_ids(0)
-            id_passes.append(id_png)
-            pixels = pixel_counts(mask, count)
-            boxes = pixel_boxes(mask, count)
+        pixels, boxes = measured[t] if t < plan.observed else (None, None)
         frames.append(
             ClipFrame(
                 t,
@@ -244,8 +252,8 @@ def build_clip(
                 tuple(tuple(r) for r in pose.tolist()),
                 tuple(positions),
                 tuple(yaws),
-                None if pixels is None else tuple(pixels),
-                None if boxes is None else tuple(boxes),
+                pixels,
+                boxes,
             )
         )
     video = None

@@ -37,12 +37,12 @@ def run_pool(
     """Run ``unit(i)`` for every index on ``workers`` spawned processes (each with one
     ``BlenderStage`` built from ``params.engine``), with a progress bar over ``total`` units
     of which ``total - len(indices)`` are already done."""
-    from tqdm import tqdm
-
     if not indices:
         return
     if importlib.util.find_spec("bpy") is None:
         raise ModuleNotFoundError("No module named 'bpy'", name="bpy")
+    from tqdm import tqdm
+
     context = multiprocessing.get_context("spawn")
     workers = min(workers, len(indices))
     bar = tqdm(

@@ -28,7 +28,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         cwd=tmp_path,
         timeout=900,
     )
-    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai", "cv2", "skimage"):
+    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai", "cv2", "skimage", "imageio_ffmpeg"):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
@@ -56,6 +56,25 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         )
         assert done.returncode in (0, 1), done.stderr
         assert "internal parser error" not in done.stdout + done.stderr
+    # The suites load without their heavy parts; clips says what to install.
+    listed = subprocess.run(
+        [str(spatialbabel), "suite", "list"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert listed.returncode == 0 and "spatialmind" in listed.stdout, listed.stderr
+    clips = subprocess.run(
+        [str(spatialbabel), "clips", "--n", "1", "--out", str(tmp_path / "clips"), "--no-progress"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert clips.returncode == 4 and "spatialbabel[synth]" in clips.stderr, clips.stderr
     done = subprocess.run(
         [
             str(python),

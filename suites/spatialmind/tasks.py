@@ -510,8 +510,13 @@ def ego_future(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate
             },
             sections={
                 "GROUND": facts.ground("the observer", f"its motion from {window}"),
-                "CURRENT": f"At {_s(times[t_o])} the observer moves at {speed_now:.2f} m/s, "
-                f"turning {abs(rate_now):.0f}°/s {'left' if rate_now > 0 else 'right'}.",
+                "CURRENT": f"Over the last second ({_s(times[recent])} to {_s(times[t_o])}) the "
+                f"observer moves at {speed_now:.2f} m/s, "
+                + (
+                    "not turning."
+                    if abs(rate_now) < 0.5
+                    else f"turning {abs(rate_now):.0f}°/s to the {'left' if rate_now > 0 else 'right'}."
+                ),
                 "DYNAMICS": f"From {_s(times[t_p])} to {_s(times[t_o])} it travelled "
                 f"{facts.ego_path(t_p, t_o):.1f} m and turned {_turn(past.theta)}.",
                 "FUTURE": f"From {window} it will turn {_turn(future.theta)} and end at "
