@@ -28,11 +28,9 @@ import sys, time
 import numpy as np
 from synth.blender_stage import BlenderStage
 from synth.clip_unit import clip_ground
-from synth.motion import TILE, camera_pose, FOV_Y_DEG
-from spatialbabel import Camera
+from synth.motion import TILE, camera_at, camera_pose
 resolution, repeats = int(sys.argv[1]), int(sys.argv[2])
-pose = camera_pose(0.0, 0.0, 0.3)
-camera = Camera("observer", resolution, resolution, FOV_Y_DEG, tuple(tuple(r) for r in pose.tolist()))
+camera = camera_at(camera_pose(0.0, 0.0, 0.3), resolution)
 stage = BlenderStage("workbench")
 stage.set_scene([], [camera], clip_ground(), tile=TILE)
 stage.render_image(0, antialias=False)  # the first render compiles shaders

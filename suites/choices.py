@@ -21,6 +21,8 @@ from suites.base import Grade, Item, Reply
 
 LETTERS: Final = string.ascii_uppercase
 _ANSWER_LINE: Final = re.compile(r"^[\s>*_#`-]*answer\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE)
+#: A reply's answer line (``Answer:`` in any case, markdown emphasis allowed), for every reader.
+ANSWER_LINE: Final = _ANSWER_LINE
 _LETTER_LIST: Final = re.compile(
     r"^[\s*_`(\[]*(?P<letters>[A-Z](?:[\s,;/&]*(?:and\s+)?[A-Z])*)[\s*_`)\].]*$"
 )

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from suites.base import Grade
+from suites.choices import ANSWER_LINE
 
 #: The MRA confidence thresholds c; an answer hits c when its relative error is at most 1 - c.
 THRESHOLDS: Final = tuple(round(0.50 + 0.05 * k, 2) for k in range(10))
 _SLACK: Final = 1e-9
 
-_ANSWER_LINE: Final = re.compile(r"^[\s>*_#`-]*answer\s*[:：]\s*(?P<rest>.*)$", re.IGNORECASE)
 _NUMBER: Final = r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _FIRST_NUMBER: Final = re.compile(_NUMBER)
 _RANGE: Final = re.compile(rf"{_NUMBER}\s*(?:-|–|—|to)\s*{_NUMBER}")
@@ -102,7 +102,7 @@ def final_answer(text: str) -> str | None:
     """The text of the reply's last ``Answer:`` line, or the reply itself when it is one line."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     for line in reversed(lines):
-        match = _ANSWER_LINE.match(line)
+        match = ANSWER_LINE.match(line)
         if match:
             return match.group("rest").strip().strip("*_`").strip()
     return lines[0].strip("*_`").strip() if len(lines) == 1 else None

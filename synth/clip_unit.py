@@ -23,7 +23,6 @@ from spatialbabel.errors import SceneValidationError
 from spatialbabel.files import atomic_write_bytes
 from synth.config import GENERATOR_NAME
 from synth.motion import (
-    FOV_Y_DEG,
     GROUND_HALF,
     MANOEUVRES,
     POSITION_DECIMALS,
@@ -32,6 +31,7 @@ from synth.motion import (
     YAW_DECIMALS,
     MotionError,
     MotionPlan,
+    camera_at,
     camera_pose,
     sample_motion,
 )
@@ -197,12 +197,6 @@ def _objects(
     ]
 
 
-def _camera(pose: NDArray[np.float64], resolution: int) -> Camera:
-    return Camera(
-        "observer", resolution, resolution, FOV_Y_DEG, tuple(tuple(r) for r in pose.tolist())
-    )
-
-
 @dataclass(frozen=True)
 class RenderedClip:
     clip: Clip
@@ -222,14 +216,14 @@ def build_clip(
     truths = [frame_truth(plan, t) for t in range(plan.frames)]
     pose0, positions0, yaws0 = truths[0]
     renderer.set_scene(
-        _objects(plan, positions0, yaws0), [_camera(pose0, params.resolution)], ground, tile=TILE
+        _objects(plan, positions0, yaws0), [camera_at(pose0, params.resolution)], ground, tile=TILE
     )
     count = len(plan.objects)
     images: list[bytes] = []
     id_passes: list[bytes] = []
     frames: list[ClipFrame] = []
     scenes = [
-        (_objects(plan, positions, yaws), [_camera(pose, params.resolution)])
+        (_objects(plan, positions, yaws), [camera_at(pose, params.resolution)])
         for pose, positions, yaws in truths[: plan.observed]
     ]
     # All pictures, then all ID passes: Workbench pays for a change of shading settings, so
@@ -280,7 +274,7 @@ def build_clip(
         plan.observed,
         tuple(_objects(plan, positions0, yaws0)),
         tuple(o.motion for o in plan.objects),
-        _camera(pose0, params.resolution),
+        camera_at(pose0, params.resolution),
         tuple(frames),
         ground,
         meta,

@@ -374,13 +374,17 @@ def object_centres(plan: MotionPlan, frame: int) -> Array:
     return np.array([(o.ground[step][0], o.size[1] / 2.0, o.ground[step][1]) for o in plan.objects])
 
 
-def observer_camera(plan: MotionPlan, frame: int, resolution: int) -> Camera:
-    step = frame * SUBSTEPS
-    x, z = (float(v) for v in plan.ego[step])
-    pose = camera_pose(x, z, float(plan.ego_heading[step]))
+def camera_at(pose: NDArray[np.float64], resolution: int) -> Camera:
+    """The observer's camera with this ``cam_to_world``: square frames, ``FOV_Y_DEG``."""
     return Camera(
         "observer", resolution, resolution, FOV_Y_DEG, tuple(tuple(r) for r in pose.tolist())
     )
+
+
+def observer_camera(plan: MotionPlan, frame: int, resolution: int) -> Camera:
+    step = frame * SUBSTEPS
+    x, z = (float(v) for v in plan.ego[step])
+    return camera_at(camera_pose(x, z, float(plan.ego_heading[step])), resolution)
 
 
 __all__ = [
@@ -394,6 +398,7 @@ __all__ = [
     "MotionError",
     "MotionPlan",
     "ObjectPlan",
+    "camera_at",
     "camera_pose",
     "direction",
     "ego_profiles",

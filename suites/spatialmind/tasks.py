@@ -186,7 +186,7 @@ class ClipFacts:
 
     # -- shared text ----------------------------------------------------------------------------
 
-    def ground(self, target: str, quantity: str) -> str:
+    def ground_text(self, target: str, quantity: str) -> str:
         return (
             f"Target: {target}. Reference: the observer (the camera). Observed: "
             f"{_s(0)} to {_s(self.times[self.t_o])} ({self.clip.observed} frames at "
@@ -230,7 +230,9 @@ def distance_now(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
             kind="ego",
             facts={"frame": t, "object": i, "distance": d},
             sections={
-                "GROUND": facts.ground(facts.name(i), f"the distance from the observer at {now}"),
+                "GROUND": facts.ground_text(
+                    facts.name(i), f"the distance from the observer at {now}"
+                ),
                 "CURRENT": f"At {now} {facts.name(i)} is {facts.where(i, t)}.",
             },
             persistence=serialize(facts.distance(i, 0), "m"),
@@ -251,7 +253,7 @@ def distance_now(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                     kind="pair",
                     facts={"frame": t, "objects": [i, j], "distance": pair},
                     sections={
-                        "GROUND": facts.ground(
+                        "GROUND": facts.ground_text(
                             f"{facts.name(i)} and {facts.name(j)}",
                             f"the distance between their centres at {now}",
                         ),
@@ -286,7 +288,7 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 kind=kind,
                 facts={"t1": t1, "t2": t2, "path": v * elapsed, "speed": v},
                 sections={
-                    "GROUND": facts.ground("the observer", f"its mean speed {span}"),
+                    "GROUND": facts.ground_text("the observer", f"its mean speed {span}"),
                     "CURRENT": f"{span.capitalize()} ({elapsed:.1f} s) the observer travels "
                     f"{v * elapsed:.2f} m along its path: {v:.2f} m/s.",
                 },
@@ -311,7 +313,7 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 kind=kind,
                 facts={"t1": t1, "t2": t2, "object": i, "path": v * elapsed, "speed": v},
                 sections={
-                    "GROUND": facts.ground(facts.name(i), f"its mean speed {span}"),
+                    "GROUND": facts.ground_text(facts.name(i), f"its mean speed {span}"),
                     "CURRENT": f"At {_s(times[t1])} it is {facts.where(i, t1)}; at "
                     f"{_s(times[t2])} {facts.where(i, t2)}. It travels {v * elapsed:.2f} m in "
                     f"{elapsed:.1f} s: {v:.2f} m/s.",
@@ -333,7 +335,9 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 kind=kind,
                 facts={"t1": t1, "t2": t2, "view_turn": theta, "signed_turn": signed},
                 sections={
-                    "GROUND": facts.ground("the camera's viewing direction", f"its turn {span}"),
+                    "GROUND": facts.ground_text(
+                        "the camera's viewing direction", f"its turn {span}"
+                    ),
                     "CURRENT": f"The viewing direction at {_s(times[t2])} is {theta:.0f}° from "
                     f"the one at {_s(times[t1])}; the camera turned {_turn(signed)} on the way.",
                 },
@@ -361,7 +365,7 @@ def ego_path(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate]:
             unit="m",
             facts={"t1": t1, "t2": t2, "path": s, "displacement": displacement},
             sections={
-                "GROUND": facts.ground("the observer", f"its path length {span}"),
+                "GROUND": facts.ground_text("the observer", f"its path length {span}"),
                 "CURRENT": f"The observer's positions at {_s(times[t1])} and {_s(times[t2])} "
                 f"are {displacement:.1f} m apart in a straight line, and it turns "
                 f"{_turn(facts.signed_turn(t1, t2))} between them.",
@@ -395,7 +399,7 @@ def target_path(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidat
             unit="m",
             facts={"t1": t1, "t2": t2, "object": i, "path": s, "displacement": displacement},
             sections={
-                "GROUND": facts.ground(facts.name(i), f"its path length {span}"),
+                "GROUND": facts.ground_text(facts.name(i), f"its path length {span}"),
                 "CURRENT": f"At {_s(times[t1])} it is {facts.where(i, t1)}; at "
                 f"{_s(times[t2])} {facts.where(i, t2)}.",
                 "DYNAMICS": f"Its steps frame by frame add up to {s:.1f} m in {elapsed:.1f} s "
@@ -451,7 +455,7 @@ def relative_motion(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
                     "bearing_trend": result.bearing_trend,
                 },
                 sections={
-                    "GROUND": facts.ground(
+                    "GROUND": facts.ground_text(
                         facts.name(i), f"the change of its range and bearing {span}"
                     ),
                     "CURRENT": f"At {_s(times[t1])} it is {facts.where(i, t1)}; at "
@@ -509,7 +513,7 @@ def ego_future(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate
                 "past_end_speed": past.end_speed,
             },
             sections={
-                "GROUND": facts.ground("the observer", f"its motion from {window}"),
+                "GROUND": facts.ground_text("the observer", f"its motion from {window}"),
                 "CURRENT": f"Over the last second ({_s(times[recent])} to {_s(times[t_o])}) the "
                 f"observer moves at {speed_now:.2f} m/s, "
                 + (
@@ -560,7 +564,7 @@ def future_distance(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
                 "distance_now": facts.distance(i, t_o),
             },
             sections={
-                "GROUND": facts.ground(
+                "GROUND": facts.ground_text(
                     facts.name(i), f"its distance from the observer at {_s(times[t_f])}"
                 ),
                 "CURRENT": f"At {_s(times[t_o])} it is {facts.where(i, t_o)}.",
@@ -612,7 +616,7 @@ def future_relation(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
                 label=label,
                 facts={"t_o": t_o, "t_f": t_f, "object": i, "xi": xi, "xi_now": xi_now},
                 sections={
-                    "GROUND": facts.ground(
+                    "GROUND": facts.ground_text(
                         facts.name(i), f"its place in the view at {_s(times[t_f])}"
                     ),
                     "CURRENT": f"At {_s(times[t_o])} its centre is at {xi_now:.2f} of the image "
