@@ -28,7 +28,17 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         cwd=tmp_path,
         timeout=900,
     )
-    for module in ("bpy", "pyrender", "open3d", "datasets", "pyarrow", "openai", "cv2", "skimage", "imageio_ffmpeg"):
+    for module in (
+        "bpy",
+        "pyrender",
+        "open3d",
+        "datasets",
+        "pyarrow",
+        "openai",
+        "cv2",
+        "skimage",
+        "imageio_ffmpeg",
+    ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
             capture_output=True,
