@@ -12,8 +12,9 @@ from typing import Final
 
 from parsers.collector import collector_paused
 from parsers.extract import CodeBlock, Extraction, extract_code, find_blocks
-from parsers.result import Diagnostic, Diagnostics, ParseResult
+from parsers.result import Diagnostic, Diagnostics, ObjectSource, ParseResult
 from spatialbabel import LANGUAGES, Registry, Scene
+from spatialbabel.open_classes import DOMAINS, Domain
 
 ParserFn = Callable[[str], ParseResult]
 WriterFn = Callable[[Scene], str]
@@ -72,9 +73,23 @@ def empty_result(
     return ParseResult(language, Scene(scene_id), tuple(diagnostics))
 
 
-def parse(text: str, language: str, *, scene_id: str = "parsed") -> ParseResult:
+def parse(
+    text: str, language: str, *, scene_id: str = "parsed", domain: Domain = "primitive"
+) -> ParseResult:
     """Read a model's reply written in ``language`` into a canonical scene. Never raises
-    (except for an unknown language, which is the caller's mistake)."""
+    (except for an unknown language or domain, which is the caller's mistake).
+
+    In the ``open`` domain each object's class is what the reply calls it (its name, variable
+    or comment: ``parsers.open_domain``), its geometry read as in the primitive domain."""
+    if domain == "open":
+        from parsers.domain import parsing_domain
+        from parsers.open_domain import name_objects
+
+        with parsing_domain("open"):
+            result = parse(text, language, scene_id=scene_id)
+        return name_objects(result, text)
+    if domain != "primitive":
+        raise ValueError(f"unknown domain {domain!r}; known: {', '.join(DOMAINS)}")
     parser = get_parser(language)
     if not isinstance(text, str):
         return empty_result(
@@ -108,6 +123,7 @@ __all__ = [
     "Diagnostic",
     "Diagnostics",
     "Extraction",
+    "ObjectSource",
     "ParseResult",
     "available_languages",
     "extract_code",

@@ -14,7 +14,7 @@ from typing import Final
 
 import numpy as np
 
-from parsers.result import Diagnostics
+from parsers.result import Diagnostics, ObjectSource
 from spatialbabel import (
     UNIT_EXTENTS,
     UNKNOWN_CLASS,
@@ -56,6 +56,9 @@ class NativeObject:
     #: frame (json, dsl): kept as written instead of re-derived from the affine, so a scene
     #: written out and read back is the same scene to the last bit.
     canonical_trs: tuple[Vec3, Vec3, Vec3] | None = None
+    #: The word the reply wrote where a class goes (JSON's class_name, the DSL's shape),
+    #: whether or not it names a primitive.
+    class_word: str | None = None
 
 
 _ID_CLEAN = re.compile(r"[^A-Za-z0-9_.\-]+")
@@ -171,9 +174,28 @@ def ground_side(lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix) ->
 
 
 def build_objects(
-    language: str, natives: list[NativeObject], diagnostics: Diagnostics
+    language: str,
+    natives: list[NativeObject],
+    diagnostics: Diagnostics,
+    sources: list[ObjectSource] | None = None,
 ) -> list[SceneObject]:
-    """Canonical objects with unique ids; ground slabs left out with a diagnostic."""
+    """Canonical objects with unique ids; ground slabs left out with a diagnostic. When
+    ``sources`` is given, each object's ``ObjectSource`` is appended to it, in object order."""
+    kept = _build_objects(language, natives, diagnostics)
+    if sources is not None:
+        # A native line is a line of the code read; only a line map makes it a reply line
+        # (the declarative languages read several blocks, each with its own map, and keep
+        # none).
+        line_map = diagnostics.line_map
+        for native, _ in kept:
+            line = None if native.line is None or line_map is None else line_map(native.line)
+            sources.append(ObjectSource(native.name, native.class_word, line))
+    return [obj for _, obj in kept]
+
+
+def _build_objects(
+    language: str, natives: list[NativeObject], diagnostics: Diagnostics
+) -> list[tuple[NativeObject, SceneObject]]:
     taken: set[str] = set()
     counters: dict[str, int] = {}
     built: list[tuple[NativeObject, SceneObject]] = []
@@ -195,11 +217,11 @@ def build_objects(
         if obj is not None:
             built.append((native, obj))
     if len(built) < 2:
-        return [obj for _, obj in built]
-    kept: list[SceneObject] = []
+        return built
+    kept: list[tuple[NativeObject, SceneObject]] = []
     objects = [obj for _, obj in built]
     if not any(_may_be_slab(obj) for obj in objects):
-        return objects
+        return built
     names = [obj.class_name for obj in objects]
     # Every object's world AABB at once (each as primitive_aabb(object_affine(obj)) gives it).
     affines = placed_units(
@@ -212,13 +234,13 @@ def build_objects(
     others = np.ones(len(objects), dtype=bool)
     for index, (native, obj) in enumerate(built):
         if not _may_be_slab(obj):
-            kept.append(obj)
+            kept.append((native, obj))
             continue
         others[index] = False
         side = ground_side(lows[index], highs[index], lows[others], highs[others])
         others[index] = True
         if side is None:
-            kept.append(obj)
+            kept.append((native, obj))
             continue
         diagnostics.info(
             "build.ground_removed",

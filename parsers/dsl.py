@@ -26,8 +26,9 @@ from grammars import read_grammar
 from parsers import PARSERS, WRITERS
 from parsers.build import NativeObject, build_objects
 from parsers.candidates import read_candidates
+from parsers.domain import element_kind
 from parsers.extract import Extraction
-from parsers.result import Diagnostics, ParseResult
+from parsers.result import Diagnostics, ObjectSource, ParseResult
 from spatialbabel import (
     UNIT_EXTENTS,
     UNKNOWN_CLASS,
@@ -451,7 +452,13 @@ def _entity(
     size = size or unit
     affine = compose(position, euler_to_matrix(rotation), np.asarray(size) / np.asarray(unit))
     return NativeObject(
-        class_name, affine, rgb, name, form.line, canonical_trs=(position, rotation, size)
+        class_name,
+        affine,
+        rgb,
+        name,
+        form.line,
+        canonical_trs=(position, rotation, size),
+        class_word=_shape_word(fields["shape"]) if "shape" in fields else None,
     )
 
 
@@ -463,7 +470,7 @@ def _scene_element(fields: dict[str, Form], name: str | None) -> tuple[SceneElem
     """(kind, word) when an entity is the ground, a light or a camera: its shape names one, or
     it has no shape and its name does."""
     word = _shape_word(fields["shape"]) if "shape" in fields else name
-    kind = scene_element_kind(word)
+    kind = element_kind(word)
     return (kind, word) if kind is not None and word is not None else None
 
 
@@ -634,8 +641,11 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
 
 def parse_dsl(text: str) -> ParseResult:
     natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
-    objects = build_objects(LANGUAGE, natives, diagnostics)
-    return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
+    sources: list[ObjectSource] = []
+    objects = build_objects(LANGUAGE, natives, diagnostics, sources)
+    return ParseResult(
+        LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items), tuple(sources)
+    )
 
 
 def _number(value: float) -> str:

@@ -27,7 +27,7 @@ from parsers.build import NativeObject, build_objects
 from parsers.evaluator import CallContext, Dialect, Engine, Evaluation, FrontEnd, Limits, evaluate
 from parsers.evaluator.repair import keep_beginning
 from parsers.extract import extract_code
-from parsers.result import Diagnostics, ParseResult
+from parsers.result import Diagnostics, ObjectSource, ParseResult
 from spatialbabel import Scene
 
 EngineT = TypeVar("EngineT", bound=Engine)
@@ -101,5 +101,11 @@ class EvaluatedLanguage(Generic[EngineT]):
             and not any(d.severity == "error" for d in diagnostics.items)
         ):
             diagnostics.error(*self.no_objects)
-        objects = build_objects(self.language, natives, diagnostics)
-        return ParseResult(self.language, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
+        sources: list[ObjectSource] = []
+        objects = build_objects(self.language, natives, diagnostics, sources)
+        return ParseResult(
+            self.language,
+            Scene("parsed", tuple(objects)),
+            tuple(diagnostics.items),
+            tuple(sources),
+        )

@@ -28,8 +28,9 @@ from grammars import read_grammar
 from parsers import PARSERS, WRITERS
 from parsers.build import NativeObject, build_objects
 from parsers.candidates import read_candidates
+from parsers.domain import element_kind
 from parsers.extract import Extraction
-from parsers.result import Diagnostics, ParseResult
+from parsers.result import Diagnostics, ObjectSource, ParseResult
 from spatialbabel import (
     UNIT_EXTENTS,
     UNKNOWN_CLASS,
@@ -40,7 +41,7 @@ from spatialbabel import (
     parse_color,
     quaternion_to_euler,
 )
-from spatialbabel.classes import SceneElement, scene_element_kind
+from spatialbabel.classes import SceneElement
 from spatialbabel.frames import Vec3, compose
 
 LANGUAGE = "json"
@@ -631,10 +632,10 @@ def _scene_element(obj: dict[str, Any]) -> tuple[SceneElement, str] | None:
     found = _field(obj, "class")
     if found is not None:
         value = found[1]
-        kind = scene_element_kind(value) if isinstance(value, str) else None
+        kind = element_kind(value) if isinstance(value, str) else None
         return (kind, value) if kind is not None and isinstance(value, str) else None
     name = _object_id(obj)
-    kind = scene_element_kind(name)
+    kind = element_kind(name)
     return (kind, name) if kind is not None and name is not None else None
 
 
@@ -802,8 +803,15 @@ def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject
     unknown = sorted(k for k in obj if isinstance(k, str) and _norm(k) not in known)
     if unknown:
         notes.info("json.unknown_keys", f"{where}: keys ignored: {', '.join(unknown)}")
+    stated = _field(obj, "class")
     return NativeObject(
-        class_name, affine, rgb, _object_id(obj), line, canonical_trs=(position, rotation, size)
+        class_name,
+        affine,
+        rgb,
+        _object_id(obj),
+        line,
+        canonical_trs=(position, rotation, size),
+        class_word=stated[1] if stated is not None and isinstance(stated[1], str) else None,
     )
 
 
@@ -826,8 +834,11 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
 
 def parse_json(text: str) -> ParseResult:
     natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
-    objects = build_objects(LANGUAGE, natives, diagnostics)
-    return ParseResult(LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items))
+    sources: list[ObjectSource] = []
+    objects = build_objects(LANGUAGE, natives, diagnostics, sources)
+    return ParseResult(
+        LANGUAGE, Scene("parsed", tuple(objects)), tuple(diagnostics.items), tuple(sources)
+    )
 
 
 def write_json(scene: Scene) -> str:

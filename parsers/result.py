@@ -76,12 +76,27 @@ class Diagnostics:
 
 
 @dataclass(frozen=True)
+class ObjectSource:
+    """Where one parsed object came from, as the language's engine recorded it: the name the
+    code gave it (or the engine's own default), the word written in its class slot (JSON's
+    ``class_name``, the DSL's ``shape``) and the reply line that made it. The open domain
+    reads its class from these (``parsers.open_domain``)."""
+
+    name: str | None = None
+    class_word: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
 class ParseResult:
-    """The scene a reply describes, in the canonical frame, and how it was read."""
+    """The scene a reply describes, in the canonical frame, and how it was read.
+    ``sources`` holds one ``ObjectSource`` per object of the scene, in order (empty for a
+    scene built without the shared object builder)."""
 
     language: str
     scene: Scene
     diagnostics: tuple[Diagnostic, ...] = ()
+    sources: tuple[ObjectSource, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -201,7 +201,7 @@ def draw_plan(
                 Line2D(
                     [],
                     [],
-                    marker=CLASS_MARKERS[c],
+                    marker=CLASS_MARKERS.get(c, "X"),
                     ls="",
                     color="#808080",
                     markeredgecolor="#101010",

@@ -17,6 +17,7 @@ import trimesh
 
 from spatialbabel import CLASSES, UNIT_EXTENTS, UNKNOWN_CLASS
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS
+from spatialbabel.open_classes import is_open_class
 
 ROUND_SEGMENTS: Final = 32
 SPHERE_RINGS: Final = 16
@@ -48,7 +49,8 @@ def _pyramid() -> trimesh.Trimesh:
 
 
 def _build(class_name: str) -> trimesh.Trimesh:
-    if class_name in ("cube", UNKNOWN_CLASS):
+    # An object of the open domain (a sofa) is its bounding box.
+    if class_name in ("cube", UNKNOWN_CLASS) or is_open_class(class_name):
         return trimesh.creation.box(extents=UNIT_EXTENTS["cube"])
     if class_name == "sphere":
         # Revolving a half circle (rather than trimesh's uv_sphere) keeps the equator ring, so
@@ -83,7 +85,8 @@ def _build(class_name: str) -> trimesh.Trimesh:
 
 @cache
 def unit_trimesh(class_name: str) -> trimesh.Trimesh:
-    """The unit primitive of ``class_name`` (``unknown`` is drawn as the unit cube).
+    """The unit primitive of ``class_name`` (``unknown`` and the classes of the open domain
+    are drawn as the unit cube).
 
     The mesh is shared: callers must copy it before changing it.
     """

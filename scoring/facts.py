@@ -10,11 +10,13 @@ from dataclasses import replace
 from functools import cached_property, lru_cache
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.boxes import OrientedBox, scene_extent
 from spatialbabel import Scene, canonical_class
 from spatialbabel.frames import Matrix, euler_rows
 from spatialbabel.geometry import placed_units, primitive_aabbs
+from spatialbabel.open_classes import class_group, is_catch_all, open_class
 
 #: True scenes whose facts are kept; a split's eval subset fits.
 TRUTH_CACHE_SIZE = 4096
@@ -46,14 +48,26 @@ class SceneFacts:
         self.scene = scene
         self.positions = np.array([o.position for o in scene.objects], dtype=float).reshape(-1, 3)
         self.sizes = np.array([o.size for o in scene.objects], dtype=float).reshape(-1, 3)
-        # Synonym-aware classes, by the hub's one table (classes_equivalent's own rule).
+        # Synonym-aware classes, by the hub's one table of the scene's domain
+        # (classes_equivalent's and open_classes_equivalent's own rules).
+        canonical = open_class if scene.domain == "open" else canonical_class
         self.classes = np.array(
-            [canonical_class(o.class_name) or "" for o in scene.objects], dtype=object
+            [canonical(o.class_name) or "" for o in scene.objects], dtype=object
         )
         self.colors = tuple(o.color for o in scene.objects)
 
     def __len__(self) -> int:
         return len(self.scene.objects)
+
+    @cached_property
+    def class_groups(self) -> NDArray[np.object_]:
+        """The NYU40 class each object's open class falls under ("" for none)."""
+        return np.array([class_group(c) if c else "" for c in self.classes], dtype=object)
+
+    @cached_property
+    def catch_alls(self) -> NDArray[np.bool_]:
+        """Whether each object's open class is one of NYU40's catch-alls."""
+        return np.array([bool(c) and is_catch_all(c) for c in self.classes], dtype=bool)
 
     @cached_property
     def extent(self) -> float:

@@ -114,7 +114,12 @@ class ReplyContext:
         """Whether each (predicted, true) pair's classes are synonyms (predicted x true)."""
         mine, theirs = self.predicted.classes[:, None], self.true.classes[None, :]
         # An unrecognised class ("") equals nothing, not even another unrecognised one.
-        return np.asarray((mine == theirs) & (theirs != ""), dtype=bool)
+        same = (mine == theirs) & (theirs != "")
+        if self.truth.domain == "open":
+            # A true NYU40 catch-all is matched by any class the taxonomy files under it.
+            within = self.predicted.class_groups[:, None] == theirs
+            same |= within & self.true.catch_alls[None, :]
+        return np.asarray(same, dtype=bool)
 
     @cached_property
     def size_errors(self) -> Matrix:

@@ -169,7 +169,7 @@ def score_output(
     """Parse one model output in its language and score it against the true scene."""
     if output.scene_id != truth.scene_id:
         raise ValueError(f"output is for scene {output.scene_id!r}, truth is {truth.scene_id!r}")
-    result = parse(output.output, output.language, scene_id=output.scene_id)
+    result = parse(output.output, output.language, scene_id=output.scene_id, domain=truth.domain)
     scored = score_reply(result, truth, options=options, extra_metrics=extra_metrics)
     return replace(
         scored,

@@ -19,6 +19,7 @@ import numpy as np
 from spatialbabel.classes import CLASSES
 from spatialbabel.errors import SceneValidationError
 from spatialbabel.frames import Matrix, Vec3, euler_to_matrix, matrix_to_euler
+from spatialbabel.open_classes import DOMAINS, TABLE_FILE, Domain, is_open_class
 from spatialbabel.palette import PALETTE, RGB, nearest_palette_name
 
 SCHEMA_VERSION: Final = 1
@@ -112,10 +113,16 @@ class SceneObject:
             set_(self, "parent", _identifier(self.parent, "parent"))
             if self.parent == self.id:
                 raise SceneValidationError("parent", f"object {self.id!r} cannot rest on itself")
-        if self.class_name not in CLASSES and self.class_name != UNKNOWN_CLASS:
+        if (
+            self.class_name not in CLASSES
+            and self.class_name != UNKNOWN_CLASS
+            and not is_open_class(self.class_name)
+        ):
             known = ", ".join((*CLASSES, UNKNOWN_CLASS))
             raise SceneValidationError(
-                "class_name", f"expected one of {known}, got {_describe(self.class_name)}"
+                "class_name",
+                f"expected one of {known} or a class of the open vocabulary "
+                f"(spatialbabel/data/{TABLE_FILE}), got {_describe(self.class_name)}",
             )
         set_(self, "position", _vec3(self.position, "position"))
         set_(self, "rotation", _vec3(self.rotation, "rotation"))
@@ -368,22 +375,38 @@ class Ground:
 
 @dataclass(frozen=True)
 class Scene:
-    """A scene: objects, cameras (the first is the frontal view), the ground and free ``meta``."""
+    """A scene: objects, cameras (the first is the frontal view), the ground and free ``meta``.
+
+    ``domain`` says what its classes are: ``primitive``, the six shapes (and ``unknown``), or
+    ``open``, the descriptive classes of ``spatialbabel.open_classes`` (a predicted object of an
+    open scene may also keep the primitive it was drawn with, when nothing names it)."""
 
     scene_id: str
     objects: tuple[SceneObject, ...] = ()
     cameras: tuple[Camera, ...] = ()
     ground: Ground = field(default_factory=Ground)
     meta: Mapping[str, JSONValue] = field(default_factory=dict)
+    domain: Domain = "primitive"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scene_id", _identifier(self.scene_id, "scene_id"))
+        if self.domain not in DOMAINS:
+            raise SceneValidationError(
+                "domain", f"expected one of {', '.join(DOMAINS)}, got {_describe(self.domain)}"
+            )
         objects = tuple(self.objects)
         seen: dict[str, int] = {}
         for i, obj in enumerate(objects):
             if not isinstance(obj, SceneObject):
                 raise SceneValidationError(
                     f"objects[{i}]", f"expected a SceneObject, got {type(obj).__name__}"
+                )
+            if self.domain == "primitive" and obj.class_name not in _PRIMITIVE_NAMES:
+                known = ", ".join(_PRIMITIVE_NAMES)
+                raise SceneValidationError(
+                    f"objects[{i}].class_name",
+                    f"expected one of {known}, got {obj.class_name!r}, a class of the open "
+                    "domain (the scene's domain is 'primitive')",
                 )
             if obj.id in seen:
                 raise SceneValidationError(
@@ -455,9 +478,13 @@ class Scene:
         return obj.id
 
     def to_dict(self) -> dict[str, JSONValue]:
+        # The domain is written only when it is not the default, so primitive scenes keep
+        # their bytes.
+        domain: dict[str, JSONValue] = {} if self.domain == "primitive" else {"domain": self.domain}
         return {
             "schema_version": SCHEMA_VERSION,
             "scene_id": self.scene_id,
+            **domain,
             "objects": [o.to_dict() for o in self.objects],
             "cameras": [c.to_dict() for c in self.cameras],
             "ground": self.ground.to_dict(),
@@ -494,7 +521,12 @@ class Scene:
                 else Ground()
             )
             return cls(
-                mapping["scene_id"], tuple(objects), tuple(cameras), ground, mapping.get("meta", {})
+                mapping["scene_id"],
+                tuple(objects),
+                tuple(cameras),
+                ground,
+                mapping.get("meta", {}),
+                mapping.get("domain", "primitive"),
             )
         except SceneValidationError as error:
             raise error.in_file(source) if source else error from None
@@ -520,6 +552,10 @@ class Scene:
         from spatialbabel.files import atomic_write_text
 
         atomic_write_text(Path(path), self.to_json())
+
+
+#: The classes a scene of the primitive domain may hold.
+_PRIMITIVE_NAMES: Final = (*CLASSES, UNKNOWN_CLASS)
 
 
 def descendants(objects: Sequence[SceneObject], object_id: str) -> tuple[str, ...]:

@@ -1,0 +1,195 @@
+"""The open domain: each parsed object's class is what the reply calls it.
+
+In real indoor scenes a model draws every object as its bounding primitive (a box for a sofa)
+and says what it is in words. The language engines read the geometry exactly as in the
+primitive domain and record, for each object, the name the code gave it, the word in its class
+slot (JSON, the DSL) and the line that made it (``ParseResult.sources``). This layer, applied
+after any engine, takes the class from the first of these that names a class of the open
+vocabulary (``spatialbabel.open_classes``):
+
+1. the name: the word in the object's class slot (JSON ``class_name``, the DSL's ``shape``),
+   then the name the code gave it (``mesh.name``, ``GameObject("Sofa")``, ``obj.name``, the
+   JSON ``id``, the DSL entity's name);
+2. the variable the object was assigned to on the line that made it (``const couch = new
+   THREE.Mesh(...)``; in Blender the ``x = bpy.context.active_object`` after the operator);
+3. the comments on that line and on the comment lines just above it;
+4. the geometry, as a fallback: the object keeps the primitive it was drawn with (``cube``),
+   which matches no class of the open vocabulary.
+
+One diagnostic per object says which (``open.class_from_name``, ``..._variable``,
+``..._comment``, ``..._geometry``). The primitive domain's complaints that a word names none of
+the six primitives do not apply here and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Final, Literal
+
+from parsers.result import Diagnostic, ObjectSource, ParseResult
+from spatialbabel.open_classes import open_class_in
+
+Where = Literal["name", "variable", "comment"]
+
+#: Diagnostics of the primitive domain that say a word names none of the six shapes.
+PRIMITIVE_CLASS_CODES: Final = frozenset(
+    {"json.unknown_class", "dsl.unknown_class", "build.unknown_class"}
+)
+
+#: How a line comment starts, per language.
+COMMENT_MARKERS: Final[dict[str, str]] = {
+    "threejs": "//",
+    "unity": "//",
+    "blender": "#",
+    "open3d": "#",
+    "json": "//",
+    "dsl": ";",
+}
+
+#: An assignment at the start of a line: declaration words or a type, the variable, an
+#: optional type annotation, then ``=`` (not ``==`` or ``=>``).
+_ASSIGNMENT: Final = re.compile(
+    r"^\s*(?:(?:export\s+)?(?:const|let|var|final|val)\s+|[A-Za-z_][\w.]*(?:<[^<>=]*>)?(?:\[\])?\s+)?"
+    r"(?:this\.|self\.)?(?P<name>[A-Za-z_]\w*)\s*(?::\s*[\w.<>\[\], ]+?)?\s*=(?![=>])"
+)
+#: Blender's operators return nothing: the object they made is read back from the context.
+_ACTIVE_OBJECT: Final = re.compile(
+    r"^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?:bpy\.)?(?:context|C)\.(?:view_layer\.objects\.)?"
+    r"(?:active_object|object|active|selected_objects\[\s*0\s*\])\b"
+)
+#: Lines after a Blender operator searched for the variable that takes its object.
+_FOLLOWING_LINES: Final = 3
+
+
+def _code_part(line: str, marker: str) -> tuple[str, str | None]:
+    """A line split into its code and its trailing comment (None without one); a marker
+    inside a string literal starts no comment."""
+    quote: str | None = None
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote is not None:
+            if char == "\\":
+                index += 2
+                continue
+            if char == quote:
+                quote = None
+        elif char in "'\"`":
+            quote = char
+        elif line.startswith(marker, index):
+            return line[:index], line[index + len(marker) :].strip()
+        index += 1
+    return line, None
+
+
+def variable_at(lines: list[str], line: int, language: str) -> str | None:
+    """The variable the object made on reply line ``line`` (1-based) is assigned to."""
+    if not 1 <= line <= len(lines):
+        return None
+    marker = COMMENT_MARKERS.get(language, "//")
+    code, _ = _code_part(lines[line - 1], marker)
+    found = _ASSIGNMENT.match(code)
+    if found is not None:
+        return found.group("name")
+    if language != "blender":
+        return None
+    for following in lines[line : line + _FOLLOWING_LINES]:
+        code, _ = _code_part(following, marker)
+        if not code.strip():
+            break
+        found = _ACTIVE_OBJECT.match(code)
+        if found is not None:
+            return found.group("name")
+        if "bpy.ops." in code:
+            break
+    return None
+
+
+def comments_at(lines: list[str], line: int, language: str) -> list[str]:
+    """The comment ending reply line ``line`` and the comment lines just above it, nearest
+    first."""
+    found: list[str] = []
+    if not 1 <= line <= len(lines):
+        return found
+    marker = COMMENT_MARKERS.get(language, "//")
+    _, trailing = _code_part(lines[line - 1], marker)
+    if trailing:
+        found.append(trailing)
+    index = line - 2
+    while index >= 0:
+        text = lines[index].strip()
+        if not text.startswith(marker):
+            break
+        comment = text[len(marker) :].strip(marker[:1] + " ")
+        if comment:
+            found.append(comment)
+        index -= 1
+    return found
+
+
+def _candidates(
+    source: ObjectSource, lines: list[str], language: str
+) -> list[tuple[Where, str, str]]:
+    """(where, what it is called there, the wording of the diagnostic) in the order tried."""
+    found: list[tuple[Where, str, str]] = []
+    if source.class_word:
+        found.append(("name", source.class_word, "class"))
+    if source.name:
+        found.append(("name", source.name, "name"))
+    if source.line is not None:
+        variable = variable_at(lines, source.line, language)
+        if variable:
+            found.append(("variable", variable, "variable"))
+        found += [("comment", c, "comment") for c in comments_at(lines, source.line, language)]
+    return found
+
+
+def name_objects(result: ParseResult, text: str) -> ParseResult:
+    """``result`` read in the open domain: every object's class from what ``text`` (the reply)
+    calls it, the scene's domain ``open``."""
+    lines = text.split("\n") if isinstance(text, str) else []
+    sources = result.sources
+    diagnostics = [d for d in result.diagnostics if d.code not in PRIMITIVE_CLASS_CODES]
+    objects = []
+    for index, obj in enumerate(result.scene.objects):
+        source = sources[index] if index < len(sources) else ObjectSource()
+        decided = None
+        for where, word, wording in _candidates(source, lines, result.language):
+            found = open_class_in(word, "first" if where == "comment" else "last")
+            if found is not None:
+                decided = (where, word, wording, found[0])
+                break
+        if decided is None:
+            diagnostics.append(
+                Diagnostic(
+                    "warning",
+                    "open.class_from_geometry",
+                    f"{obj.id}: no name, variable or comment names a class of the open "
+                    f"vocabulary; kept as its bounding primitive {obj.class_name!r}",
+                    source.line,
+                )
+            )
+            objects.append(obj)
+            continue
+        where, word, wording, class_name = decided
+        diagnostics.append(
+            Diagnostic(
+                "info",
+                f"open.class_from_{where}",
+                f"{obj.id}: class {class_name!r} from its {wording} {word!r}",
+                source.line,
+            )
+        )
+        objects.append(replace(obj, class_name=class_name))
+    scene = replace(result.scene, objects=tuple(objects), domain="open")
+    return replace(result, scene=scene, diagnostics=tuple(diagnostics))
+
+
+__all__ = [
+    "COMMENT_MARKERS",
+    "PRIMITIVE_CLASS_CODES",
+    "comments_at",
+    "name_objects",
+    "variable_at",
+]
