@@ -55,6 +55,7 @@ COMMANDS: Final[dict[str, str]] = {
     "suite": "suites.cmd_suite",
     "s3ft": "s3ft.cmd_s3ft",
     "run": "runner.cmd_run",
+    "import": "importers.cmd_import",
 }
 
 
@@ -167,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "pyarrow": "s3ft",
             "openai": "run",
             "imageio_ffmpeg": "clips",
+            "h5py": "real",
+            "pandas": "real",
+            "trimesh": "real",
         }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)

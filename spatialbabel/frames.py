@@ -406,6 +406,9 @@ LANGUAGE_FRAMES: Final[dict[str, NativeFrame]] = {
     "unity": NativeFrame("unity", "Y-up left-handed: canonical = (x, y, -z)", _UNITY),
 }
 
+#: Any Z-up right-handed world (Blender's, Hypersim's, most modelling tools' exports).
+Z_UP_FRAME: Final = NativeFrame("z-up", "Z-up right-handed: canonical = (x, z, -y)", _BLENDER)
+
 
 def language_frame(language: str) -> NativeFrame:
     try:

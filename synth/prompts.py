@@ -233,6 +233,80 @@ GUIDES: Final[dict[str, LanguageGuide]] = {
 }
 assert set(GUIDES) == set(LANGUAGES)
 
+#: The open domain (real indoor scenes, ``Scene.domain == "open"``): the paper's Hypersim hint.
+#: Real furniture and items drawn as their bounding boxes, named with descriptive classes, in
+#: metres with the floor at y = 0 and the scene's bounds given. The languages are the same six,
+#: each told how to name an object so that the parser reads its class
+#: (``parsers.open_domain``: the name, the variable, the comment).
+SYSTEM_RECONSTRUCT_OPEN: Final = (
+    "You are an expert in 3D scene understanding and graphics programming. You will see a "
+    "photo-realistic image of a real indoor scene: furniture and household items in a room. "
+    "Reconstruct the scene as code: one object for every piece of furniture or item you see, "
+    "each drawn as its bounding box (the upright box that encloses it) and named with a "
+    "descriptive class name (sofa, table, chair, bed, night stand, lamp, cabinet, ...), with its "
+    "position, rotation and size in metres, as accurately as you can. Create only the objects: "
+    "no floor, walls, ceiling, lights or camera. Reply with the complete code in one fenced code "
+    "block."
+)
+
+OPEN_JSON_EXAMPLE: Final = """{"objects": [
+  {"class_name": "sofa", "position": [0.0, 0.45, -1.2], "rotation": [0, 0, 0], "scale": [2.0, 0.9, 0.9]},
+  {"class_name": "night stand", "position": [1.4, 0.3, -1.3], "rotation": [0, 30, 0], "scale": [0.5, 0.6, 0.45]}
+]}"""
+
+OPEN_DSL_EXAMPLE: Final = """(scene
+  (entity sofa (shape cube) (position 0 0.45 -1.2) (scale 2.0 0.9 0.9))
+  (entity night_stand (shape cube) (position 1.4 0.3 -1.3) (rotation 0 30 0) (scale 0.5 0.6 0.45)))"""
+
+#: Per language: how to write one object of the open domain as its bounding box, named.
+OPEN_GUIDES: Final[dict[str, str]] = {
+    "threejs": (
+        "Write JavaScript for three.js (import * as THREE from 'three') that adds every object to an "
+        "existing THREE.Scene named `scene`: one THREE.Mesh per object with a "
+        "new THREE.BoxGeometry(width, height, depth) of its size and a MeshStandardMaterial, placed "
+        "with mesh.position.set(x, y, z) at the centre of the box, turned with mesh.rotation.y "
+        "(radians) and named after its class: mesh.name = 'sofa'."
+    ),
+    "unity": (
+        "Write a C# MonoBehaviour for Unity whose Start() method creates every object with "
+        "GameObject.CreatePrimitive(PrimitiveType.Cube), names it after its class (e.g. "
+        '"Sofa", "NightStand"), sets transform.position to the centre of its box, '
+        "transform.rotation = Quaternion.Euler(0, yaw, 0) in degrees and transform.localScale to "
+        "its width, height and depth."
+    ),
+    "blender": (
+        "Write a Python script for Blender (import bpy) that adds every object with "
+        "bpy.ops.mesh.primitive_cube_add(size=1, location=(x, y, z), rotation=(0, 0, yaw), "
+        "scale=(width, depth, height)) at the centre of its box (yaw in radians), then names it "
+        'after its class: bpy.context.active_object.name = "sofa".'
+    ),
+    "open3d": (
+        "Write Python for Open3D (import open3d as o3d) that builds every object as a box, "
+        "o3d.geometry.TriangleMesh.create_box(width, height, depth) (it spans [0, width] x "
+        "[0, height] x [0, depth] from the origin: translate it by minus half its size to centre "
+        "it), assigned to a variable named after its class (sofa = ..., night_stand = ...), turned "
+        "with mesh.rotate(o3d.geometry.get_rotation_matrix_from_xyz((0, yaw, 0)), "
+        "center=mesh.get_center()) (radians), moved with translate, and collects all meshes in a "
+        "list named `meshes`."
+    ),
+    "json": (
+        "Write the scene as JSON in this schema:\n"
+        f"{OPEN_JSON_EXAMPLE}\n"
+        "One entry per object: class_name (a descriptive class name), position [x, y, z] of the "
+        "centre of its box, rotation [rx, ry, rz] in degrees (Euler XYZ; real furniture turns "
+        "about y only) and scale [width, height, depth], the box's full extents."
+    ),
+    "dsl": (
+        "Write the scene in this s-expression language:\n"
+        f"{OPEN_DSL_EXAMPLE}\n"
+        "One (entity NAME ...) per object, NAME its class name (night_stand, sofa_2), with "
+        "(shape cube) for its bounding box, (position x y z) of the box's centre and optionally "
+        "(rotation rx ry rz) in degrees and (scale width height depth), the box's full extents; "
+        "attributes in any order; ';' starts a comment."
+    ),
+}
+assert set(OPEN_GUIDES) == set(LANGUAGES)
+
 _AXIS_NAMES: Final = ("x", "y", "z")
 #: What each canonical direction looks like in the frontal image.
 _CANONICAL_DIRECTIONS: Final = {
@@ -330,6 +404,23 @@ def _camera_sentence(language: str, scene: Scene) -> str:
     )
 
 
+def _floor_sentence(language: str, ground: Ground) -> str:
+    """The open domain's floor and the scene's bounds, in the language's frame."""
+    sentence = _ground_sentence(language, ground)
+    plane, spans = sentence.removeprefix("The ground is the plane ").rstrip(".").split(", ", 1)
+    return f"The floor is the plane {plane}; every object stands within {spans}."
+
+
+def open_coordinate_hint(scene: Scene, language: str) -> str:
+    """``coordinate_hint`` for a scene of the open domain: the axes as its camera sees them (a
+    real camera looks any way), the floor and the scene's bounds."""
+    return (
+        f"Coordinates are in metres, in {_FRAME_NAMES[language][0]} ({_FRAME_NAMES[language][1]}): "
+        f"{_axes_sentence(language, scene.frontal_camera)}. "
+        f"{_floor_sentence(language, scene.ground)} {_camera_sentence(language, scene)}"
+    )
+
+
 def coordinate_hint(scene: Scene, language: str, *, axes_as_seen: bool = False) -> str:
     """The scene's frame, ground and camera, written in ``language``'s own frame.
 
@@ -394,9 +485,38 @@ RECONSTRUCT_ENDINGS: Final[dict[str, str]] = {
 assert tuple(RECONSTRUCT_ENDINGS) == RECONSTRUCT_MODES
 
 
+#: ``RECONSTRUCT_ENDINGS`` for the open domain: the list names classes, not shapes and colours.
+OPEN_RECONSTRUCT_ENDINGS: Final[dict[str, str]] = {
+    "direct": RECONSTRUCT_ENDINGS["direct"],
+    "nl_cot": (
+        "Think before you write any code. First list every object you see, one numbered line "
+        "each, in words: its class, roughly where it stands in 3D (left or right, near the "
+        "camera or far from it, on the floor or on top of another object) and roughly how large "
+        "it is in metres. Do not write code in the list. Then write the complete code in exactly "
+        "one ```{fence} fenced block, after the list; it is the only code block of your reply."
+    ),
+}
+assert tuple(OPEN_RECONSTRUCT_ENDINGS) == RECONSTRUCT_MODES
+
+
+def open_reconstruct_prompt(scene: Scene, language: str, mode: str = "direct") -> Prompt:
+    """The reconstruction prompt of a scene of the open domain (real indoor scenes)."""
+    ending = OPEN_RECONSTRUCT_ENDINGS[check_reconstruct_mode(mode)]
+    guide = GUIDES[language]
+    text = (
+        f"Reconstruct the scene in the image as {guide.title} code.\n\n"
+        f"{OPEN_GUIDES[language]}\n\n"
+        f"{open_coordinate_hint(scene, language)}\n\n" + ending.format(fence=guide.fence)
+    )
+    return Prompt(SYSTEM_RECONSTRUCT_OPEN, text)
+
+
 def reconstruct_prompt(scene: Scene, language: str, mode: str = "direct") -> Prompt:
     """The reconstruction prompt of ``scene`` in ``language``, in ``mode`` (``direct`` or
-    ``nl_cot``: reasoning in words first, then exactly one fenced block of the language)."""
+    ``nl_cot``: reasoning in words first, then exactly one fenced block of the language); a
+    scene of the open domain gets ``open_reconstruct_prompt``."""
+    if scene.domain == "open":
+        return open_reconstruct_prompt(scene, language, mode)
     ending = RECONSTRUCT_ENDINGS[check_reconstruct_mode(mode)]
     guide = GUIDES[language]
     text = (
@@ -523,10 +643,12 @@ __all__ = [
     "BATCH_URL",
     "DEFINITIONS",
     "GUIDES",
+    "OPEN_GUIDES",
     "PROMPT_VERSION",
     "RECONSTRUCT_ENDINGS",
     "SYSTEM_QA",
     "SYSTEM_RECONSTRUCT",
+    "SYSTEM_RECONSTRUCT_OPEN",
     "LanguageGuide",
     "Prompt",
     "answer_format",
@@ -534,6 +656,8 @@ __all__ = [
     "coordinate_hint",
     "image_data_url",
     "native_point",
+    "open_coordinate_hint",
+    "open_reconstruct_prompt",
     "qa_id",
     "qa_prompt",
     "reconstruct_id",
