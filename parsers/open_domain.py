@@ -11,7 +11,10 @@ vocabulary (``spatialbabel.open_classes``):
    then the name the code gave it (``mesh.name``, ``GameObject("Sofa")``, ``obj.name``, the
    JSON ``id``, the DSL entity's name);
 2. the variable the object was assigned to on the line that made it (``const couch = new
-   THREE.Mesh(...)``; in Blender the ``x = bpy.context.active_object`` after the operator);
+   THREE.Mesh(...)``; in Blender the ``x = bpy.context.active_object`` after the operator), or,
+   for an object a helper function made, the variable its call was assigned to (``sofa =
+   box(...)``: the k-th object made on the helper's line takes the k-th call's variable, when
+   the calls and the objects are as many);
 3. the comments on that line and on the comment lines just above it;
 4. the geometry, as a fallback: the object keeps the primitive it was drawn with (``cube``),
    which matches no class of the open vocabulary.
@@ -60,6 +63,22 @@ _ACTIVE_OBJECT: Final = re.compile(
 )
 #: Lines after a Blender operator searched for the variable that takes its object.
 _FOLLOWING_LINES: Final = 3
+#: The header of a named function: Python ``def``, JavaScript ``function``, an arrow
+#: function bound to a name, a C# method (modifiers, a return type, the name, parameters) or a
+#: JavaScript class method (the name, parameters, the body's brace).
+_FUNCTION: Final = re.compile(
+    r"^\s*(?:"
+    r"(?:async\s+)?def\s+(?P<py>\w+)\s*\("
+    r"|(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<js>\w+)\s*\("
+    r"|(?:const|let|var)\s+(?P<arrow>\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>"
+    r"|(?:(?:public|private|protected|internal|static|override|virtual|async)\s+)*"
+    r"[A-Za-z_][\w<>\[\],.]*\s+(?P<cs>\w+)\s*\([^;]*\)\s*\{?\s*$"
+    r"|(?P<method>\w+)\s*\([^;]*\)\s*\{?\s*$"
+    r")"
+)
+_CONTROL_WORDS: Final = frozenset(
+    {"if", "for", "while", "switch", "catch", "return", "else", "new"}
+)
 
 
 def _code_part(line: str, marker: str) -> tuple[str, str | None]:
@@ -106,6 +125,96 @@ def variable_at(lines: list[str], line: int, language: str) -> str | None:
     return None
 
 
+def _function_name(code: str) -> str | None:
+    found = _FUNCTION.match(code)
+    if found is None:
+        return None
+    name = next((g for g in found.group("py", "js", "arrow", "cs", "method") if g), None)
+    return None if name in _CONTROL_WORDS else name
+
+
+def enclosing_function(lines: list[str], line: int, language: str) -> str | None:
+    """The name of the function whose body holds reply line ``line``, or None at top level
+    (a Python body by its indentation, the others by their braces)."""
+    if not 1 <= line <= len(lines):
+        return None
+    marker = COMMENT_MARKERS.get(language, "//")
+    codes = [_code_part(text, marker)[0] for text in lines[: line - 1]]
+    if language in ("blender", "open3d"):
+        current = lines[line - 1]
+        indent = len(current) - len(current.lstrip())
+        for code in reversed(codes):
+            if not code.strip() or len(code) - len(code.lstrip()) >= indent:
+                continue
+            name = _function_name(code)
+            if name is not None:
+                return name
+            indent = len(code) - len(code.lstrip())
+            if indent == 0:
+                return None
+        return None
+    depth = 0
+    for index in range(len(codes) - 1, -1, -1):
+        code = codes[index]
+        depth += code.count("}") - code.count("{")
+        if depth >= 0:
+            continue
+        # An opening brace that holds the line: its block's header is this line, or the one
+        # before when the brace stands alone.
+        header = code
+        if code.strip() == "{":
+            header = next((c for c in reversed(codes[:index]) if c.strip()), "")
+        name = _function_name(header)
+        if name is not None:
+            return name
+        if re.search(r"\bclass\b", header):
+            return None
+        depth = 0
+    return None
+
+
+def call_site_variables(lines: list[str], function: str, language: str) -> list[str | None]:
+    """For each call of ``function`` outside its own body, in reply order, the variable its
+    result is assigned to (None for a call assigned to nothing)."""
+    marker = COMMENT_MARKERS.get(language, "//")
+    call = re.compile(rf"(?:(?<![\w.])|(?<=this\.)|(?<=self\.)){re.escape(function)}\s*\(")
+    found: list[str | None] = []
+    for text in lines:
+        code, _ = _code_part(text, marker)
+        called = call.search(code)
+        if called is None or _function_name(code) == function:
+            continue
+        assigned = _ASSIGNMENT.match(code)
+        found.append(
+            assigned.group("name") if assigned and assigned.end() <= called.start() else None
+        )
+    return found
+
+
+def helper_variables(
+    sources: tuple[ObjectSource, ...], lines: list[str], language: str
+) -> dict[int, str]:
+    """Object index -> the variable a helper's call assigns it to. Objects made on one line
+    inside a function take, in order, the variables of that function's calls, when there are
+    exactly as many calls as objects (a call inside a loop makes several: then none is used)."""
+    by_line: dict[int, list[int]] = {}
+    for index, source in enumerate(sources):
+        if source.line is not None:
+            by_line.setdefault(source.line, []).append(index)
+    found: dict[int, str] = {}
+    for line, indices in by_line.items():
+        function = enclosing_function(lines, line, language)
+        if function is None:
+            continue
+        variables = call_site_variables(lines, function, language)
+        if len(variables) != len(indices):
+            continue
+        for index, variable in zip(indices, variables, strict=True):
+            if variable is not None:
+                found[index] = variable
+    return found
+
+
 def comments_at(lines: list[str], line: int, language: str) -> list[str]:
     """The comment ending reply line ``line`` and the comment lines just above it, nearest
     first."""
@@ -129,7 +238,7 @@ def comments_at(lines: list[str], line: int, language: str) -> list[str]:
 
 
 def _candidates(
-    source: ObjectSource, lines: list[str], language: str
+    source: ObjectSource, lines: list[str], language: str, helper: str | None
 ) -> list[tuple[Where, str, str]]:
     """(where, what it is called there, the wording of the diagnostic) in the order tried."""
     found: list[tuple[Where, str, str]] = []
@@ -141,6 +250,8 @@ def _candidates(
         variable = variable_at(lines, source.line, language)
         if variable:
             found.append(("variable", variable, "variable"))
+        if helper:
+            found.append(("variable", helper, "variable"))
         found += [("comment", c, "comment") for c in comments_at(lines, source.line, language)]
     return found
 
@@ -152,10 +263,12 @@ def name_objects(result: ParseResult, text: str) -> ParseResult:
     sources = result.sources
     diagnostics = [d for d in result.diagnostics if d.code not in PRIMITIVE_CLASS_CODES]
     objects = []
+    helpers = helper_variables(sources, lines, result.language)
     for index, obj in enumerate(result.scene.objects):
         source = sources[index] if index < len(sources) else ObjectSource()
         decided = None
-        for where, word, wording in _candidates(source, lines, result.language):
+        candidates = _candidates(source, lines, result.language, helpers.get(index))
+        for where, word, wording in candidates:
             found = open_class_in(word, "first" if where == "comment" else "last")
             if found is not None:
                 decided = (where, word, wording, found[0])
@@ -189,7 +302,10 @@ def name_objects(result: ParseResult, text: str) -> ParseResult:
 __all__ = [
     "COMMENT_MARKERS",
     "PRIMITIVE_CLASS_CODES",
+    "call_site_variables",
     "comments_at",
+    "enclosing_function",
+    "helper_variables",
     "name_objects",
     "variable_at",
 ]

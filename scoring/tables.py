@@ -6,9 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from scoring.aggregate import Aggregate, CellSummary
 from scoring.metrics import COMPOSITES, composite, metric_names
@@ -670,3 +670,99 @@ def modes_csv(agg: Aggregate) -> str:
                 row += [_csv_number(e.mean), _csv_number(e.low), _csv_number(e.high), e.n]
         rows.append(row)
     return _csv(header, rows)
+
+
+# The primitive domain against the open domain (real indoor scenes), side by side.
+
+#: What the domain table compares: the Reconstruct Score and the two components the paper
+#: sees fall most from primitives to real scenes.
+DOMAIN_COLUMNS: Final = ("score", "class_accuracy", "scale_fidelity")
+
+_DOMAIN_SHORT: Final = {"class_accuracy": "class", "scale_fidelity": "scale"}
+
+#: (model, language, mode) -> metric or composite name -> the cell's mean (NaN: undefined).
+CellMeans = Mapping[tuple[str, str, str], Mapping[str, float]]
+
+
+def cell_means(aggregate: Aggregate) -> dict[tuple[str, str, str], dict[str, float]]:
+    """The overall cells' means of a scoring run."""
+    return {
+        (c.model, c.language, c.mode): {k: e.mean for k, e in c.estimates.items()}
+        for c in aggregate.cells
+        if c.tier is None
+    }
+
+
+def cell_means_from_scores(
+    data: Mapping[str, Any], source: str = "scores.json"
+) -> dict[tuple[str, str, str], dict[str, float]]:
+    """``cell_means`` of a ``scores.json`` already read; a ValueError names what is wrong."""
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        raise ValueError(f"{source}: no list of cells")
+    found: dict[tuple[str, str, str], dict[str, float]] = {}
+    for index, cell in enumerate(cells):
+        try:
+            if cell.get("tier") is not None:
+                continue
+            key = (str(cell["model"]), str(cell["language"]), str(cell["mode"]))
+            found[key] = {
+                name: math.nan if e.get("mean") is None else float(e["mean"])
+                for name, e in cell["estimates"].items()
+            }
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"{source}: cells[{index}] is malformed ({error})") from None
+    return found
+
+
+def domain_drop_grid(
+    primitive: CellMeans, open_domain: CellMeans, mode: str, columns: Sequence[str] = DOMAIN_COLUMNS
+) -> tuple[list[str], list[list[str]]]:
+    """Header and rows: per model and language present in both domains, each column's
+    primitive value, open value and drop (primitive minus open), then each model's mean over
+    its languages."""
+    from scoring.aggregate import order_languages
+
+    header = ["model", "language"]
+    for name in columns:
+        short = _DOMAIN_SHORT.get(name, name)
+        header += [f"{short} prim", f"{short} open", f"{short} drop"]
+    shared = [k for k in primitive if k in open_domain and k[2] == mode]
+    rows: list[list[str]] = []
+    for model in sorted({k[0] for k in shared}):
+        languages = order_languages({k[1] for k in shared if k[0] == model})
+        sums: dict[str, list[list[float]]] = {name: [[], []] for name in columns}
+        for language in languages:
+            row = [model, language]
+            for name in columns:
+                a = primitive[(model, language, mode)].get(name, math.nan)
+                b = open_domain[(model, language, mode)].get(name, math.nan)
+                row += [_fmt(a), _fmt(b), _fmt(a - b)]
+                sums[name][0].append(a)
+                sums[name][1].append(b)
+            rows.append(row)
+        if len(languages) > 1:
+            row = [model, "mean"]
+            for name in columns:
+                a = math.fsum(sums[name][0]) / len(languages)
+                b = math.fsum(sums[name][1]) / len(languages)
+                row += [_fmt(a), _fmt(b), _fmt(a - b)]
+            rows.append(row)
+    return header, rows
+
+
+def domain_drop_table(
+    primitive: CellMeans, open_domain: CellMeans, mode: str, *, markdown: bool = False
+) -> str:
+    """``domain_drop_grid`` for the terminal (aligned) or as a Markdown table."""
+    header, rows = domain_drop_grid(primitive, open_domain, mode)
+    if markdown:
+        return _markdown_table(header, rows)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(
+            [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
+            + [c.rjust(w) for c, w in zip(row[2:], widths[2:], strict=True)]
+        ).rstrip()
+        for row in [header, *rows]
+    )

@@ -56,6 +56,7 @@ COMMANDS: Final[dict[str, str]] = {
     "s3ft": "s3ft.cmd_s3ft",
     "run": "runner.cmd_run",
     "import": "importers.cmd_import",
+    "domains": "scoring.cmd_domains",
 }
 
 
