@@ -72,13 +72,14 @@ _FUNCTION: Final = re.compile(
     r"|(?:export\s+)?(?:async\s+)?function\s*\*?\s*(?P<js>\w+)\s*\("
     r"|(?:const|let|var)\s+(?P<arrow>\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>"
     r"|(?:(?:public|private|protected|internal|static|override|virtual|async)\s+)*"
-    r"[A-Za-z_][\w<>\[\],.]*\s+(?P<cs>\w+)\s*\([^;]*\)\s*\{?\s*$"
-    r"|(?P<method>\w+)\s*\([^;]*\)\s*\{?\s*$"
+    r"(?P<type>[A-Za-z_][\w<>\[\],.]*)\s+(?P<cs>\w+)\s*\([^;]*\)\s*\{?\s*$"
+    r"|(?P<method>\w+)\s*\([^;]*\)\s*\{\s*$"
     r")"
 )
 _CONTROL_WORDS: Final = frozenset(
     {"if", "for", "while", "switch", "catch", "return", "else", "new"}
 )
+_STATEMENT_WORDS: Final = frozenset({"return", "new", "await", "yield", "throw", "else", "case"})
 
 
 def _code_part(line: str, marker: str) -> tuple[str, str | None]:
@@ -129,6 +130,8 @@ def _function_name(code: str) -> str | None:
     found = _FUNCTION.match(code)
     if found is None:
         return None
+    if found.group("cs") and found.group("type") in _STATEMENT_WORDS:
+        return None  # ``return make(...)`` is a call, not a method's header
     name = next((g for g in found.group("py", "js", "arrow", "cs", "method") if g), None)
     return None if name in _CONTROL_WORDS else name
 
@@ -163,7 +166,7 @@ def enclosing_function(lines: list[str], line: int, language: str) -> str | None
         # before when the brace stands alone.
         header = code
         if code.strip() == "{":
-            header = next((c for c in reversed(codes[:index]) if c.strip()), "")
+            header = next((c for c in reversed(codes[:index]) if c.strip()), "") + " {"
         name = _function_name(header)
         if name is not None:
             return name
