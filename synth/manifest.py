@@ -77,6 +77,8 @@ def scene_problems(root: Path, name: str, stacked: bool) -> list[Problem]:
         # The path is in the Problem already; keep the field and what is wrong with it.
         detail = f"{error.field}: {error.problem}" if error.field else error.problem
         return [Problem("invalid", name, detail)]
+    if scene.domain == "open":
+        return []  # real scenes (spatialbabel import): objects rest on tables, shelves, walls
     problems = [Problem("invalid", name, text) for text in attachment_problems(scene)]
     if not stacked:
         problems += [
