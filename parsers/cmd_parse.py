@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode, default_workers
 from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
+from spatialbabel.open_classes import DOMAINS, Domain
 
 HELP = "Parse model replies (files, or - for stdin, or a predictions JSONL) into canonical scene JSON with diagnostics."
 
@@ -70,6 +72,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="do not print diagnostics to stderr"
+    )
+    parser.add_argument(
+        "--domain",
+        choices=DOMAINS,
+        default="primitive",
+        help="primitive: the six shapes (default); open: real indoor scenes, each object's class "
+        "read from what the reply calls it (docs/real-scenes.md)",
     )
     parser.epilog = (
         "Exit codes: 0 every reply yields objects (with --compare: no reply changed); 1 some reply "
@@ -131,7 +140,7 @@ def _run_files(args: argparse.Namespace) -> int:
             continue
         if args.language is None and not args.quiet:
             print(f"{name}: read as {language} (no --language given)", file=sys.stderr)
-        result = parse(text, language)
+        result = parse(text, language, domain=args.domain)
         if len(args.files) > 1:
             print(f"# {name}")
         print(_render(result, args.format))
@@ -148,9 +157,9 @@ def _run_files(args: argparse.Namespace) -> int:
 Job = tuple[int, dict[str, str]]
 
 
-def _parse_job(job: Job) -> dict[str, Any]:
+def _parse_job(job: Job, domain: Domain = "primitive") -> dict[str, Any]:
     line, record = job
-    result = parse(record["output"], record["language"], scene_id=record["scene_id"])
+    result = parse(record["output"], record["language"], scene_id=record["scene_id"], domain=domain)
     entry: dict[str, Any] = {"line": line}
     entry.update({k: record[k] for k in ("scene_id", "model", "language", "mode")})
     entry.update(result.to_dict())
@@ -195,9 +204,9 @@ def _run_predictions(args: argparse.Namespace) -> int:
         with ProcessPoolExecutor(
             max_workers=args.workers, mp_context=multiprocessing.get_context("fork")
         ) as pool:
-            entries = list(pool.map(_parse_job, jobs, chunksize=chunk))
+            entries = list(pool.map(partial(_parse_job, domain=args.domain), jobs, chunksize=chunk))
     else:
-        entries = [_parse_job(job) for job in jobs]
+        entries = [_parse_job(job, args.domain) for job in jobs]
     if old is not None:
         return _compare(args, entries, problems, old)
     text = "".join(json.dumps(e, ensure_ascii=False, allow_nan=False) + "\n" for e in entries)

@@ -38,6 +38,9 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         "cv2",
         "skimage",
         "imageio_ffmpeg",
+        "h5py",
+        "pandas",
+        "trimesh",
     ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
@@ -66,6 +69,27 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         )
         assert done.returncode in (0, 1), done.stderr
         assert "internal parser error" not in done.stdout + done.stderr
+    # The importers' command is wired lazily: its help works, and using it names the extra.
+    done = subprocess.run(
+        [str(spatialbabel), "import", "mesh", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0 and "--labels" in done.stdout, done.stderr
+    scene = tmp_path / "room.glb"
+    scene.write_bytes(b"glTF")
+    done = subprocess.run(
+        [str(spatialbabel), "import", "mesh", str(scene), "--out", str(tmp_path / "split")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 4 and "spatialbabel[real]" in done.stderr, done.stderr
     # The suites load without their heavy parts; clips says what to install.
     listed = subprocess.run(
         [str(spatialbabel), "suite", "list"],
