@@ -108,13 +108,13 @@ def spec() -> dict[str, Any]:
     }
 
 
-def to_scene_frame(point: Any) -> np.ndarray:
+def to_scene_frame(point: Any) -> np.ndarray[Any, Any]:
     """A Blender point (Z up) in the scene frame (Y up): (x, z, -y)."""
     x, y, z = (float(v) for v in point)
     return np.array([x, z, -y])
 
 
-def true_box(name: str) -> tuple[np.ndarray, np.ndarray, float]:
+def true_box(name: str) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], float]:
     """(centre, size along the piece's own x, up, depth, yaw in degrees) in the scene frame."""
     parts, (lx, ly), yaw = PIECES[name]
     lows = np.array([np.subtract(c, np.divide(s, 2)) for s, c in parts])

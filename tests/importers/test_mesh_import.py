@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,15 +23,15 @@ pytestmark = pytest.mark.bpy
 
 def _spec_camera() -> CameraSpec:
     return CameraSpec(
-        tuple(furniture.to_scene_frame(furniture.EYE)),  # type: ignore[arg-type]
-        tuple(furniture.to_scene_frame(furniture.TARGET)),  # type: ignore[arg-type]
+        tuple(furniture.to_scene_frame(furniture.EYE)),
+        tuple(furniture.to_scene_frame(furniture.TARGET)),
         furniture.FOV_Y_DEG,
     )
 
 
-def _import(path: Path, **options: object) -> tuple[Scene, MeshReport]:
+def _import(path: Path, **options: Any) -> tuple[Scene, MeshReport]:
     report = MeshReport()
-    source = read_mesh_scene(path, LabelMap.of(furniture.LABELS), report, **options)  # type: ignore[arg-type]
+    source = read_mesh_scene(path, LabelMap.of(furniture.LABELS), report, **options)
     return assemble(source).scene, report
 
 
@@ -62,8 +63,8 @@ def test_gltf_camera_is_the_files(furniture_files: Path) -> None:
     assert camera is not None
     expected = Camera.looking_at(
         "expected",
-        tuple(furniture.to_scene_frame(furniture.EYE)),  # type: ignore[arg-type]
-        tuple(furniture.to_scene_frame(furniture.TARGET)),  # type: ignore[arg-type]
+        tuple(furniture.to_scene_frame(furniture.EYE)),
+        tuple(furniture.to_scene_frame(furniture.TARGET)),
         width=furniture.WIDTH,
         height=furniture.HEIGHT,
         fov_y_deg=furniture.FOV_Y_DEG,

@@ -126,7 +126,7 @@ def test_open_class_of_a_word(word: str, expected: str | None) -> None:
 def test_open_class_in_identifiers_and_sentences(
     text: str, prefer: str, expected: tuple[str, str] | None
 ) -> None:
-    assert open_class_in(text, prefer) == expected  # type: ignore[arg-type]
+    assert open_class_in(text, prefer) == expected
 
 
 def test_equivalence_is_synonym_aware_and_catch_alls_hold_their_classes() -> None:
@@ -174,6 +174,8 @@ def test_a_primitive_scene_refuses_an_open_class() -> None:
         Scene("s", (SceneObject("a", "sofa", (0.0, 0.5, 0.0)),))
     with pytest.raises(SceneValidationError, match="domain: expected one of primitive, open"):
         Scene("s", (), domain="real")  # type: ignore[arg-type]
-    with pytest.raises(SceneValidationError, match=r"class_name: expected one of .*open vocabulary"):
+    with pytest.raises(
+        SceneValidationError, match=r"class_name: expected one of .*open vocabulary"
+    ):
         SceneObject("a", "teapot", (0.0, 0.0, 0.0))
     assert is_open_class("night stand") and not is_open_class("nightstand")
