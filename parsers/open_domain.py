@@ -85,6 +85,8 @@ _STATEMENT_WORDS: Final = frozenset({"return", "new", "await", "yield", "throw",
 def _code_part(line: str, marker: str) -> tuple[str, str | None]:
     """A line split into its code and its trailing comment (None without one); a marker
     inside a string literal starts no comment."""
+    if marker not in line:
+        return line, None
     quote: str | None = None
     index = 0
     while index < len(line):
@@ -142,31 +144,36 @@ def enclosing_function(lines: list[str], line: int, language: str) -> str | None
     if not 1 <= line <= len(lines):
         return None
     marker = COMMENT_MARKERS.get(language, "//")
-    codes = [_code_part(text, marker)[0] for text in lines[: line - 1]]
+
+    def code(index: int) -> str:
+        return _code_part(lines[index], marker)[0]
+
     if language in ("blender", "open3d"):
         current = lines[line - 1]
         indent = len(current) - len(current.lstrip())
-        for code in reversed(codes):
-            if not code.strip() or len(code) - len(code.lstrip()) >= indent:
+        for index in range(line - 2, -1, -1):
+            text = code(index)
+            if not text.strip() or len(text) - len(text.lstrip()) >= indent:
                 continue
-            name = _function_name(code)
+            name = _function_name(text)
             if name is not None:
                 return name
-            indent = len(code) - len(code.lstrip())
+            indent = len(text) - len(text.lstrip())
             if indent == 0:
                 return None
         return None
     depth = 0
-    for index in range(len(codes) - 1, -1, -1):
-        code = codes[index]
-        depth += code.count("}") - code.count("{")
+    for index in range(line - 2, -1, -1):
+        text = code(index)
+        depth += text.count("}") - text.count("{")
         if depth >= 0:
             continue
         # An opening brace that holds the line: its block's header is this line, or the one
         # before when the brace stands alone.
-        header = code
-        if code.strip() == "{":
-            header = next((c for c in reversed(codes[:index]) if c.strip()), "") + " {"
+        header = text
+        if text.strip() == "{":
+            before = (code(k) for k in range(index - 1, -1, -1))
+            header = next((c for c in before if c.strip()), "") + " {"
         name = _function_name(header)
         if name is not None:
             return name
@@ -205,11 +212,14 @@ def helper_variables(
         if source.line is not None:
             by_line.setdefault(source.line, []).append(index)
     found: dict[int, str] = {}
+    calls: dict[str, list[str | None]] = {}
     for line, indices in by_line.items():
         function = enclosing_function(lines, line, language)
         if function is None:
             continue
-        variables = call_site_variables(lines, function, language)
+        if function not in calls:
+            calls[function] = call_site_variables(lines, function, language)
+        variables = calls[function]
         if len(variables) != len(indices):
             continue
         for index, variable in zip(indices, variables, strict=True):
