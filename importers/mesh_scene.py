@@ -38,7 +38,7 @@ from importers.images import png_of
 from importers.scenes import SourceObject, SourceScene, UprightBox, canonical_yaw
 from spatialbabel import Camera
 from spatialbabel.files import FileFormatError
-from spatialbabel.frames import Z_UP_FRAME, look_at_rotation
+from spatialbabel.frames import Z_UP_FRAME, look_at_rotation, quaternion_to_matrix
 from spatialbabel.open_classes import open_class, open_class_in, taxonomy
 
 Up = Literal["y", "z"]
@@ -216,8 +216,6 @@ def _gltf_json(path: Path) -> dict[str, Any] | None:
 def _node_matrix(node: Mapping[str, Any]) -> np.ndarray[Any, Any]:
     if "matrix" in node:
         return np.asarray(node["matrix"], dtype=float).reshape(4, 4).T  # column-major
-    from spatialbabel.frames import quaternion_to_matrix
-
     matrix = np.eye(4)
     x, y, z, w = node.get("rotation", (0.0, 0.0, 0.0, 1.0))
     scale = np.asarray(node.get("scale", (1.0, 1.0, 1.0)), dtype=float)
@@ -227,7 +225,15 @@ def _node_matrix(node: Mapping[str, Any]) -> np.ndarray[Any, Any]:
 
 
 def file_camera(path: Path, width: int | None, height: int | None) -> Camera | None:
-    """The first camera of a glTF file's scene, as ours (None when it has none)."""
+    """The first camera of a glTF file's scene, as ours (None when it has none); a broken
+    camera or node is a ``FileFormatError`` naming the file."""
+    try:
+        return _file_camera(path, width, height)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        raise FileFormatError(path, f"its camera cannot be read: {error!r}") from None
+
+
+def _file_camera(path: Path, width: int | None, height: int | None) -> Camera | None:
     document = _gltf_json(path)
     if document is None or not document.get("cameras"):
         return None
