@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from parsers.evaluator.values import EnumMember, Value
 from spatialbabel import canonical_class
@@ -25,6 +26,7 @@ def tokens(word: str) -> list[str]:
     return _TOKENS.findall(word)
 
 
+@lru_cache(maxsize=4096)
 def class_of_word(word: str) -> str | None:
     """The class one token of ``word`` names (the first such token), or None. Adjacent tokens
     are tried together too, so ``SquarePyramid`` and ``four_sided_cone`` read whole."""

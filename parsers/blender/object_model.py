@@ -13,7 +13,13 @@ import numpy as np
 
 from parsers.blender import materials, rotations, vectors
 from parsers.blender.shapes import MeshShape
-from parsers.evaluator import CallContext, Engine, Record, Value, type_name
+from parsers.build import MAX_OBJECTS
+from parsers.evaluator import BudgetExceeded, CallContext, Engine, Record, Value, type_name
+
+#: Objects a script may make before its run is stopped: twice what a scene may hold. Naming
+#: and selecting cost a pass over the objects made so far, as in Blender, so a runaway loop is
+#: stopped by this count rather than by the clock.
+MAX_CREATED = 2 * MAX_OBJECTS
 
 
 @dataclass
@@ -66,6 +72,8 @@ class BlenderObjects(Engine):
     def new_object(
         self, ctx: CallContext, name: str, data: Value, object_type: str = "MESH"
     ) -> Record:
+        if len(self.objects) >= MAX_CREATED:
+            raise BudgetExceeded(f"more than {MAX_CREATED} objects made")
         record = Record(
             "Object",
             {"name": self._unique(name, self._object_names())},

@@ -67,9 +67,10 @@ def evaluate(
     ``grammar`` may list alternatives: when the code does not parse cleanly with the first, the
     one leaving the fewest syntax errors is used (three.js code written in TypeScript).
 
-    One deadline (``limits.time_limit`` seconds from ``started``) covers parsing, lowering and
-    evaluation; whatever runs out is reported and what was built is kept. Never raises for
-    anything in ``code``.
+    Counted limits (``Limits``) bound the work, so the result never depends on the machine;
+    one safety deadline (``limits.time_limit`` seconds from ``started``) covers parsing,
+    lowering and evaluation against anything the counts miss. Whatever runs out is reported
+    and what was built is kept. Never raises for anything in ``code``.
     """
     limits = limits or Limits()
     start = time.monotonic() if started is None else started
@@ -94,7 +95,8 @@ def evaluate(
         reporter.add(
             "error",
             "eval.parse_timeout",
-            "the code is too large or garbled to read in time",
+            "the code is too large or garbled to read before the safety deadline; this result"
+            " depends on the machine's speed",
             None,
             None,
         )

@@ -8,6 +8,7 @@ extending engine classes).
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import CallContext
@@ -35,6 +36,10 @@ from parsers.evaluator.values import (
     Value,
     type_name,
 )
+
+#: Steps charged when an engine reads a helper from its call (the name's words, its
+#: arguments' roles): about four plain steps' work, so that the step budget keeps bounding time.
+HELPER_HOOK_STEPS: Final = 4
 
 
 class Calls(InterpreterState):
@@ -337,6 +342,7 @@ class Calls(InterpreterState):
         new_target: ClassValue | None = None,
     ) -> Value:
         fn = closure.fn
+        self.budget.step()
         if not self.reads_helpers or new_target is not None or not fn.name:
             return self._run_closure(closure, args, kwargs, this, line, col, new_target)
         # A named helper that cannot run to a result is read from what its call carries.
@@ -363,6 +369,7 @@ class Calls(InterpreterState):
         line: int,
         col: int,
     ) -> Value | None:
+        self.budget.step(HELPER_HOOK_STEPS)
         names = tuple(
             p.target.id if isinstance(p.target, ir.Name) else "" for p in closure.fn.params
         )
@@ -379,6 +386,7 @@ class Calls(InterpreterState):
         helpers without a body; None when the engine leaves it."""
         if not self.reads_helpers:
             return None
+        self.budget.step(HELPER_HOOK_STEPS)
         call = HelperCall(name, None, list(args), dict(kwargs), "is never defined")
         return self.engine.helper_without_body(CallContext(self, line, col), call)
 

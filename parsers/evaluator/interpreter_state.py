@@ -14,7 +14,7 @@ from parsers.evaluator.context import CallContext, Reporter
 from parsers.evaluator.control_flow import HOME
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Engine
-from parsers.evaluator.limits import Budget, Limits
+from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import ClassValue, Closure, Record, Unknown, Value, type_name
 
@@ -56,8 +56,17 @@ class InterpreterState:
     def context(self, line: int = 0, col: int = 0) -> CallContext:
         return CallContext(self, line, col)
 
-    def _stop(self, line: int, reason: str) -> None:
-        self.stopped = reason
+    def _stop(self, line: int, stop: BudgetExceeded) -> None:
+        self.stopped = reason = str(stop)
+        if stop.deadline:
+            self.warning(
+                "eval.deadline",
+                f"evaluation stopped here after {reason}; the objects built until then are kept,"
+                " and this result depends on the machine's speed",
+                line,
+                0,
+            )
+            return
         self.warning(
             "eval.budget",
             f"evaluation stopped here after {reason}; the objects built until then are kept",

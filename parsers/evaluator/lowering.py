@@ -209,7 +209,7 @@ class TreeLowering:
     def _tick(self) -> None:
         self.lowered += 1
         if self.lowered & 0xFF == 0 and self.budget.expired():
-            raise BudgetExceeded("the time limit while reading the code")
+            raise BudgetExceeded("the safety deadline while reading the code", deadline=True)
 
     def _operator(self, node: Node) -> str:
         """The operator of a unary or binary node: its ``operator`` field, else its first
@@ -250,8 +250,9 @@ class TreeLowering:
         except BudgetExceeded:
             self.reporter.add(
                 "warning",
-                "eval.budget",
-                "the code is too long to read in time; only its beginning is read",
+                "eval.deadline",
+                "the code took longer than the safety deadline to read; only its beginning is"
+                " read, and this result depends on the machine's speed",
                 None,
                 None,
             )

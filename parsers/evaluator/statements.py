@@ -43,7 +43,7 @@ class StatementRunner(Calls):
                 try:
                     self.engine.after_program(CallContext(self, program.line, program.col))
                 except BudgetExceeded as stop:
-                    self._stop(program.line, str(stop))
+                    self._stop(program.line, stop)
                 except ThrowSignal as thrown:
                     self.warning(
                         "eval.uncaught_throw",
@@ -65,7 +65,7 @@ class StatementRunner(Calls):
             try:
                 self.exec(stmt, env)
             except BudgetExceeded as stop:
-                self._stop(stmt.line, str(stop))
+                self._stop(stmt.line, stop)
                 return
             except ThrowSignal as thrown:
                 self.warning(

@@ -124,6 +124,8 @@ class Open3DEngine(Engine):
         super().__init__()
         self.meshes: list[Record] = []
         self.shown: list[Record] = []
+        #: ``id`` of every mesh in ``shown``: membership by identity in one lookup, not a pass.
+        self._shown_ids: set[int] = set()
         #: Meshes read from calls of helpers without a body (``stubs``): shown in any case.
         self.stub_meshes: list[Record] = []
         npl.register(self)
@@ -744,7 +746,8 @@ class Open3DEngine(Engine):
             for item in value:
                 self.show(ctx, item, depth + 1)
         elif isinstance(value, Record) and value.kind == "TriangleMesh":
-            if all(value is not shown for shown in self.shown):
+            if id(value) not in self._shown_ids:
+                self._shown_ids.add(id(value))
                 self.shown.append(value)
         elif isinstance(value, Unknown):
             ctx.warning(
@@ -769,6 +772,7 @@ class Open3DEngine(Engine):
     def _vis_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         target = arg(args, 0, kwargs, "geometry")
         self.shown = [m for m in self.shown if m is not target]
+        self._shown_ids = {id(m) for m in self.shown}
         return True
 
     def _write(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -791,7 +795,7 @@ class Open3DEngine(Engine):
             for mesh in self.meshes:
                 if (
                     mesh.native.factory in shapes.CREATORS
-                    and all(mesh is not m for m in self.shown)
+                    and id(mesh) not in self._shown_ids
                     and mesh.native.parts
                     and not self._is_inside_shown(mesh)
                 ):

@@ -145,7 +145,8 @@ def creation_hints(code: str) -> dict[int, str]:
 def has_syntax_error(code: str) -> bool:
     """Whether tree-sitter finds an error in ``code`` (cheap next to evaluating it)."""
     try:
-        return bool(parse_tree(code, "c_sharp", deadline=time.monotonic() + 0.2).root.has_error)
+        deadline = time.monotonic() + Limits().time_limit
+        return bool(parse_tree(code, "c_sharp", deadline=deadline).root.has_error)
     except ParseTimeout:
         return False
 

@@ -4,7 +4,6 @@ scenes written by each language's writer read back to the same objects (within 1
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,9 @@ REPLIES = {
     ]
     for language in LANGUAGES
 }
-TIME_LIMIT = 1.0
+#: Diagnostics of the safety deadline: the only outcomes that depend on the machine's speed.
+#: The counted limits must end every run here first, whatever the input.
+MACHINE_DEPENDENT = {"eval.deadline", "eval.parse_timeout"}
 
 _PY_ALPHABET = "()[]{}:,.=+-*/%<>!&|'\"#\\ \n\t    abcdefxyzbpyopsmeshprimitive_cube_addlocationo3dcreate_box0123456789"
 _CS_ALPHABET = "(){}[];,.=+-*/%<>!&|?:'\"$@ \n\tabcdefxyzGameObjectCreatePrimitiveVector3newfloatvoid0123456789"
@@ -36,18 +37,17 @@ ALPHABETS = {"blender": _PY_ALPHABET, "open3d": _PY_ALPHABET, "unity": _CS_ALPHA
 
 @pytest.fixture(scope="module", autouse=True)
 def warm_parsers() -> None:
-    """Load each language's modules and grammar once: the 1 s bound is per parse, not per import."""
+    """Load each language's modules and grammar once, outside the runs under test."""
     for language in LANGUAGES:
         parse(REPLIES[language][0], language)
 
 
 def assert_sound(text: str, language: str) -> ParseResult:
-    start = time.perf_counter()
     result = parse(text, language)
-    elapsed = time.perf_counter() - start
     internal = [str(d) for d in result.diagnostics if d.code == "parse.internal"]
     assert not internal, internal
-    assert elapsed < TIME_LIMIT, f"{language} parse took {elapsed:.2f} s"
+    timed = [str(d) for d in result.diagnostics if d.code in MACHINE_DEPENDENT]
+    assert not timed, timed
     return result
 
 

@@ -4,7 +4,6 @@ by the three.js writer read back to the same objects (within 1e-9)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,21 +17,18 @@ from spatialbabel import CLASSES, PALETTE, Camera, Scene, SceneObject
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "threejs"
 REPLIES = [p.read_text(encoding="utf-8") for p in sorted(FIXTURES.glob("*.txt"))]
-TIME_LIMIT = 1.0
-
-
-def timed_parse(text: str) -> tuple[ParseResult, float]:
-    start = time.perf_counter()
-    result = parse(text, "threejs")
-    return result, time.perf_counter() - start
+#: Diagnostics of the safety deadline: the only outcomes that depend on the machine's speed.
+#: The counted limits must end every run here first, whatever the input.
+MACHINE_DEPENDENT = {"eval.deadline", "eval.parse_timeout"}
 
 
 def assert_sound(text: str) -> ParseResult:
-    result, elapsed = timed_parse(text)
-    assert "parse.internal" not in {d.code for d in result.diagnostics}, [
+    result = parse(text, "threejs")
+    codes = {d.code for d in result.diagnostics}
+    assert "parse.internal" not in codes, [
         str(d) for d in result.diagnostics if d.code == "parse.internal"
     ]
-    assert elapsed < TIME_LIMIT, f"parse took {elapsed:.2f} s"
+    assert not codes & MACHINE_DEPENDENT, codes
     return result
 
 
