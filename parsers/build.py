@@ -118,11 +118,18 @@ def canonical_object(
 
 
 def _may_be_slab(obj: SceneObject) -> bool:
-    """Whether ``obj`` is a box or disc wide enough to be the ground, before its bounding box
-    is computed: along any axis it spans at most the sum of its sizes (the margin covers
-    rounding), so a smaller one is no slab and the scene's bounding boxes are not needed."""
-    x, y, z = obj.size
-    return obj.class_name in SLAB_CLASSES and (x + y + z) * (1 + 1e-9) >= GROUND_MIN_SPAN
+    """Whether ``obj`` is itself a slab: a box or disc whose own extents are at least
+    ``GROUND_MIN_SPAN`` on two axes and thin on the third. Its world box then says which
+    axis is thin and on which side the others lie (``ground_side``). Own extents, not the
+    world box, decide: a 2 x 2 plate turned on edge spans more than 2.5 in the world but is
+    an object, not a ground (hypothesis found one in a canonical JSON round trip)."""
+    if obj.class_name not in SLAB_CLASSES:
+        return False
+    thin, narrow, _ = sorted(obj.size)
+    return (
+        narrow * (1 + 1e-9) >= GROUND_MIN_SPAN
+        and thin <= GROUND_MAX_THICKNESS_RATIO * narrow * (1 + 1e-9)
+    )
 
 
 def slab_axis(lo: Matrix, hi: Matrix) -> int | None:
