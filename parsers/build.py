@@ -126,10 +126,8 @@ def _may_be_slab(obj: SceneObject) -> bool:
     if obj.class_name not in SLAB_CLASSES:
         return False
     thin, narrow, _ = sorted(obj.size)
-    return (
-        narrow * (1 + 1e-9) >= GROUND_MIN_SPAN
-        and thin <= GROUND_MAX_THICKNESS_RATIO * narrow * (1 + 1e-9)
-    )
+    narrow *= 1 + 1e-9  # rounding
+    return narrow >= GROUND_MIN_SPAN and thin <= GROUND_MAX_THICKNESS_RATIO * narrow
 
 
 def slab_axis(lo: Matrix, hi: Matrix) -> int | None:
