@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -130,6 +131,16 @@ _CLOSED_FORMS: Final = ("pyramid", "sphere", "cylinder", "cone", "torus")
 def world_aabb(obj: SceneObject) -> tuple[Matrix, Matrix]:
     """(min, max) of the object's exact geometry in the world."""
     return primitive_aabb(obj.class_name, object_affine(obj))
+
+
+@lru_cache(maxsize=4096)
+def cached_world_aabb(obj: SceneObject) -> tuple[Matrix, Matrix]:
+    """``world_aabb`` cached by the object's value (objects are frozen), for code that asks
+    about the same objects many times (the states a question suite tries); read-only arrays."""
+    low, high = world_aabb(obj)
+    low.flags.writeable = False
+    high.flags.writeable = False
+    return low, high
 
 
 def scene_aabb(objects: list[SceneObject] | tuple[SceneObject, ...]) -> tuple[Matrix, Matrix]:

@@ -27,7 +27,7 @@ import numpy as np
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
 from spatialbabel.footprints import Footprint, clearance, depth_inside, footprint
 from spatialbabel.frames import Matrix
-from spatialbabel.geometry import world_aabb
+from spatialbabel.geometry import cached_world_aabb, world_aabb
 from spatialbabel.scene import Camera, SceneObject
 
 Relation = Literal["left", "right", "in front", "behind", "above", "below"]
@@ -200,6 +200,24 @@ def _rests_on(a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
     return Truth.UNCLEAR
 
 
+def rests_on_truth(a: SceneObject, b: SceneObject, margins: Margins = DEFAULT_MARGINS) -> Truth:
+    """Whether ``a`` rests on ``b`` (the strict reading of ``a`` above ``b``), from the objects
+    alone: stacking needs no camera."""
+    (_, a_bottom, _), (_, b_top, _) = cached_world_aabb(a)[0], cached_world_aabb(b)[1]
+    if abs(float(a_bottom) - float(b_top)) >= CONTACT_GAP + margins.contact:
+        return Truth.FAILS  # too far apart up or down, whatever the footprints
+
+    def vertical(obj: SceneObject) -> ViewMeasures:
+        low, high = cached_world_aabb(obj)
+        nan = float("nan")
+        return ViewMeasures(
+            nan, nan, nan, nan, nan, float(low[1]), float(high[1]), float(high[1] - low[1]), nan,
+            footprint(obj),
+        )  # fmt: skip
+
+    return _rests_on(vertical(a), vertical(b), margins)
+
+
 def relation_truth(relation: Relation, a: ViewMeasures, b: ViewMeasures, margins: Margins) -> Truth:
     """Whether ``a`` is ``relation`` ``b`` (``left``: a is to the left of b) beyond the margins."""
     if relation == "left":
@@ -286,4 +304,5 @@ __all__ = [
     "object_volume",
     "relation_plain",
     "relation_truth",
+    "rests_on_truth",
 ]

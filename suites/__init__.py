@@ -15,6 +15,7 @@ from suites.base import Suite, SuiteError
 
 #: Suite name -> the module that defines it (its ``SUITE``).
 SUITES: Registry[str] = Registry("suite")
+SUITES.add("spacecast", "suites.spacecast")
 SUITES.add("provise", "suites.provise")
 SUITES.add("spatialmind", "suites.spatialmind")
 

@@ -1,0 +1,116 @@
+"""SpaceCast over a whole split: drafts scene by scene, positions balanced per task, the chosen
+views rendered into the items folder, then the items.
+
+The items folder holds, per scene, ``views/<scene_id>/<camera>.png`` (what the model sees),
+``views/<scene_id>/<camera>_ids.png`` (the ID pass of that view) and ``views/<scene_id>.json``:
+the scene before any change with the cameras the items use (name, K, pose), its ground truth.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from spatialbabel import Camera, Scene
+from spatialbabel.files import split_paths
+from suites.base import Item, SuiteError
+from suites.choices import balanced_positions
+from suites.spacecast.build import Draft, SplitBalance, scene_drafts
+from suites.spacecast.tasks import TASK_NAMES
+from suites.spacecast.wording import word
+from synth.candidate_views import candidate_cameras
+from synth.view_render import ViewJob
+
+VIEWS = "views"
+
+
+def scene_cameras(scene: Scene, resolution: int) -> tuple[Camera, ...]:
+    """The split's frontal camera (at ``resolution``) and the candidates of ``scene``."""
+    cameras = []
+    if scene.cameras:
+        front = scene.cameras[0]
+        cameras.append(
+            Camera(front.name, resolution, resolution, front.fov_y_deg, front.cam_to_world)
+        )
+    return (*cameras, *candidate_cameras(scene, resolution))
+
+
+def load_scenes(split: Path, limit: int | None) -> list[Scene]:
+    folder = split_paths(split)["scenes"]
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise SuiteError(f"{folder}: no scenes (is {split} a split?)")
+    return [Scene.load(p) for p in files[:limit]]
+
+
+def plan_split(
+    scenes: list[Scene], *, seed: int, resolution: int
+) -> list[tuple[Scene, list[Draft]]]:
+    """Every scene's drafts, in scene order, with the split's label balance."""
+    balance = SplitBalance()
+    planned = []
+    for position, scene in enumerate(scenes):
+        index = int(scene.meta.get("index", position))
+        rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
+        planned.append((scene, scene_drafts(scene, scene_cameras(scene, resolution), rng, balance)))
+    return planned
+
+
+def view_path(scene_id: str, camera: Camera) -> str:
+    return f"{VIEWS}/{scene_id}/{camera.name}.png"
+
+
+def word_split(planned: list[tuple[Scene, list[Draft]]], seed: int) -> list[Item]:
+    """The items, the right option of each task's items at balanced positions."""
+    by_task: dict[str, list[tuple[Scene, Draft]]] = defaultdict(list)
+    for scene, drafts in planned:
+        for draft in drafts:
+            by_task[draft.task.name].append((scene, draft))
+    positions: dict[tuple[str, int], int] = {}
+    for t, name in enumerate(TASK_NAMES):
+        entries = by_task.get(name, [])
+        options = 1 + len(entries[0][1].wrong) if entries and entries[0][1].wrong else 1
+        for k, p in enumerate(balanced_positions(len(entries), max(options, 1), seed * 100 + t)):
+            positions[(name, k)] = p
+    counters: dict[str, int] = defaultdict(int)
+    items = []
+    for scene, drafts in planned:
+        for draft in drafts:
+            k = counters[draft.task.name]
+            counters[draft.task.name] += 1
+            inputs = [view_path(scene.scene_id, c) for c in draft.views]
+            items.append(word(draft, scene, positions[(draft.task.name, k)], inputs))
+    return items
+
+
+def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[ViewJob]:
+    jobs = []
+    for scene, drafts in planned:
+        cameras: dict[str, Camera] = {}
+        for draft in drafts:
+            for camera in draft.views:
+                cameras.setdefault(camera.name, camera)
+        if not cameras:
+            continue
+        truth = replace(scene, cameras=tuple(cameras.values()))
+        truth.save(out / VIEWS / f"{scene.scene_id}.json")
+        jobs.append(ViewJob(truth, truth.cameras, out / VIEWS / scene.scene_id))
+    return jobs
+
+
+def build_split(
+    split: Path, out: Path, *, seed: int, workers: int, resolution: int, limit: int | None
+) -> Iterator[Item]:
+    from synth.view_render import render_views
+
+    planned = plan_split(load_scenes(split, limit), seed=seed, resolution=resolution)
+    items = word_split(planned, seed)
+    render_views(render_jobs(planned, out), workers=workers)
+    yield from items
+
+
+__all__ = ["build_split", "load_scenes", "plan_split", "render_jobs", "scene_cameras", "word_split"]

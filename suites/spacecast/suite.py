@@ -1,0 +1,110 @@
+"""SpaceCast on primitives: observe views of a scene, apply a stated change, answer about the
+state no view shows (docs/spacecast.md)."""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+
+from suites.base import Grade, Item, PromptText, Reply, Suite, SuiteError
+from suites.choices import grade_choice, letter, options_block
+from suites.spacecast import text
+from suites.spacecast.tasks import TASK_NAMES, TASKS
+
+#: The eight answer sets of an attachment item: any non-empty set of the three objects, or
+#: "none of these" alone.
+ATTACHMENT_SETS = tuple(["".join(c) for n in (1, 2, 3) for c in combinations("ABC", n)] + ["D"])
+
+
+class SpaceCastSuite(Suite):
+    name = "spacecast"
+    version = "1"
+    tasks = TASK_NAMES
+    variants = ("cot", "direct")
+    breakdowns = ("level", "relation", "frame", "change")
+
+    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
+        group.add_argument(
+            "--spacecast-seed", dest="spacecast_seed", type=int, default=0, help="seed of the items"
+        )
+        group.add_argument(
+            "--spacecast-workers",
+            dest="spacecast_workers",
+            type=int,
+            default=1,
+            help="Blender workers rendering the chosen views",
+        )
+        group.add_argument(
+            "--spacecast-resolution",
+            dest="spacecast_resolution",
+            type=int,
+            default=512,
+            help="square views of this many pixels",
+        )
+        group.add_argument(
+            "--spacecast-scenes",
+            dest="spacecast_scenes",
+            type=int,
+            default=None,
+            help="only the first N scenes of the split",
+        )
+
+    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
+        from suites.spacecast.split_items import build_split
+
+        seed = getattr(options, "spacecast_seed", 0)
+        workers = getattr(options, "spacecast_workers", 1)
+        resolution = getattr(options, "spacecast_resolution", 512)
+        scenes = getattr(options, "spacecast_scenes", None)
+        if workers < 1 or resolution < 16:
+            raise SuiteError("--spacecast-workers must be >= 1 and --spacecast-resolution >= 16")
+        yield from build_split(
+            split, out, seed=seed, workers=workers, resolution=resolution, limit=scenes
+        )
+
+    def prompt(self, item: Item, variant: str) -> PromptText:
+        multi = TASKS[item.task].relation == "attachment"
+        if variant == "cot":
+            ask = text.COT_MULTI if multi else text.COT_SINGLE
+        else:
+            ask = text.DIRECT_MULTI if multi else text.DIRECT_SINGLE
+        return PromptText(text.SYSTEM, f"{item.question}\n{options_block(item.options)}\n{ask}")
+
+    def grade(self, item: Item, reply: Reply) -> Grade:
+        return grade_choice(item, reply)
+
+    def baselines(self, items: Sequence[Item], seed: int) -> Mapping[str, Mapping[str, Reply]]:
+        """``random``: a seeded uniform guess over the displayed options, or over the eight
+        answer sets of an attachment item."""
+        rng = np.random.default_rng(seed)
+        guesses: dict[str, Reply] = {}
+        for item in items:
+            if TASKS[item.task].relation == "attachment":
+                pick = ATTACHMENT_SETS[int(rng.integers(len(ATTACHMENT_SETS)))]
+            else:
+                pick = letter(int(rng.integers(len(item.options))))
+            guesses[item.item_id] = Reply(item.item_id, "", "", output=f"Answer: {', '.join(pick)}")
+        return {"random": guesses}
+
+    def max_tokens(self, variant: str) -> int:
+        return 1024 if variant == "cot" else 16
+
+
+def chance(items: Sequence[Item]) -> float:
+    """The macro score a uniform guess expects on ``items``."""
+    from suites.spacecast.tasks import CHANCE
+
+    per_task: dict[str, float] = defaultdict(float)
+    for item in items:
+        per_task[item.task] = CHANCE[TASKS[item.task].relation]
+    return float(np.mean(list(per_task.values())))
+
+
+SUITE = SpaceCastSuite()
+
+__all__ = ["ATTACHMENT_SETS", "SUITE", "SpaceCastSuite", "chance"]
