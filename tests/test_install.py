@@ -41,6 +41,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         "h5py",
         "pandas",
         "trimesh",
+        "fcl",
     ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
@@ -155,7 +156,8 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert ran.returncode == 4, ran.stderr
     assert "pip install 'spatialbabel[run]'" in ran.stderr
     assert not (tmp_path / "out.cache.jsonl").exists()
-    # The suites command lists ProVisE without its pixel libraries (the provise extra).
+    # The suites command lists ProVisE without its pixel libraries (the provise extra) and
+    # SpaceCast without python-fcl (the spacecast extra).
     done = subprocess.run(
         [str(spatialbabel), "suite", "list"],
         capture_output=True,
@@ -166,4 +168,5 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "provise (version" in done.stdout
+    assert "spacecast (version" in done.stdout
     assert sys.version_info[:2] == (3, 11)
