@@ -107,6 +107,20 @@ def _base_point(obj: SceneObject) -> Matrix:
     )
 
 
+def _slab(style: str, *, in_front: bool = False) -> tuple[Matrix, Matrix]:
+    """Centre and size (canonical) of the thin box a reply lays as its ground: under the
+    objects, its top at y = 0 ("slab"), or thin along the depth axis behind them, or in front
+    of them ("other_frame": a Z-up floor in a Y-up engine, a Y-up floor in Blender)."""
+    if style == "slab":
+        return np.array([0.0, -_THICK / 2, 0.0]), np.array([2 * _HALF, _THICK, 2 * _HALF])
+    depth = _DEPTH if in_front else -_DEPTH
+    return np.array([0.0, 1.0, depth]), np.array([2 * _HALF, 2 * _HALF, _THICK])
+
+
+def _join(values: Matrix, separator: str = ", ") -> str:
+    return separator.join(_n(float(v)) for v in values)
+
+
 def _reply(intro: str, fence: str, code: list[str], outro: str) -> str:
     return f"{intro}\n\n```{fence}\n" + "\n".join(code) + f"\n```\n\n{outro}\n"
 
@@ -240,17 +254,16 @@ def _three_ground(style: str) -> list[str]:
             "ground.rotation.x = -Math.PI / 2;",
             "scene.add(ground);",
         ]
-    if style == "slab":
-        return [
-            "// Floor: a thin slab whose top is y = 0",
-            f"const floor = new THREE.Mesh(new THREE.BoxGeometry({side}, {_n(_THICK)}, {side}), new THREE.MeshStandardMaterial({{ color: 0xcccccc }}));",
-            f"floor.position.set(0, {_n(-_THICK / 2)}, 0);",
-            "scene.add(floor);",
-        ]
+    centre, size = _slab(style)
+    comment = (
+        "// Floor: a thin slab whose top is y = 0"
+        if style == "slab"
+        else "// Floor slab, thin along Z (Z-up habit), behind everything"
+    )
     return [
-        "// Floor slab, thin along Z (Z-up habit), behind everything",
-        f"const floor = new THREE.Mesh(new THREE.BoxGeometry({side}, {side}, {_n(_THICK)}), new THREE.MeshStandardMaterial({{ color: 0xcccccc }}));",
-        f"floor.position.set(0, 1, {_n(-_DEPTH)});",
+        comment,
+        f"const floor = new THREE.Mesh(new THREE.BoxGeometry({_join(size)}), new THREE.MeshStandardMaterial({{ color: 0xcccccc }}));",
+        f"floor.position.set({_join(centre)});",
         "scene.add(floor);",
     ]
 
@@ -470,7 +483,7 @@ def _unity_table_idioms(code: str) -> str:
 
 
 def _unity_vector(values: object) -> str:
-    return "new Vector3(" + ", ".join(_f(float(v)) for v in values) + ")"  # type: ignore[attr-defined]
+    return "new Vector3" + _tuple(values, _f)
 
 
 def _unity_ground(style: str) -> list[str]:
@@ -483,11 +496,9 @@ def _unity_ground(style: str) -> list[str]:
             '        ground.name = "Ground";',
             f"        ground.transform.localScale = new Vector3({side}, 1f, {side});",
         ]
-    if style == "slab":
-        position, scale = (0.0, -_THICK / 2, 0.0), (2 * _HALF, _THICK, 2 * _HALF)
-    else:
-        # Thin along Unity's Z, behind everything (Unity's +Z is the canonical -Z).
-        position, scale = (0.0, 1.0, _DEPTH), (2 * _HALF, 2 * _HALF, _THICK)
+    # In the other frame: thin along Unity's Z, behind everything (Unity's +Z is canonical -Z).
+    centre, size = _slab(style)
+    position, scale = _UNITY_FLIP @ centre, size
     return [
         "        // Floor",
         "        GameObject floor = GameObject.CreatePrimitive(PrimitiveType.Cube);",
@@ -503,11 +514,10 @@ def _unity_call(obj: SceneObject) -> str:
     origin = _base_point(obj) if kind in ("cone", "pyramid") else np.asarray(obj.position)
     position = _UNITY_FLIP @ origin
     angles = matrix_to_euler(_UNITY_FLIP @ obj.rotation_matrix @ _UNITY_FLIP, "YXZ")
-    sx, sy, sz = obj.size
     color = obj.color or "white"
     return (
         f'        Create(Shape.{kind.capitalize()}, "{color}", "{rgb_to_hex(_rgb(obj)).upper()}", '
-        f"{_unity_vector(position)}, {_unity_vector(angles)}, {_unity_vector((sx, sy, sz))});"
+        f"{_unity_vector(position)}, {_unity_vector(angles)}, {_unity_vector(obj.size)});"
     )
 
 
@@ -664,13 +674,15 @@ def _blender_ground(style: str) -> list[str]:
             "# Ground plane (Blender is Z-up)",
             f"bpy.ops.mesh.primitive_plane_add(size={_n(2 * _HALF)}, location=(0, 0, 0))",
         ]
-    if style == "slab":
-        location, scale = (0.0, 0.0, -_THICK / 2), (2 * _HALF, 2 * _HALF, _THICK)
-        comment = "# Floor: a thin slab, its top at z = 0"
-    else:
-        # Thin along Blender's Y as a Y-up habit would have it: the canonical Z, in front.
-        location, scale = (0.0, -_DEPTH, 1.0), (2 * _HALF, _THICK, 2 * _HALF)
-        comment = "# Floor slab, thin along Y (Y-up habit)"
+    # In the other frame: thin along Blender's Y as a Y-up habit has it, in front of everything.
+    centre, size = _slab(style, in_front=True)
+    to_native = _BLENDER_TO_NATIVE[:3, :3]
+    location, scale = to_native @ centre, np.abs(to_native) @ size
+    comment = (
+        "# Floor: a thin slab, its top at z = 0"
+        if style == "slab"
+        else "# Floor slab, thin along Y (Y-up habit)"
+    )
     return [
         comment,
         f"bpy.ops.mesh.primitive_cube_add(size=1, location={_tuple(location)})",
@@ -798,7 +810,7 @@ _OPEN3D_HEAD = [
 
 
 def _open3d_ground(style: str) -> list[str]:
-    side, half = _py(2 * _HALF), _py(_HALF)
+    half = _py(_HALF)
     if style == "engine":
         return [
             "# Ground: a flat disc",
@@ -806,15 +818,18 @@ def _open3d_ground(style: str) -> list[str]:
             f"ground.translate((0, {_py(-_THICK / 2)}, 0))",
         ]
     if style == "slab":
+        # create_box spans (0, 0, 0) to its size: moved by its lowest corner.
+        centre, size = _slab(style)
         return [
             "# Ground: a thin box, its top at y = 0",
-            f"ground = o3d.geometry.TriangleMesh.create_box({side}, {_py(_THICK)}, {side})",
-            f"ground.translate((-{half}, {_py(-_THICK)}, -{half}))",
+            f"ground = o3d.geometry.TriangleMesh.create_box({_tuple(size)[1:-1]})",
+            f"ground.translate({_tuple(centre - size / 2)})",
         ]
+    centre, size = _slab(style)
     return [
         "# Ground: a disc as open3d makes it (flat in XY, Z-up habit), behind the objects",
-        f"ground = o3d.geometry.TriangleMesh.create_cylinder(radius={half}, height={_py(_THICK)})",
-        f"ground.translate((0, 1.0, {_py(-_DEPTH)}))",
+        f"ground = o3d.geometry.TriangleMesh.create_cylinder(radius={half}, height={_py(size[2])})",
+        f"ground.translate({_tuple(centre)})",
     ]
 
 
@@ -850,11 +865,8 @@ def _json_ground(style: str) -> str:
     side = _n(2 * _HALF)
     if style == "engine":
         return f'    {{"id": "ground", "class_name": "plane", "color": "white", "position": [0, 0, 0], "scale": [{side}, 0, {side}]}}'
-    if style == "slab":
-        position, scale = f"[0, {_n(-_THICK / 2)}, 0]", f"[{side}, {_n(_THICK)}, {side}]"
-    else:
-        position, scale = f"[0, 1, {_n(-_DEPTH)}]", f"[{side}, {side}, {_n(_THICK)}]"
-    return f'    {{"id": "floor", "class_name": "cube", "color": "white", "position": {position}, "rotation": [0, 0, 0], "scale": {scale}}}'
+    centre, size = _slab(style)
+    return f'    {{"id": "floor", "class_name": "cube", "color": "white", "position": [{_join(centre)}], "rotation": [0, 0, 0], "scale": [{_join(size)}]}}'
 
 
 def write_json_idioms(scene: Scene, variant: Variant) -> str:
@@ -882,11 +894,8 @@ def _dsl_ground(style: str) -> str:
     side = _n(2 * _HALF)
     if style == "engine":
         return f"  (entity ground (shape plane) (color white) (position 0 0 0) (scale {side} 0.01 {side}))"
-    if style == "slab":
-        position, scale = f"0 {_n(-_THICK / 2)} 0", f"{side} {_n(_THICK)} {side}"
-    else:
-        position, scale = f"0 1 {_n(-_DEPTH)}", f"{side} {side} {_n(_THICK)}"
-    return f"  (entity floor (shape cube) (color white) (position {position}) (scale {scale}))"
+    centre, size = _slab(style)
+    return f"  (entity floor (shape cube) (color white) (position {_join(centre, ' ')}) (scale {_join(size, ' ')}))"
 
 
 def write_dsl_idioms(scene: Scene, variant: Variant) -> str:
