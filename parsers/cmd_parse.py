@@ -2,20 +2,18 @@
 
 Two ways in: reply files in one language (``FILE... --language L``), printed one after the
 other; or a predictions file (``--predictions replies.jsonl``, the records ``spatialbabel
-score`` reads), each reply in its own language, parsed in worker processes and written as one
-JSONL line per reply, in input order, with every bad line reported by its number.
+score`` reads), each reply in its own language, parsed on an executor's workers (local
+processes, or Ray: ``spatialbabel.executor``) and written as one JSONL line per reply, in input
+order, with every bad line reported by its number.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,15 @@ from parsers.compare_parsed import Key, ParsedReply, compare_parsed, read_parsed
 from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode, default_workers
+from spatialbabel.executor import (
+    ExecutorOptions,
+    UnitFailed,
+    UnitLoop,
+    WorkerContext,
+    add_executor_arguments,
+    executor_options,
+    open_executor,
+)
 from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
 from spatialbabel.open_classes import DOMAINS, Domain
 
@@ -61,8 +68,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=default_workers(),
-        help="with --predictions: parsing processes (default: the CPU count, at most 8)",
+        default=None,
+        help="with --predictions: parsing processes (default: the CPU count, at most 8; on "
+        "Ray, the cluster's CPUs)",
     )
     parser.add_argument(
         "--format",
@@ -80,6 +88,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="primitive: the six shapes (default); open: real indoor scenes, each object's class "
         "read from what the reply calls it (docs/real-scenes.md)",
     )
+    add_executor_arguments(parser)
     parser.epilog = (
         "Exit codes: 0 every reply yields objects (with --compare: no reply changed); 1 some reply "
         "yields none, its language cannot be told, or a predictions line is malformed (with "
@@ -105,10 +114,12 @@ def run(args: argparse.Namespace) -> int:
                 "spatialbabel parse: give reply FILEs or --predictions, not both", file=sys.stderr
             )
             return ExitCode.USAGE
-        if args.workers < 1:
-            print("spatialbabel parse: --workers must be at least 1", file=sys.stderr)
+        try:
+            options = executor_options(args)
+        except ValueError as error:
+            print(f"spatialbabel parse: {error}", file=sys.stderr)
             return ExitCode.USAGE
-        return _run_predictions(args)
+        return _run_predictions(args, options)
     if args.compare is not None:
         print("spatialbabel parse: --compare needs --predictions", file=sys.stderr)
         return ExitCode.USAGE
@@ -157,7 +168,11 @@ def _run_files(args: argparse.Namespace) -> int:
 Job = tuple[int, dict[str, str]]
 
 
-def _parse_job(job: Job, domain: Domain = "primitive") -> dict[str, Any]:
+def _parse_setup(context: WorkerContext, domain: Domain) -> Domain:
+    return domain
+
+
+def _parse_job(domain: Domain, job: Job) -> dict[str, Any]:
     line, record = job
     result = parse(record["output"], record["language"], scene_id=record["scene_id"], domain=domain)
     entry: dict[str, Any] = {"line": line}
@@ -184,7 +199,17 @@ def _jobs(path: Path, problems: list[str]) -> Iterator[Job]:
         yield item.line, output.to_dict()
 
 
-def _run_predictions(args: argparse.Namespace) -> int:
+def _describe_job(job: Job) -> str:
+    line, record = job
+    return f"line {line} ({record['model']}, {record['language']}, {record['scene_id']})"
+
+
+def parse_loop(domain: Domain = "primitive") -> UnitLoop[Domain, Job, dict[str, Any]]:
+    """Replies of ``domain`` parsed on worker processes or a Ray cluster, in batches."""
+    return UnitLoop(setup=_parse_setup, run=_parse_job, args=(domain,), describe=_describe_job)
+
+
+def _run_predictions(args: argparse.Namespace, options: ExecutorOptions) -> int:
     problems: list[str] = []
     old: dict[Key, ParsedReply] | None = None
     if args.compare is not None:
@@ -199,14 +224,12 @@ def _run_predictions(args: argparse.Namespace) -> int:
     except (OSError, FileFormatError) as error:
         print(f"{args.predictions}: cannot read: {error}", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    if args.workers > 1 and len(jobs) > 1:
-        chunk = max(1, len(jobs) // (args.workers * 8))
-        with ProcessPoolExecutor(
-            max_workers=args.workers, mp_context=multiprocessing.get_context("fork")
-        ) as pool:
-            entries = list(pool.map(partial(_parse_job, domain=args.domain), jobs, chunksize=chunk))
-    else:
-        entries = [_parse_job(job, args.domain) for job in jobs]
+    try:
+        with open_executor(options, default_workers=default_workers()) as executor:
+            entries = executor.map(parse_loop(args.domain), jobs)
+    except UnitFailed as error:
+        print(f"spatialbabel parse: {error}; nothing written", file=sys.stderr)
+        return ExitCode.PROBLEMS
     if old is not None:
         return _compare(args, entries, problems, old)
     text = "".join(json.dumps(e, ensure_ascii=False, allow_nan=False) + "\n" for e in entries)

@@ -20,6 +20,12 @@ from scoring.silhouette import silhouette_metric
 from scoring.tables import OUTPUT_FILES, render_text, write_outputs
 from spatialbabel.cli import ExitCode, MissingStage, default_workers, stage_hook
 from spatialbabel.cli import report_problems as shared_report_problems
+from spatialbabel.executor import (
+    UnitFailed,
+    add_executor_arguments,
+    executor_options,
+    open_executor,
+)
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
 HELP = "score model replies against a split: Reconstruct Score tables with bootstrap CIs"
@@ -80,9 +86,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=default_workers(),
-        help="processes that parse and score replies (default: CPUs, at most 8)",
+        default=None,
+        help="processes that parse and score replies (default: CPUs, at most 8; on Ray, "
+        "the cluster's CPUs)",
     )
+    add_executor_arguments(parser)
 
 
 def report_problems(
@@ -100,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
             f"spatialbabel score: --resamples must be at least 1, got {args.resamples}",
             file=sys.stderr,
         )
+        return ExitCode.USAGE
+    try:
+        options = executor_options(args)
+    except ValueError as error:
+        print(f"spatialbabel score: {error}", file=sys.stderr)
         return ExitCode.USAGE
     extra: list[Metric] = []
     if args.silhouette:
@@ -123,15 +136,20 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
-    result = score_predictions(
-        split,
-        predictions,
-        options=ScoreOptions(failed_as_zero=args.failed_as_zero, gate=args.gate),
-        seed=args.seed,
-        resamples=args.resamples,
-        extra_metrics=extra,
-        workers=args.workers,
-    )
+    try:
+        with open_executor(options, default_workers=default_workers()) as executor:
+            result = score_predictions(
+                split,
+                predictions,
+                options=ScoreOptions(failed_as_zero=args.failed_as_zero, gate=args.gate),
+                seed=args.seed,
+                resamples=args.resamples,
+                extra_metrics=extra,
+                executor=executor,
+            )
+    except UnitFailed as error:
+        print(f"spatialbabel score: {error}; nothing written", file=sys.stderr)
+        return ExitCode.PROBLEMS
     try:
         write_outputs(result, args.out)
     except OSError as error:

@@ -1,11 +1,10 @@
-"""A whole scoring run: read a split and predictions, score every reply (in worker processes
-when asked), aggregate. The result keeps everything the output files are made from."""
+"""A whole scoring run: read a split and predictions, score every reply (on an executor's
+workers when asked: ``spatialbabel.executor``), aggregate. The result keeps everything the
+output files are made from."""
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,29 +21,38 @@ from scoring.inputs import (
 from scoring.metrics import Metric, ScoreOptions
 from scoring.reply import ReplyScore, score_output
 from spatialbabel import Scene
+from spatialbabel.executor import Executor, UnitLoop, WorkerContext
+from spatialbabel.local_pool import LocalExecutor
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
-# What worker processes score against; set once per worker by ``_init_worker``.
-_WORKER_STATE: dict[str, Any] = {}
+ScoringState = tuple[Mapping[str, Scene], ScoreOptions, Sequence[Metric]]
 
 
-def _init_worker(
-    scenes: Mapping[str, Scene], options: ScoreOptions, extra: Sequence[Metric]
-) -> None:
-    _WORKER_STATE.update(scenes=scenes, options=options, extra=extra)
+def _scoring_state(
+    context: WorkerContext,
+    scenes: Mapping[str, Scene],
+    options: ScoreOptions,
+    extra: Sequence[Metric],
+) -> ScoringState:
+    return scenes, options, extra
 
 
-def _score_in_worker(item: NumberedOutput) -> ReplyScore:
-    scenes: Mapping[str, Scene] = _WORKER_STATE["scenes"]
+def _score_unit(state: ScoringState, item: NumberedOutput) -> ReplyScore:
+    scenes, options, extra = state
     scored = score_output(
         item.output,
         scenes[item.output.scene_id],
         line=item.line,
-        options=_WORKER_STATE["options"],
-        extra_metrics=_WORKER_STATE["extra"],
+        options=options,
+        extra_metrics=extra,
     )
-    # The parent holds the true scenes; sending each back with every reply would cost.
+    # The caller holds the true scenes; sending each back with every reply would cost.
     return replace(scored, truth=None)
+
+
+def _describe_reply(item: NumberedOutput) -> str:
+    out = item.output
+    return f"line {item.line} ({out.model}, {out.language}, {out.mode}, {out.scene_id})"
 
 
 def score_outputs(
@@ -54,36 +62,25 @@ def score_outputs(
     options: ScoreOptions | None = None,
     extra_metrics: Sequence[Metric] = (),
     workers: int = 1,
+    executor: Executor | None = None,
 ) -> list[ReplyScore]:
-    """Parse and score each output against its scene, in input order. ``workers > 1`` spreads
-    the replies over that many processes (forked, so extra metrics may be closures)."""
+    """Parse and score each output against its scene, in input order, on ``executor``
+    (default: ``workers`` local processes, forked, so extra metrics may be closures; a small
+    run stays in this process)."""
     options = options or ScoreOptions()
-    if (
-        workers <= 1
-        or len(outputs) < 2 * workers
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return [
-            score_output(
-                item.output,
-                scenes[item.output.scene_id],
-                line=item.line,
-                options=options,
-                extra_metrics=extra_metrics,
-            )
-            for item in outputs
-        ]
-    # Small enough chunks that the workers finish together (the last chunk of one is not left
-    # to run alone), large enough that sending them costs nothing next to scoring them.
-    chunk = max(1, len(outputs) // (workers * 32))
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_init_worker,
-        initargs=(scenes, options, tuple(extra_metrics)),
-    ) as pool:
-        scored = pool.map(_score_in_worker, outputs, chunksize=chunk)
-        return [replace(r, truth=scenes[r.scene_id]) for r in scored]
+    # Small enough batches that the workers finish together (the last batch of one is not
+    # left to run alone), large enough that sending them costs nothing next to scoring them.
+    loop = UnitLoop(
+        setup=_scoring_state,
+        run=_score_unit,
+        args=(scenes, options, tuple(extra_metrics)),
+        describe=_describe_reply,
+        batches_per_worker=32,
+    )
+    if executor is None:
+        executor = LocalExecutor(workers)
+    scored = executor.map(loop, outputs)
+    return [replace(r, truth=scenes[r.scene_id]) for r in scored]
 
 
 @dataclass(frozen=True)
@@ -133,6 +130,7 @@ def score_predictions(
     resamples: int = DEFAULT_RESAMPLES,
     extra_metrics: Sequence[Metric] = (),
     workers: int = 1,
+    executor: Executor | None = None,
 ) -> ScoreRun:
     """Score a predictions JSONL against a split: the Python form of ``spatialbabel score``.
     Input problems are kept in the result (``run.problems``), never raised."""
@@ -144,7 +142,12 @@ def score_predictions(
         else read_predictions(predictions, loaded)
     )
     replies = score_outputs(
-        read.outputs, loaded.scenes, options=options, extra_metrics=extra_metrics, workers=workers
+        read.outputs,
+        loaded.scenes,
+        options=options,
+        extra_metrics=extra_metrics,
+        workers=workers,
+        executor=executor,
     )
     summary = aggregate(replies, seed=seed, resamples=resamples, extra_metrics=extra_metrics)
     return ScoreRun(loaded, read, options, tuple(replies), summary)

@@ -172,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "h5py": "real",
             "pandas": "real",
             "trimesh": "real",
+            "ray": "ray",
         }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)

@@ -145,7 +145,7 @@ def clip_ground() -> Ground:
     return Ground(0.0, (-GROUND_HALF, GROUND_HALF), (-GROUND_HALF, GROUND_HALF))
 
 
-def _describe(index: int, params: ClipParameters) -> str:
+def describe_clip(index: int, params: ClipParameters) -> str:
     return f"clip {clip_id(index)} (seed {params.seed}, index {index})"
 
 
@@ -167,7 +167,7 @@ def plan_clip(index: int, params: ClipParameters) -> tuple[MotionPlan, int]:
             tries=params.max_tries,
         )
     except MotionError as error:
-        raise GenerationError(f"{_describe(index, params)}: {error}") from None
+        raise GenerationError(f"{describe_clip(index, params)}: {error}") from None
 
 
 def frame_truth(

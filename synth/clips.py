@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from spatialbabel.clip import Clip
+from spatialbabel.executor import Executor
 from spatialbabel.files import write_json
 from synth.clip_unit import (
     CLIP_GENERATOR_VERSION,
@@ -24,6 +26,7 @@ from synth.clip_unit import (
     ClipPaths,
     clip_done,
     clip_id,
+    describe_clip,
 )
 from synth.config import GENERATOR_NAME
 from synth.manifest import MANIFEST, build_manifest, file_hashes
@@ -50,8 +53,15 @@ def pending_clips(request: ClipSetRequest) -> list[int]:
     return [i for i in range(request.n) if not clip_done(request.out, i, request.params)]
 
 
-def run_clips(request: ClipSetRequest, indices: list[int], *, progress: bool = True) -> None:
-    """Render ``indices`` on ``request.workers`` spawned processes, with a progress bar."""
+def run_clips(
+    request: ClipSetRequest,
+    indices: list[int],
+    *,
+    progress: bool = True,
+    executor: Executor | None = None,
+) -> None:
+    """Render ``indices`` on ``executor`` (default: ``request.workers`` local processes), with a
+    progress bar."""
     run_pool(
         run_clip_unit,
         indices,
@@ -62,6 +72,8 @@ def run_clips(request: ClipSetRequest, indices: list[int], *, progress: bool = T
         label="clip",
         desc="clips",
         progress=progress,
+        describe=partial(describe_clip, params=request.params),
+        executor=executor,
     )
 
 
@@ -99,11 +111,14 @@ def finalise_clips(request: ClipSetRequest) -> dict[str, Any]:
     return manifest
 
 
-def generate_clips(request: ClipSetRequest, *, progress: bool = True) -> dict[str, Any]:
-    """Render (or finish) the clip set ``request.out``; returns its manifest."""
+def generate_clips(
+    request: ClipSetRequest, *, progress: bool = True, executor: Executor | None = None
+) -> dict[str, Any]:
+    """Render (or finish) the clip set ``request.out`` on ``executor`` (default: the local
+    process pool with ``request.workers`` workers); returns its manifest."""
     request.out.mkdir(parents=True, exist_ok=True)
     remove_leftovers(request.out)
-    run_clips(request, pending_clips(request), progress=progress)
+    run_clips(request, pending_clips(request), progress=progress, executor=executor)
     return finalise_clips(request)
 
 

@@ -8,6 +8,12 @@ import sys
 from pathlib import Path
 
 from spatialbabel.cli import ExitCode
+from spatialbabel.executor import (
+    UnitFailed,
+    add_executor_arguments,
+    executor_options,
+    open_executor,
+)
 from synth.clip_unit import ClipParameters
 
 HELP = "render a set of moving-scene clips (frames, ID passes, MP4, per-frame ground truth)"
@@ -36,7 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, required=True, help="folder of the clip set; a rerun finishes it"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="Blender worker processes (default %(default)s)"
+        "--workers",
+        type=int,
+        default=None,
+        help="Blender workers (default: 1 locally; on Ray, one per CPU of the cluster)",
     )
     parser.add_argument(
         "--resolution",
@@ -76,6 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="motions drawn per clip before giving up (default %(default)s)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_executor_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,14 +103,23 @@ def run(args: argparse.Namespace) -> int:
             video=not args.no_video,
             max_tries=args.max_tries,
         )
-        request = ClipSetRequest(args.out, args.n, params, args.workers)
+        options = executor_options(args)
+        request = ClipSetRequest(args.out, args.n, params, options.workers or 1)
     except ValueError as error:
         print(f"spatialbabel clips: {error}", file=sys.stderr)
         return ExitCode.USAGE
     try:
-        manifest = generate_clips(request, progress=not args.no_progress)
+        with open_executor(options, default_workers=request.workers) as executor:
+            manifest = generate_clips(request, progress=not args.no_progress, executor=executor)
     except GenerationError as error:
         print(f"spatialbabel clips: {error}", file=sys.stderr)
+        return ExitCode.PROBLEMS
+    except UnitFailed as error:
+        print(
+            f"spatialbabel clips: {error}; the finished clips are kept: rerun the same command "
+            "to resume",
+            file=sys.stderr,
+        )
         return ExitCode.PROBLEMS
     counts = manifest["counts"]
     print(

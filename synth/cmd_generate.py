@@ -7,6 +7,12 @@ import sys
 from pathlib import Path
 
 from spatialbabel.cli import ExitCode
+from spatialbabel.executor import (
+    UnitFailed,
+    add_executor_arguments,
+    executor_options,
+    open_executor,
+)
 from synth.config import SceneParameters
 from synth.tiers import TIER_NAMES, parse_tiers
 
@@ -30,7 +36,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--out", type=Path, required=True, help="folder of the split; a rerun finishes it"
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="Blender worker processes (default %(default)s)"
+        "--workers",
+        type=int,
+        default=None,
+        help="Blender workers (default: 1 locally; on Ray, one per CPU of the cluster)",
     )
     parser.add_argument(
         "--views",
@@ -92,6 +101,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "ground; 0 stacks nothing (default %(default)s)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_executor_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,16 +120,25 @@ def run(args: argparse.Namespace) -> int:
             max_tries=args.max_tries,
             stack_prob=args.stack_prob,
         )
+        options = executor_options(args)
         request = SplitRequest(
-            args.out, args.n, params, args.workers, args.eval_size, args.phase1_size
+            args.out, args.n, params, options.workers or 1, args.eval_size, args.phase1_size
         )
     except ValueError as error:
         print(f"spatialbabel generate: {error}", file=sys.stderr)
         return ExitCode.USAGE
     try:
-        manifest = generate_split(request, progress=not args.no_progress)
+        with open_executor(options, default_workers=request.workers) as executor:
+            manifest = generate_split(request, progress=not args.no_progress, executor=executor)
     except GenerationError as error:
         print(f"spatialbabel generate: {error}", file=sys.stderr)
+        return ExitCode.PROBLEMS
+    except UnitFailed as error:
+        print(
+            f"spatialbabel generate: {error}; the finished scenes are kept: rerun the same "
+            "command to resume",
+            file=sys.stderr,
+        )
         return ExitCode.PROBLEMS
     counts = manifest["counts"]
     print(

@@ -1,29 +1,45 @@
-"""The process pool that maps a work-unit function over indices: spawned Blender workers, each
-set up once (``synth.workers.init_worker``), a progress bar, and a clean stop.
+"""Blender work-unit loops: a unit function of one index mapped over the pending indices by an
+executor (``spatialbabel.executor``: the local process pool by default, or Ray), each worker
+with one ``BlenderStage`` (``synth.workers.init_worker``), with a progress bar.
 
 Split generation (``synth.split``) and clip rendering (``synth.clips``) both run here; neither
-has scheduling logic of its own. A work unit is a module-level function of one index that
-writes its files atomically and returns its id, so the pool only hands out indices and waits.
+has scheduling logic of its own. A unit function is ``unit(worker, index) -> id``
+(``synth.workers``), module-level, and writes its files atomically; it depends on nothing but
+the index and the parameters, so it gives the same bytes on any worker of any machine and can
+be run again after its worker died.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from synth.unit import GenerationError
-from synth.workers import init_worker
+from spatialbabel.executor import Executor, Progress, UnitLoop
+from synth.workers import BlenderWorker, init_worker
+
+
+def blender_loop(
+    unit: Callable[[BlenderWorker, int], str],
+    *,
+    root: Path,
+    params: Any,
+    describe: Callable[[int], str],
+) -> UnitLoop[BlenderWorker, int, str]:
+    """The loop of ``unit`` over indices, on long-lived Blender workers."""
+    return UnitLoop(
+        setup=init_worker,
+        run=unit,
+        args=(str(root), params),
+        long_lived=True,
+        describe=describe,
+    )
 
 
 def run_pool(
-    unit: Callable[[int], str],
+    unit: Callable[[BlenderWorker, int], str],
     indices: Sequence[int],
     *,
     root: Path,
@@ -33,58 +49,26 @@ def run_pool(
     label: str = "scene",
     desc: str = "generate",
     progress: bool = True,
+    describe: Callable[[int], str] | None = None,
+    executor: Executor | None = None,
 ) -> None:
-    """Run ``unit(i)`` for every index on ``workers`` spawned processes (each with one
-    ``BlenderStage`` built from ``params.engine``), with a progress bar over ``total`` units
-    of which ``total - len(indices)`` are already done."""
+    """Run ``unit(worker, i)`` for every index on ``executor`` (default: ``workers`` local
+    processes), with a progress bar over ``total`` units of which ``total - len(indices)`` are
+    already done."""
     if not indices:
         return
     if importlib.util.find_spec("bpy") is None:
         raise ModuleNotFoundError("No module named 'bpy'", name="bpy")
-    from tqdm import tqdm
+    loop = blender_loop(
+        unit, root=root, params=params, describe=describe or partial(_describe, label)
+    )
+    bar = Progress(total, total - len(indices), unit=label, desc=desc) if progress else None
+    if executor is None:
+        from spatialbabel.local_pool import LocalExecutor
 
-    context = multiprocessing.get_context("spawn")
-    workers = min(workers, len(indices))
-    bar = tqdm(
-        total=total,
-        initial=total - len(indices),
-        unit=label,
-        desc=desc,
-        file=sys.stderr,
-        disable=not progress,
-        smoothing=0.1,
-    )
-    scratch = tempfile.TemporaryDirectory(
-        prefix="spatialbabel-generate-", ignore_cleanup_errors=True
-    )
-    executor = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=init_worker,
-        initargs=(str(root), params, scratch.name, workers),
-    )
-    try:
-        futures: set[Future[str]] = {executor.submit(unit, i) for i in indices}
-        while futures:
-            done, futures = wait(futures, return_when=FIRST_COMPLETED)
-            for future in done:
-                future.result()
-                bar.update(1)
-    except BrokenProcessPool as error:
-        executor.shutdown(wait=False, cancel_futures=True)
-        raise GenerationError(
-            f"a Blender worker died ({error}); the finished {label}s are kept: rerun the same command to resume"
-        ) from None
-    except BaseException:
-        # Interrupted (Ctrl-C) or a unit failed: stop the workers now; finished units are kept
-        # and an unfinished one leaves at most a .tmp file, which the next run removes.
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        raise
-    else:
-        executor.shutdown(wait=True)
-    finally:
-        bar.close()
-        scratch.cleanup()
+        executor = LocalExecutor(workers)
+    executor.map(loop, indices, progress=bar)
+
+
+def _describe(label: str, index: int) -> str:
+    return f"{label} {index}"

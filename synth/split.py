@@ -1,4 +1,4 @@
-"""Generating a whole split: the pending units on a pool of Blender workers, then the
+"""Generating a whole split: the pending units on Blender workers (``synth.pool``), then the
 split-level files (``subsets.json``, ``qa.jsonl``, ``manifest.json``).
 
 A rerun into the same folder skips every finished unit (its scene JSON, written last, and its
@@ -10,17 +10,19 @@ uninterrupted run.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from spatialbabel import Scene
+from spatialbabel.executor import Executor
 from spatialbabel.files import write_json, write_jsonl
 from synth.config import GENERATOR_NAME, GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
 from synth.manifest import MANIFEST, build_manifest, file_hashes
 from synth.pool import run_pool
 from synth.subsets import stratified_subsets
 from synth.tiers import tier_of
-from synth.unit import unit_done
+from synth.unit import describe_scene, unit_done
 from synth.workers import run_unit
 
 
@@ -54,8 +56,15 @@ def pending_units(request: SplitRequest) -> list[int]:
     return [i for i in range(request.n) if not unit_done(request.out, i, request.params)]
 
 
-def run_units(request: SplitRequest, indices: list[int], *, progress: bool = True) -> None:
-    """Generate ``indices`` on ``request.workers`` spawned processes, with a progress bar."""
+def run_units(
+    request: SplitRequest,
+    indices: list[int],
+    *,
+    progress: bool = True,
+    executor: Executor | None = None,
+) -> None:
+    """Generate ``indices`` on ``executor`` (default: ``request.workers`` local processes),
+    with a progress bar."""
     run_pool(
         run_unit,
         indices,
@@ -66,6 +75,8 @@ def run_units(request: SplitRequest, indices: list[int], *, progress: bool = Tru
         label="scene",
         desc="generate",
         progress=progress,
+        describe=partial(describe_scene, params=request.params),
+        executor=executor,
     )
 
 
@@ -114,10 +125,13 @@ def finalise(request: SplitRequest) -> dict[str, Any]:
     return manifest
 
 
-def generate_split(request: SplitRequest, *, progress: bool = True) -> dict[str, Any]:
-    """Generate (or finish) the split ``request.out``; returns its manifest."""
+def generate_split(
+    request: SplitRequest, *, progress: bool = True, executor: Executor | None = None
+) -> dict[str, Any]:
+    """Generate (or finish) the split ``request.out`` on ``executor`` (default: the local
+    process pool with ``request.workers`` workers); returns its manifest."""
     request.out.mkdir(parents=True, exist_ok=True)
     remove_leftovers(request.out)
     indices = pending_units(request)
-    run_units(request, indices, progress=progress)
+    run_units(request, indices, progress=progress, executor=executor)
     return finalise(request)

@@ -67,7 +67,7 @@ def measure(
     return [Visibility(visible[i], full[i], boxes[i]) for i in range(count)]
 
 
-def _describe(index: int, params: SceneParameters) -> str:
+def describe_scene(index: int, params: SceneParameters) -> str:
     tier = tier_of(index, params.tiers)
     return f"scene {scene_id(index)} (seed {params.seed}, index {index}, tier {tier.name})"
 
@@ -98,7 +98,7 @@ def _accepted_layout(
         moved = move_objects(rng, objects, bad, rules)
         objects = moved if moved is not None else sample_layout(rng, tier, rules)
     raise GenerationError(
-        f"{_describe(index, params)}: no layout met the visibility rule (fraction >= "
+        f"{describe_scene(index, params)}: no layout met the visibility rule (fraction >= "
         f"{params.min_visible_fraction}, pixels >= {params.min_visible_pixels}) in {params.max_tries} tries"
     )
 
@@ -117,7 +117,7 @@ def build_scene(
             rng, index, params, renderer, cameras, rules
         )
     except LayoutError as error:
-        raise GenerationError(f"{_describe(index, params)}: {error}") from None
+        raise GenerationError(f"{describe_scene(index, params)}: {error}") from None
     images = [renderer.render_image(k) for k in range(len(cameras))]
     identifier = scene_id(index)
     paths = ScenePaths.of(identifier, params.views)

@@ -1,33 +1,42 @@
-"""Worker processes: each imports bpy once and keeps one ``BlenderStage`` for all its units.
+"""Blender workers: each imports bpy once and keeps one ``BlenderStage`` for all its units.
 
-``run_unit`` makes one scene of a split, ``run_clip_unit`` one clip of a clip set; both are
-functions of the unit's index alone, which ``synth.pool.run_pool`` maps over the pending ones.
-
-Workers are started with "spawn", so the parent never imports bpy and a worker never inherits
-a half-initialised Blender from it.
+``init_worker`` is the ``setup`` of a Blender work-unit loop (``synth.pool``); ``run_unit``
+makes one scene of a split and ``run_clip_unit`` one clip of a clip set, each a function of
+the worker and the unit's index alone. The executor (``spatialbabel.executor``) starts each
+worker fresh, never in the calling process, so the parent never imports bpy and a worker never
+inherits a half-initialised Blender from it.
 """
 
 from __future__ import annotations
 
 import os
-import signal
-import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-_STATE: dict[str, Any] = {}
+from spatialbabel.executor import WorkerContext
 
 
-def init_worker(root: str, params: Any, scratch: str, workers: int = 1, quiet: bool = True) -> None:
-    """Set up this worker: one ``BlenderStage`` for ``params.engine`` (``params`` is a
-    split's ``SceneParameters`` or a clip set's ``ClipParameters``), scratch files in a folder
-    of its own under ``scratch`` (which the parent removes, however the run ends)."""
+@dataclass(frozen=True)
+class BlenderWorker:
+    """What a Blender worker keeps between units."""
+
+    root: Path
+    #: A split's ``SceneParameters`` (or another unit kind's parameters with an ``engine``).
+    params: Any
+    stage: Any
+    blender_version: str
+
+
+def init_worker(
+    context: WorkerContext, root: str, params: Any, quiet: bool = True
+) -> BlenderWorker:
+    """Set up this worker: one ``BlenderStage`` for ``params.engine``, its scratch files in the
+    worker's own folder."""
     # Headless Workbench draws with Mesa's llvmpipe, which starts a thread per core in every
     # process; W workers on C cores then fight over them. C // W threads each is faster
     # (benchmarks/bench_generate.py). A value the user set is kept.
-    os.environ.setdefault("LP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
-    # Ctrl-C reaches the whole process group; the parent alone handles it and stops the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault("LP_NUM_THREADS", str(context.cpus))
     if quiet:
         # Blender reports every saved render and EGL probe on the process's own stdout and
         # stderr; they would tear the parent's progress bar. Errors come back as exceptions.
@@ -36,24 +45,22 @@ def init_worker(root: str, params: Any, scratch: str, workers: int = 1, quiet: b
         os.dup2(devnull, 2)
     from synth.blender_stage import BlenderStage, blender_version
 
-    workdir = Path(tempfile.mkdtemp(prefix="worker-", dir=scratch))
-    _STATE["root"] = Path(root)
-    _STATE["params"] = params
-    _STATE["stage"] = BlenderStage(params.engine, workdir)
-    _STATE["blender_version"] = blender_version()
-
-
-def run_unit(index: int) -> str:
-    from synth.unit import generate_unit
-
-    return generate_unit(
-        _STATE["root"], index, _STATE["params"], _STATE["stage"], _STATE["blender_version"]
+    return BlenderWorker(
+        Path(root), params, BlenderStage(params.engine, context.scratch), blender_version()
     )
 
 
-def run_clip_unit(index: int) -> str:
+def run_unit(worker: BlenderWorker, index: int) -> str:
+    """The scene of ``index``, written into the split; its id."""
+    from synth.unit import generate_unit
+
+    return generate_unit(worker.root, index, worker.params, worker.stage, worker.blender_version)
+
+
+def run_clip_unit(worker: BlenderWorker, index: int) -> str:
+    """The clip of ``index``, written into the clip set; its id."""
     from synth.clip_unit import generate_clip_unit
 
     return generate_clip_unit(
-        _STATE["root"], index, _STATE["params"], _STATE["stage"], _STATE["blender_version"]
+        worker.root, index, worker.params, worker.stage, worker.blender_version
     )

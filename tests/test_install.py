@@ -1,8 +1,10 @@
-"""The plain install: parsing and scoring work without bpy or pyrender, and S3-FT's JSONL
-outputs without datasets or pyarrow."""
+"""The plain install: parsing and scoring work without bpy or pyrender, S3-FT's JSONL
+outputs without datasets or pyarrow, and every work-unit loop without ray (which it never
+imports unless ``--executor ray`` asks for it)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -42,6 +44,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         "pandas",
         "trimesh",
         "fcl",
+        "ray",
     ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
@@ -114,8 +117,10 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "import spatialbabel, parsers, scoring, s3ft, s3ft.cmd_s3ft; "
-            "print(sys.modules.get('bpy'), sys.modules.get('datasets'))".replace(
+            "import spatialbabel, parsers, scoring, s3ft, s3ft.cmd_s3ft, spatialbabel.executor, "
+            "spatialbabel.local_pool, parsers.cmd_parse, scoring.cmd_score, synth.cmd_generate, "
+            "synth.cmd_clips; "
+            "print(sys.modules.get('bpy'), sys.modules.get('datasets'), sys.modules.get('ray'))".replace(
                 "sys.", "__import__('sys')."
             ),
         ],
@@ -126,7 +131,27 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["None", "None"]
+    assert done.stdout.split() == ["None", "None", "None"]
+    # Replies parse on the local pool without ray; asking for Ray names the extra that brings it.
+    replies = tmp_path / "replies.jsonl"
+    record = {"scene_id": "s", "model": "m", "language": "json", "mode": "direct"}
+    replies.write_text(
+        "".join(
+            json.dumps({**record, "output": '{"objects": [{"class_name": "cube"}]}'}) + "\n"
+            for _ in range(40)
+        )
+    )
+    for flags, code in ((["--workers", "2"], 0), (["--executor", "ray"], 4)):
+        done = subprocess.run(
+            [str(spatialbabel), "parse", "-q", "--predictions", str(replies), *flags],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert done.returncode == code, done.stderr
+    assert len(done.stdout.splitlines()) == 0 and "spatialbabel[ray]" in done.stderr
     # The Hugging Face output names the extra that brings it.
     done = subprocess.run(
         [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"],
