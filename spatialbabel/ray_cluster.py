@@ -215,6 +215,8 @@ class RayExecutor:
         options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
         if self._address is None:
             options.update(include_dashboard=False, **self._init)
+        elif "://" in self._address:
+            options = {}  # Ray Client: the cluster's own settings hold
         ray.init(address=self._address or "local", **options)
         self._started = True
 
