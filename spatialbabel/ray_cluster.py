@@ -49,13 +49,15 @@ class _UnitWorker:
         self._spec = spec
         self._token = token
         self._state: Any = None
+        self._ready = False
         self._folder: Path | None = None
 
     def run(self, batch: list[Any]) -> list[Any]:
         setup, run, args = self._spec
-        if self._folder is None:
-            self._folder = _scratch(self._token)
+        if not self._ready:
+            self._folder = self._folder or _scratch(self._token)
             self._state = setup(WorkerContext(cpus=1, scratch=self._folder), *args)
+            self._ready = True
         return [run(self._state, unit) for unit in batch]
 
     def close(self) -> None:

@@ -85,7 +85,11 @@ def test_results_come_in_unit_order_and_each_worker_sets_up_once(
 
 def test_a_small_run_of_cheap_units_stays_in_this_process(tmp_path: Path) -> None:
     loop = UnitLoop(_setup, _square, (str(tmp_path),))
-    assert LocalExecutor(2).map(loop, [1, 2, 3]) == [(1, os.getpid()), (4, os.getpid()), (9, os.getpid())]
+    assert LocalExecutor(2).map(loop, [1, 2, 3]) == [
+        (1, os.getpid()),
+        (4, os.getpid()),
+        (9, os.getpid()),
+    ]
     assert LocalExecutor(2).map(loop, []) == []
 
 

@@ -97,9 +97,10 @@ def test_scoring_and_parsing_1000_replies_are_bit_identical(
     assert len(on_ray) == 1000 and sum(not r.parsed for r in on_ray) >= 50
     assert as_text(on_ray) == as_text(local)
     assert all(a.truth is b.truth for a, b in zip(on_ray, local, strict=True))
-    assert aggregate(on_ray, seed=0, resamples=50).to_dict() == aggregate(
-        local, seed=0, resamples=50
-    ).to_dict()
+    assert (
+        aggregate(on_ray, seed=0, resamples=50).to_dict()
+        == aggregate(local, seed=0, resamples=50).to_dict()
+    )
     assert executor.map(parse_loop(), pool_results["jobs"]) == pool_results["parses"]
     executor.close()
     assert ray.is_initialized(), "a Ray this executor joined is left running"
