@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, Protocol, TypeVar
 
-from spatialbabel.executor import Progress, UnitFailed
+from spatialbabel.executor import Progress, UnitFailed, UnitLoop
 
 H = TypeVar("H", bound=Hashable)
 
@@ -110,14 +110,14 @@ class ProgressBar:
 
 def dispatch(
     backend: Backend[H],
+    loop: UnitLoop[Any, Any, Any],
     units: Sequence[Any],
     *,
-    batch_size: int,
     max_retries: int,
-    describe: Callable[[Any], str],
     progress: Progress | None = None,
 ) -> list[Any]:
-    """Every unit through ``backend``, the results in unit order."""
+    """Every unit of ``loop`` through ``backend``, the results in unit order."""
+    batch_size, describe = loop.batch_size(len(units), backend.slots), loop.describe
     batches = [
         _Batch(k, start, list(units[start : start + batch_size]))
         for k, start in enumerate(range(0, len(units), batch_size))

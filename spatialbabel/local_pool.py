@@ -159,14 +159,7 @@ class LocalExecutor:
                     bar.close()
             workers = min(self._workers, len(units))
             backend = _Slots(loop, workers, scratch)
-            return dispatch(
-                backend,
-                units,
-                batch_size=loop.batch_size(len(units), workers),
-                max_retries=self.max_retries,
-                describe=loop.describe,
-                progress=progress,
-            )
+            return dispatch(backend, loop, units, max_retries=self.max_retries, progress=progress)
 
     def close(self) -> None:
         """Nothing outlives a ``map``."""

@@ -250,14 +250,7 @@ class RayExecutor:
         spec: Spec = (loop.setup, loop.run, loop.args)
         workers = min(self.workers(loop), len(units))
         backend = _Actors(spec, workers, token) if loop.long_lived else _Tasks(spec, workers, token)
-        return dispatch(
-            backend,
-            units,
-            batch_size=loop.batch_size(len(units), workers),
-            max_retries=self.max_retries,
-            describe=loop.describe,
-            progress=progress,
-        )
+        return dispatch(backend, loop, units, max_retries=self.max_retries, progress=progress)
 
     def close(self) -> None:
         if self._started:
