@@ -1,8 +1,8 @@
 """``build``: from a split and a model's ``phase1`` replies to training data in three formats.
 
 Each reply is filtered, parsed into its pseudo-ground truth, scored against the true scene and
-turned into its records, in worker processes when asked (a scene's work depends on nothing
-else). Then the scenes are split 90/10 (``s3ft.splitting``) and everything is written::
+turned into its records, one work unit per reply on an executor (local processes, or Ray:
+``spatialbabel.executor``), since a scene's work depends on nothing else. Then the scenes are split 90/10 (``s3ft.splitting``) and everything is written::
 
     out/records.jsonl            every record, format-neutral, with its split
     out/replies.jsonl            what became of each reply (kept, no objects, rejected: why)
@@ -18,11 +18,9 @@ else). Then the scenes are split 90/10 (``s3ft.splitting``) and everything is wr
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
 import shutil
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -47,6 +45,7 @@ from scoring.reply import score_reply
 from spatialbabel import Scene
 from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
 from spatialbabel.errors import SpatialBabelError
+from spatialbabel.executor import Executor, UnitLoop, WorkerContext
 from spatialbabel.files import FileFormatError, read_json, write_json, write_jsonl
 
 FORMATS: Final = ("openai", "messages", "hf")
@@ -132,38 +131,53 @@ def build_scene(
     return SceneOutcome(verdict, pseudo.scene, tuple(records), quality)
 
 
-_WORKER: dict[str, Any] = {}
+@dataclass(frozen=True)
+class _Work:
+    """What every worker holds for the whole build."""
+
+    split: Phase1Split
+    views: tuple[int, ...]
+    options: BuildOptions
 
 
-def _init_worker(split: Phase1Split, views: Sequence[int], options: BuildOptions) -> None:
-    _WORKER.update(split=split, views=views, options=options)
+def _setup(
+    context: WorkerContext, split: Phase1Split, views: tuple[int, ...], options: BuildOptions
+) -> _Work:
+    return _Work(split, views, options)
 
 
-def _build_in_worker(reply: Reply) -> SceneOutcome:
-    split: Phase1Split = _WORKER["split"]
+def _build_unit(work: _Work, reply: Reply) -> SceneOutcome:
     return build_scene(
-        reply, split.scenes[reply.scene_id], _WORKER["views"], split, _WORKER["options"]
+        reply, work.split.scenes[reply.scene_id], work.views, work.split, work.options
     )
 
 
+def _describe(reply: Reply) -> str:
+    return f"the reply for {reply.scene_id}"
+
+
 def build_scenes(
-    replies: Sequence[Reply], split: Phase1Split, views: Sequence[int], options: BuildOptions
+    replies: Sequence[Reply],
+    split: Phase1Split,
+    views: Sequence[int],
+    options: BuildOptions,
+    *,
+    executor: Executor | None = None,
 ) -> list[SceneOutcome]:
-    """``build_scene`` of every reply, in order; forked workers when ``options.workers > 1``."""
-    if (
-        options.workers <= 1
-        or len(replies) < 2 * options.workers
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return [build_scene(r, split.scenes[r.scene_id], views, split, options) for r in replies]
-    chunk = max(1, len(replies) // (options.workers * 16))
-    with ProcessPoolExecutor(
-        max_workers=options.workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=_init_worker,
-        initargs=(split, tuple(views), options),
-    ) as pool:
-        return list(pool.map(_build_in_worker, replies, chunksize=chunk))
+    """``build_scene`` of every reply, in order, on ``executor`` (default: ``options.workers``
+    local processes; a small build stays in this process)."""
+    loop = UnitLoop(
+        setup=_setup, run=_build_unit, args=(split, tuple(views), options), describe=_describe
+    )
+    if executor is not None:
+        return executor.map(loop, replies)
+    from spatialbabel.local_pool import LocalExecutor
+
+    local = LocalExecutor(options.workers)
+    try:
+        return local.map(loop, replies)
+    finally:
+        local.close()
 
 
 def prepare_out(out: Path) -> None:
@@ -243,6 +257,7 @@ def build(
     mode: str = DEFAULT_RECONSTRUCT_MODE,
     reply_format: ReplyFormat | None = None,
     strict: bool = False,
+    executor: Executor | None = None,
 ) -> BuildResult:
     """The whole build. With ``out`` None nothing is written and the result says what would
     have been; with ``strict``, input problems stop it before any work (the result then holds
@@ -270,7 +285,7 @@ def build(
     if strict and replies.problems:
         return BuildResult(replies, (), (), {})
     split.check_images(sorted({r.scene_id for r in replies.replies}), len(views))
-    outcomes = build_scenes(replies.replies, split, views, options)
+    outcomes = build_scenes(replies.replies, split, views, options, executor=executor)
     outcomes.sort(key=lambda o: o.verdict.scene_id)
     held_out = validation_scenes(split.scenes, seed=options.seed, fraction=options.val_fraction)
     records = tuple(

@@ -16,6 +16,12 @@ import sys
 from pathlib import Path
 
 from spatialbabel.cli import ExitCode, default_workers, report_problems
+from spatialbabel.executor import (
+    UnitFailed,
+    add_executor_arguments,
+    executor_options,
+    open_executor,
+)
 
 HELP = "S3-FT: build fine-tuning data from a model's own phase1 Three.js replies, and its stats"
 
@@ -104,9 +110,11 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
         type=int,
-        default=default_workers(),
-        help="processes that parse replies and make records (default: CPUs, at most 8)",
+        default=None,
+        help="processes that parse replies and make records (default: CPUs, at most 8; on "
+        "Ray, the cluster's CPUs)",
     )
+    add_executor_arguments(parser)
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -152,8 +160,10 @@ def _run_build(args: argparse.Namespace) -> int:
     from s3ft.replies import ModelChoiceError
     from s3ft.stats import format_summary
 
-    if args.workers < 1:
-        print("spatialbabel s3ft build: --workers must be at least 1", file=sys.stderr)
+    try:
+        running = executor_options(args)
+    except ValueError as error:
+        print(f"spatialbabel s3ft build: {error}", file=sys.stderr)
         return ExitCode.USAGE
     if not 0.0 <= args.val_fraction < 1.0:
         print("spatialbabel s3ft build: --val-fraction must lie in [0, 1)", file=sys.stderr)
@@ -166,19 +176,24 @@ def _run_build(args: argparse.Namespace) -> int:
         formats=tuple(args.formats),
         image_base_url=args.image_base_url,
         absolute_paths=args.absolute_image_paths,
-        workers=args.workers,
+        workers=running.workers or default_workers(),
     )
     try:
-        result = build(
-            args.split,
-            args.replies,
-            args.out,
-            options=options,
-            model=args.model,
-            mode=args.mode,
-            reply_format=None if args.replies_format == "auto" else args.replies_format,
-            strict=args.strict,
-        )
+        with open_executor(running, default_workers=default_workers()) as executor:
+            result = build(
+                args.split,
+                args.replies,
+                args.out,
+                options=options,
+                model=args.model,
+                mode=args.mode,
+                reply_format=None if args.replies_format == "auto" else args.replies_format,
+                strict=args.strict,
+                executor=executor,
+            )
+    except UnitFailed as error:
+        print(f"spatialbabel s3ft build: {error}; nothing written", file=sys.stderr)
+        return ExitCode.PROBLEMS
     except ModelChoiceError as error:
         print(f"spatialbabel s3ft build: {error}", file=sys.stderr)
         return ExitCode.USAGE

@@ -176,7 +176,7 @@ def open_executor(options: ExecutorOptions, *, default_workers: int = 1) -> Iter
 
 
 # --- the command line -----------------------------------------------------------------------------
-def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
+def add_executor_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """``--executor``, ``--ray-address`` and ``--max-retries`` (each command has its own
     ``--workers``, defaulting to None: see ``ExecutorOptions``)."""
     parser.add_argument(
@@ -202,15 +202,16 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def executor_options(args: argparse.Namespace) -> ExecutorOptions:
-    """The options of ``add_executor_arguments`` (and ``--workers``); ValueError on a bad mix."""
+def executor_options(args: argparse.Namespace, *, workers: int | None = None) -> ExecutorOptions:
+    """The options of ``add_executor_arguments`` and ``--workers`` (or ``workers``, for a
+    command whose workers flag has another name); ValueError on a bad mix."""
     executor: ExecutorName = args.executor or ("ray" if args.ray_address is not None else "local")
     address = args.ray_address
     if executor == "ray" and address is None:
         address = os.environ.get("RAY_ADDRESS") or None
     return ExecutorOptions(
         executor=executor,
-        workers=args.workers,
+        workers=workers if workers is not None else args.workers,
         address=address,
         max_retries=args.max_retries,
     )

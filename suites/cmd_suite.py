@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from spatialbabel.cli import ExitCode
+from spatialbabel.executor import add_executor_arguments
 from spatialbabel.files import atomic_write_chunks
 from suites import SUITES, load_suite
 from suites.base import Suite, SuiteError
@@ -58,6 +59,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score: --answers is the output file of a batch run of the prompts",
     )
+    # Where a suite's own work units run (SpaceCast's view rendering).
+    add_executor_arguments(common)
     for name in SUITES.names():
         suite = load_suite(name)
         suite.add_build_arguments(parser.add_argument_group(f"build, --suite {name}"))

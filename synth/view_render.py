@@ -3,25 +3,24 @@ pool of Blender workers (``synth.blender_stage``), for suites that pick their ow
 
 A job is one scene state and its cameras; each camera gives ``<name>.png`` (the image, as the
 split's images are made) and ``<name>_ids.png`` (the ID pass, value = 1 + object index, as the
-split's masks) in the job's folder. Files are written atomically and a view whose two files
+split's masks) in the job's folder. A job is a work unit of a long-lived Blender loop, so any
+executor runs it (``spatialbabel.executor``: local processes, or Ray actors). Files are
+written atomically and a view whose two files
 exist is not rendered again, so an interrupted run resumes.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
-import tempfile
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spatialbabel import Camera, Scene
+from spatialbabel.executor import Executor, Progress, UnitLoop
 from spatialbabel.files import atomic_write_bytes
-
-_STATE: dict[str, Any] = {}
+from synth.workers import BlenderWorker, init_worker
 
 
 @dataclass(frozen=True)
@@ -37,15 +36,11 @@ class ViewJob:
         return any(not p.is_file() for c in self.cameras for p in self.paths(c))
 
 
-def _init(engine: str, scratch: str, workers: int) -> None:
-    os.environ.setdefault("LP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // workers)))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.dup2(devnull, 2)
-    from synth.blender_stage import BlenderStage
+@dataclass(frozen=True)
+class ViewParams:
+    """What a view-rendering worker needs besides its jobs (``synth.workers.init_worker``)."""
 
-    _STATE["stage"] = BlenderStage(engine, Path(tempfile.mkdtemp(prefix="views-", dir=scratch)))
+    engine: str = "workbench"
 
 
 def render_job(stage: Any, job: ViewJob) -> int:
@@ -62,25 +57,49 @@ def render_job(stage: Any, job: ViewJob) -> int:
     return done
 
 
-def _run(job: ViewJob) -> int:
-    return render_job(_STATE["stage"], job)
+def run_view_job(worker: BlenderWorker, job: ViewJob) -> int:
+    """A work unit: one job on a Blender worker."""
+    return render_job(worker.stage, job)
 
 
-def render_views(jobs: Sequence[ViewJob], *, workers: int = 1, engine: str = "workbench") -> int:
-    """Render every pending view of ``jobs`` on ``workers`` spawned Blender processes; the
-    number of views rendered."""
+def _describe(job: ViewJob) -> str:
+    return f"views of {job.scene.scene_id}"
+
+
+def render_views(
+    jobs: Sequence[ViewJob],
+    *,
+    workers: int = 1,
+    engine: str = "workbench",
+    executor: Executor | None = None,
+    progress: bool = False,
+) -> int:
+    """Render every pending view of ``jobs`` on ``executor`` (default: ``workers`` local
+    Blender processes), one job per unit; the number of views rendered."""
     pending = [job for job in jobs if job.pending()]
     if not pending:
         return 0
+    if importlib.util.find_spec("bpy") is None:
+        raise ModuleNotFoundError("No module named 'bpy'", name="bpy")
     for job in pending:
         job.folder.mkdir(parents=True, exist_ok=True)
-    context = multiprocessing.get_context("spawn")
-    count = min(workers, len(pending))
-    with (
-        tempfile.TemporaryDirectory(prefix="spatialbabel-views-") as scratch,
-        context.Pool(count, initializer=_init, initargs=(engine, scratch, count)) as pool,
-    ):
-        return sum(pool.imap(_run, pending))
+    loop = UnitLoop(
+        setup=init_worker,
+        run=run_view_job,
+        args=("", ViewParams(engine)),
+        long_lived=True,
+        describe=_describe,
+    )
+    bar = Progress(len(pending), unit="scene", desc="views") if progress else None
+    if executor is not None:
+        return sum(executor.map(loop, pending, progress=bar))
+    from spatialbabel.local_pool import LocalExecutor
+
+    local = LocalExecutor(min(workers, len(pending)))
+    try:
+        return sum(local.map(loop, pending, progress=bar))
+    finally:
+        local.close()
 
 
-__all__ = ["ViewJob", "render_job", "render_views"]
+__all__ = ["ViewJob", "ViewParams", "render_job", "render_views", "run_view_job"]

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel import Camera, Scene
+from spatialbabel.executor import ExecutorOptions, open_executor
 from spatialbabel.files import split_paths
 from suites.base import Item, SuiteError
 from suites.choices import balanced_positions
@@ -103,13 +104,21 @@ def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[Vie
 
 
 def build_split(
-    split: Path, out: Path, *, seed: int, workers: int, resolution: int, limit: int | None
+    split: Path,
+    out: Path,
+    *,
+    seed: int,
+    executor: ExecutorOptions,
+    resolution: int,
+    limit: int | None,
 ) -> Iterator[Item]:
+    """The items of ``split``; their views are rendered into ``out`` on ``executor``."""
     from synth.view_render import render_views
 
     planned = plan_split(load_scenes(split, limit), seed=seed, resolution=resolution)
     items = word_split(planned, seed)
-    render_views(render_jobs(planned, out), workers=workers)
+    with open_executor(executor) as running:
+        render_views(render_jobs(planned, out), executor=running, progress=True)
     yield from items
 
 

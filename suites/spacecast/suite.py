@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spatialbabel.executor import ExecutorOptions, executor_options
 from suites.base import Grade, Item, PromptText, Reply, Suite, SuiteError
 from suites.choices import grade_choice, letter, options_block
 from suites.spacecast import text
@@ -63,8 +64,17 @@ class SpaceCastSuite(Suite):
         scenes = getattr(options, "spacecast_scenes", None)
         if workers < 1 or resolution < 16:
             raise SuiteError("--spacecast-workers must be >= 1 and --spacecast-resolution >= 16")
+        try:
+            # The command's --executor flags; a caller's bare Namespace runs locally.
+            executor = (
+                executor_options(options, workers=workers)
+                if hasattr(options, "max_retries")
+                else ExecutorOptions(workers=workers)
+            )
+        except ValueError as error:
+            raise SuiteError(str(error)) from error
         yield from build_split(
-            split, out, seed=seed, workers=workers, resolution=resolution, limit=scenes
+            split, out, seed=seed, executor=executor, resolution=resolution, limit=scenes
         )
 
     def prompt(self, item: Item, variant: str) -> PromptText:

@@ -5,6 +5,7 @@ split still comes out complete, verified and identical."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -21,9 +22,12 @@ import pytest
 
 from parsers import write
 from parsers.cmd_parse import parse_loop
+from s3ft.build import BuildOptions, BuildResult, build
 from scoring import NumberedOutput, ReplyScore, aggregate, score_outputs
 from spatialbabel import LANGUAGES, ModelOutput, Scene
+from spatialbabel.executor import Executor
 from spatialbabel.local_pool import LocalExecutor
+from tests.s3ft.helpers import batch_replies, make_split
 from tests.scoring.helpers import layout, moved
 
 ray = pytest.importorskip("ray")
@@ -60,18 +64,32 @@ def as_text(scored: list[ReplyScore]) -> str:
     return json.dumps([r.to_dict() for r in scored], allow_nan=True)
 
 
+def s3ft_build(root: Path, executor: Executor) -> BuildResult:
+    """S3-FT's build of 24 mock replies (three of them failures) on ``executor``, written
+    nowhere (the result holds every record)."""
+    split = root / "split"
+    if not split.is_dir():
+        scenes = make_split(split, phase1=24, eval_size=2, views=2)
+        batch_replies(root / "replies.jsonl", scenes[:24], {3: "snippet", 7: "never_added"})
+    options = BuildOptions(cross_view=True, workers=2)
+    return build(split, root / "replies.jsonl", None, options=options, executor=executor)
+
+
 @pytest.fixture(scope="module")
-def pool_results() -> dict[str, Any]:
-    """The process pool's scores and parses, made before this process joins Ray: the pool
-    forks, and a process holding a Ray connection (gRPC threads) must not fork."""
+def pool_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The process pool's scores, parses and S3-FT records, made before this process joins
+    Ray: the pool forks, and a process holding a Ray connection (gRPC threads) must not fork."""
     scenes, outputs = replies(1000)
     jobs = [(item.line, item.output.to_dict()) for item in outputs]
+    s3ft_root = tmp_path_factory.mktemp("s3ft")
     return {
         "scenes": scenes,
         "outputs": outputs,
         "scores": score_outputs(outputs, scenes, workers=2),
         "jobs": jobs,
         "parses": LocalExecutor(2).map(parse_loop(), jobs),
+        "s3ft_root": s3ft_root,
+        "s3ft": s3ft_build(s3ft_root, LocalExecutor(2)),
     }
 
 
@@ -106,6 +124,19 @@ def test_scoring_and_parsing_1000_replies_are_bit_identical(
     assert ray.is_initialized(), "a Ray this executor joined is left running"
 
 
+def test_s3ft_records_made_on_ray_are_the_pools(
+    pool_results: dict[str, Any], cluster: dict[str, Any]
+) -> None:
+    local: BuildResult = pool_results["s3ft"]
+    executor = RayExecutor()
+    on_ray = s3ft_build(pool_results["s3ft_root"], executor)
+    executor.close()
+    assert len(local.records) > 100 and sum(o.pseudo is None for o in local.outcomes) == 2
+    assert [r.to_dict() for r in on_ray.records] == [r.to_dict() for r in local.records]
+    assert [o.verdict for o in on_ray.outcomes] == [o.verdict for o in local.outcomes]
+    assert on_ray.stats == local.stats
+
+
 # --- generation on Blender actors -----------------------------------------------------------------
 def generate(out: Path, *extra: str) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "spatialbabel.cli", "generate", *FLAGS, "--out", str(out)]
@@ -132,7 +163,10 @@ def contents(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def pool_split(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("bpy")
+    # Looked up, not imported: importing bpy puts its own script folders on sys.path, which
+    # the spawned Blender workers of the local executor would inherit.
+    if importlib.util.find_spec("bpy") is None:
+        pytest.skip("bpy is not installed")
     out = tmp_path_factory.mktemp("pool") / "split"
     finish(generate(out, "--workers", "2"))
     return out
@@ -145,6 +179,29 @@ def test_a_split_made_on_ray_is_byte_identical_to_the_pools(
     out = tmp_path / "split"
     finish(generate(out, "--executor", "ray", "--ray-address", cluster["address"]))
     assert contents(out) == contents(pool_split)
+
+
+@pytest.mark.bpy
+def test_views_rendered_on_ray_are_the_pools(
+    pool_split: Path, cluster: dict[str, Any], tmp_path: Path
+) -> None:
+    # SpaceCast's chosen views: one job per scene state, run on Blender actors.
+    from synth.view_render import ViewJob, render_views
+
+    def jobs(folder: Path) -> list[ViewJob]:
+        scenes = [Scene.load(p) for p in sorted((pool_split / "scenes").glob("*.json"))[:3]]
+        return [ViewJob(s, s.cameras, folder / s.scene_id) for s in scenes]
+
+    local, remote = jobs(tmp_path / "local"), jobs(tmp_path / "ray")
+    assert render_views(local, workers=2) == 3
+    executor = RayExecutor()
+    assert render_views(remote, executor=executor) == 3
+    assert render_views(remote, executor=executor) == 0  # all there: nothing again
+    executor.close()
+    files = sorted(p.relative_to(tmp_path / "local") for p in (tmp_path / "local").rglob("*.png"))
+    assert len(files) == 6
+    for name in files:
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
 
 
 def _processes() -> Iterator[tuple[int, int, str]]:
