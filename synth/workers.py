@@ -10,11 +10,15 @@ inherits a half-initialised Blender from it.
 from __future__ import annotations
 
 import os
+import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spatialbabel.executor import WorkerContext
+
+_BLENDER_SCRIPTS = re.compile(r"[/\\]bpy[/\\]\d+\.\d+[/\\]scripts([/\\]|$)")
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,10 @@ def init_worker(
     # process; W workers on C cores then fight over them. C // W threads each is faster
     # (benchmarks/bench_generate.py). A value the user set is kept.
     os.environ.setdefault("LP_NUM_THREADS", str(context.cpus))
+    # A parent that imported bpy put Blender's script folders on sys.path, and a spawned worker
+    # inherits its path: "import bpy" would then find the scripts' own bpy package, which needs
+    # the module's _bpy. Importing bpy puts them back.
+    sys.path[:] = [p for p in sys.path if not _BLENDER_SCRIPTS.search(p)]
     if quiet:
         # Blender reports every saved render and EGL probe on the process's own stdout and
         # stderr; they would tear the parent's progress bar. Errors come back as exceptions.

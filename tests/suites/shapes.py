@@ -12,6 +12,19 @@ import numpy as np
 from spatialbabel import SceneObject, euler_to_matrix
 
 MAJOR, MINOR = 0.375, 0.125
+#: The 8 direction words clockwise from straight ahead, and from north (written out here
+#: rather than imported, so the tests check the hub's tables too).
+SECTORS = ["front", "front-right", "right", "back-right", "back", "back-left", "left", "front-left"]
+CARDINALS = [
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+]
 
 
 def _local(obj: SceneObject, points: Any) -> Any:

@@ -16,6 +16,7 @@ import numpy as np
 from spatialbabel import Scene
 from spatialbabel.transforms import move, orbit, remove
 from synth.blender_stage import BlenderStage
+from tests.suites.shapes import CARDINALS
 
 
 def main(folder: Path, out: Path) -> None:
@@ -37,16 +38,7 @@ def main(folder: Path, out: Path) -> None:
             camera = next(c for c in scene.cameras if c.name == item["facts"]["views"][0])
             forward = -np.asarray(camera.cam_to_world)[:3, 2][[0, 2]]
             north = forward / np.linalg.norm(forward)
-            k = [
-                "north",
-                "north-east",
-                "east",
-                "south-east",
-                "south",
-                "south-west",
-                "west",
-                "north-west",
-            ].index(change["toward"])
+            k = CARDINALS.index(change["toward"])
             a = -np.radians(45 * k)
             step = (
                 np.array(

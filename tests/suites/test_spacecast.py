@@ -23,22 +23,11 @@ from suites.spacecast.suite import chance
 from synth.cameras import scene_cameras
 from synth.layout import LayoutRules, sample_layout
 from synth.tiers import TIERS
-from tests.suites.shapes import surface
+from tests.suites.shapes import CARDINALS, SECTORS, surface
 
 pytest.importorskip("fcl")
 
 SUITE = load_suite("spacecast")
-SECTORS = ["front", "front-right", "right", "back-right", "back", "back-left", "left", "front-left"]
-CARDINALS = [
-    "north",
-    "north-east",
-    "east",
-    "south-east",
-    "south",
-    "south-west",
-    "west",
-    "north-west",
-]
 
 
 @pytest.fixture(scope="module")
