@@ -148,7 +148,11 @@ def matrix_to_euler(
         middle = math.atan2(sine, cosine)
         at_lock = cosine < _EXACT_LOCK
     if at_lock:
+        # The middle angle is the lock itself: cos b's sign is lost in noise, and atan2 against
+        # |cos b| would put a b just past the lock on the wrong side, doubling the error.
         a, c = angle(locked), 0.0
+        if not three_compatible:
+            middle = math.copysign(math.pi / 2, sine)
     else:
         a = angle(first)
         if three_compatible or cosine > _NEAR_LOCK:
