@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import (
-    UnitFailed,
-    add_executor_arguments,
-    executor_options,
-    open_executor,
-)
+from spatialbabel.executor import executor_options
 from synth.clip_unit import ClipParameters
+from synth.cmd_sets import add_progress_and_executor, add_set_arguments, run_set
 
 HELP = "render a set of moving-scene clips (frames, ID passes, MP4, per-frame ground truth)"
 
@@ -34,19 +29,7 @@ def _range(text: str) -> tuple[int, int]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     defaults = ClipParameters()
-    parser.add_argument("--n", type=int, required=True, help="number of clips")
-    parser.add_argument(
-        "--seed", type=int, default=defaults.seed, help="seed of the set (default %(default)s)"
-    )
-    parser.add_argument(
-        "--out", type=Path, required=True, help="folder of the clip set; a rerun finishes it"
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="Blender workers (default: 1 locally; on Ray, one per CPU of the cluster)",
-    )
+    add_set_arguments(parser, unit="clip", seed=defaults.seed)
     parser.add_argument(
         "--resolution",
         type=int,
@@ -84,13 +67,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=defaults.max_tries,
         help="motions drawn per clip before giving up (default %(default)s)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_executor_arguments(parser)
+    add_progress_and_executor(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from synth.clips import ClipSetRequest, generate_clips
-    from synth.unit import GenerationError
 
     try:
         params = ClipParameters(
@@ -108,19 +89,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"spatialbabel clips: {error}", file=sys.stderr)
         return ExitCode.USAGE
-    try:
-        with open_executor(options, default_workers=request.workers) as executor:
-            manifest = generate_clips(request, progress=not args.no_progress, executor=executor)
-    except GenerationError as error:
-        print(f"spatialbabel clips: {error}", file=sys.stderr)
-        return ExitCode.PROBLEMS
-    except UnitFailed as error:
-        print(
-            f"spatialbabel clips: {error}; the finished clips are kept: rerun the same command "
-            "to resume",
-            file=sys.stderr,
-        )
-        return ExitCode.PROBLEMS
+    manifest = run_set(
+        "clips",
+        "clip",
+        options,
+        request.workers,
+        lambda executor: generate_clips(request, progress=not args.no_progress, executor=executor),
+    )
+    if isinstance(manifest, int):
+        return manifest
     counts = manifest["counts"]
     print(
         f"{args.out}: {counts['clips']} clips, {counts['observed_frames']} observed frames "

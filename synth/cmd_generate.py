@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import (
-    UnitFailed,
-    add_executor_arguments,
-    executor_options,
-    open_executor,
-)
+from spatialbabel.executor import executor_options
+from synth.cmd_sets import add_progress_and_executor, add_set_arguments, run_set
 from synth.config import SceneParameters
 from synth.tiers import TIER_NAMES, parse_tiers
 
@@ -28,19 +23,7 @@ def _tiers(text: str) -> tuple[str, ...]:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     defaults = SceneParameters()
-    parser.add_argument("--n", type=int, required=True, help="number of scenes")
-    parser.add_argument(
-        "--seed", type=int, default=defaults.seed, help="seed of the split (default %(default)s)"
-    )
-    parser.add_argument(
-        "--out", type=Path, required=True, help="folder of the split; a rerun finishes it"
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="Blender workers (default: 1 locally; on Ray, one per CPU of the cluster)",
-    )
+    add_set_arguments(parser, unit="scene", seed=defaults.seed)
     parser.add_argument(
         "--views",
         type=int,
@@ -100,13 +83,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="chance that an object rests on a cube or an upright cylinder instead of the "
         "ground; 0 stacks nothing (default %(default)s)",
     )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_executor_arguments(parser)
+    add_progress_and_executor(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from synth.split import SplitRequest, generate_split
-    from synth.unit import GenerationError
 
     try:
         params = SceneParameters(
@@ -127,19 +108,15 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"spatialbabel generate: {error}", file=sys.stderr)
         return ExitCode.USAGE
-    try:
-        with open_executor(options, default_workers=request.workers) as executor:
-            manifest = generate_split(request, progress=not args.no_progress, executor=executor)
-    except GenerationError as error:
-        print(f"spatialbabel generate: {error}", file=sys.stderr)
-        return ExitCode.PROBLEMS
-    except UnitFailed as error:
-        print(
-            f"spatialbabel generate: {error}; the finished scenes are kept: rerun the same "
-            "command to resume",
-            file=sys.stderr,
-        )
-        return ExitCode.PROBLEMS
+    manifest = run_set(
+        "generate",
+        "scene",
+        options,
+        request.workers,
+        lambda executor: generate_split(request, progress=not args.no_progress, executor=executor),
+    )
+    if isinstance(manifest, int):
+        return manifest
     counts = manifest["counts"]
     print(
         f"{args.out}: {counts['scenes']} scenes, {counts['objects']} objects, "
