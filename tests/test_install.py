@@ -22,6 +22,13 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+    def in_venv(argv: list[str]) -> subprocess.CompletedProcess[str]:
+        """``argv`` run in the plain install's environment, its output captured as text."""
+        return subprocess.run(
+            argv, capture_output=True, text=True, env=env, cwd=tmp_path, check=False
+        )
+
     # Install from a copy of the sources so the editable checkout is not what gets imported.
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", str(ROOT)],
@@ -63,57 +70,30 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert "json" in languages
     for language in languages:
         case = sorted((ROOT / "fixtures" / language).glob("*.txt"))[0]
-        done = subprocess.run(
-            [str(spatialbabel), "parse", "-q", "--language", language, str(case)],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            check=False,
-        )
+        done = in_venv([str(spatialbabel), "parse", "-q", "--language", language, str(case)])
         assert done.returncode in (0, 1), done.stderr
         assert "internal parser error" not in done.stdout + done.stderr
     # The importers' command is wired lazily: its help works, and using it names the extra.
-    done = subprocess.run(
-        [str(spatialbabel), "import", "mesh", "--help"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
-    )
+    done = in_venv([str(spatialbabel), "import", "mesh", "--help"])
     assert done.returncode == 0 and "--labels" in done.stdout, done.stderr
     scene = tmp_path / "room.glb"
     scene.write_bytes(b"glTF")
-    done = subprocess.run(
-        [str(spatialbabel), "import", "mesh", str(scene), "--out", str(tmp_path / "split")],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
+    done = in_venv(
+        [str(spatialbabel), "import", "mesh", str(scene), "--out", str(tmp_path / "split")]
     )
     assert done.returncode == 4 and "spatialbabel[real]" in done.stderr, done.stderr
-    # The suites load without their heavy parts; clips says what to install.
-    listed = subprocess.run(
-        [str(spatialbabel), "suite", "list"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
-    )
+    # The suites load without their heavy parts: ProVisE without its pixel libraries (the
+    # provise extra), SpaceCast without python-fcl (the spacecast extra). Clips says what to
+    # install.
+    listed = in_venv([str(spatialbabel), "suite", "list"])
     assert listed.returncode == 0 and "spatialmind" in listed.stdout, listed.stderr
-    clips = subprocess.run(
-        [str(spatialbabel), "clips", "--n", "1", "--out", str(tmp_path / "clips"), "--no-progress"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
+    assert "provise (version" in listed.stdout
+    assert "spacecast (version" in listed.stdout
+    clips = in_venv(
+        [str(spatialbabel), "clips", "--n", "1", "--out", str(tmp_path / "clips"), "--no-progress"]
     )
     assert clips.returncode == 4 and "spatialbabel[synth]" in clips.stderr, clips.stderr
-    done = subprocess.run(
+    done = in_venv(
         [
             str(python),
             "-c",
@@ -123,12 +103,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
             "print(sys.modules.get('bpy'), sys.modules.get('datasets'), sys.modules.get('ray'))".replace(
                 "sys.", "__import__('sys')."
             ),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
+        ]
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "None", "None"]
@@ -142,56 +117,22 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         )
     )
     for flags, code in ((["--workers", "2"], 0), (["--executor", "ray"], 4)):
-        done = subprocess.run(
-            [str(spatialbabel), "parse", "-q", "--predictions", str(replies), *flags],
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=tmp_path,
-            check=False,
-        )
+        done = in_venv([str(spatialbabel), "parse", "-q", "--predictions", str(replies), *flags])
         assert done.returncode == code, done.stderr
     assert len(done.stdout.splitlines()) == 0 and "spatialbabel[ray]" in done.stderr
     # The Hugging Face output names the extra that brings it.
-    done = subprocess.run(
-        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
+    done = in_venv(
+        [str(spatialbabel), "s3ft", "build", "--split", "x", "--replies", "y", "--out", "z"]
     )
     assert done.returncode == 4, done.stderr
     assert "spatialbabel[s3ft]" in done.stderr
     # `run` documents itself without the openai client, and names the extra that brings it.
-    helped = subprocess.run(
-        [str(spatialbabel), "run", "--help"], capture_output=True, text=True, env=env, check=False
-    )
+    helped = in_venv([str(spatialbabel), "run", "--help"])
     assert helped.returncode == 0 and "--base-url" in helped.stdout, helped.stderr
     requests = tmp_path / "requests.jsonl"
     requests.write_text("")
-    ran = subprocess.run(
-        [str(spatialbabel), "run", str(requests), "--out", str(tmp_path / "out.jsonl")],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
-    )
+    ran = in_venv([str(spatialbabel), "run", str(requests), "--out", str(tmp_path / "out.jsonl")])
     assert ran.returncode == 4, ran.stderr
     assert "pip install 'spatialbabel[run]'" in ran.stderr
     assert not (tmp_path / "out.cache.jsonl").exists()
-    # The suites command lists ProVisE without its pixel libraries (the provise extra) and
-    # SpaceCast without python-fcl (the spacecast extra).
-    done = subprocess.run(
-        [str(spatialbabel), "suite", "list"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "provise (version" in done.stdout
-    assert "spacecast (version" in done.stdout
     assert sys.version_info[:2] == (3, 11)
