@@ -877,9 +877,9 @@ def write_json_idioms(scene: Scene, variant: Variant) -> str:
     for obj in scene.objects:
         rows.append(
             f'    {{"id": "{obj.id}", "class_name": "{obj.class_name}", "color": "{obj.color}", '
-            f'"position": [{", ".join(_n(v) for v in obj.position)}], '
-            f'"rotation": [{", ".join(_n(v) for v in obj.rotation)}], '
-            f'"scale": [{", ".join(_n(v) for v in obj.size)}]}}'
+            f'"position": [{_join(obj.position)}], '
+            f'"rotation": [{_join(obj.rotation)}], '
+            f'"scale": [{_join(obj.size)}]}}'
         )
     code = ["{", '  "objects": [', ",\n".join(rows), "  ]", "}"]
     return _reply(
@@ -905,11 +905,11 @@ def write_dsl_idioms(scene: Scene, variant: Variant) -> str:
             f"(entity {obj.id}",
             f"(shape {obj.class_name})",
             f"(color {obj.color})",
-            "(position " + " ".join(_n(v) for v in obj.position) + ")",
+            "(position " + _join(obj.position, " ") + ")",
         ]
         if any(obj.rotation):
-            parts.append("(rotation " + " ".join(_n(v) for v in obj.rotation) + ")")
-        parts.append("(scale " + " ".join(_n(v) for v in obj.size) + "))")
+            parts.append("(rotation " + _join(obj.rotation, " ") + ")")
+        parts.append("(scale " + _join(obj.size, " ") + "))")
         code.append("  " + " ".join(parts))
     code[-1] += ")"
     return _reply("The scene in the DSL:", "lisp", code, "Each entity is one object.")
