@@ -14,7 +14,7 @@ custom-mesh idioms a reply uses, so a set of scenes covers all of them in every 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -117,7 +117,7 @@ def _slab(style: str, *, in_front: bool = False) -> tuple[Matrix, Matrix]:
     return np.array([0.0, 1.0, depth]), np.array([2 * _HALF, 2 * _HALF, _THICK])
 
 
-def _join(values: Matrix, separator: str = ", ") -> str:
+def _join(values: Matrix | Sequence[float], separator: str = ", ") -> str:
     return separator.join(_n(float(v)) for v in values)
 
 
