@@ -220,6 +220,23 @@ class Aggregation:
     seed: int = 0
 
 
+@dataclass(frozen=True)
+class Shortcut:
+    """One shortcut of a suite's battery: its ``name`` (a row ``shortcut:<name>``), what a
+    test-taker does (``description``, shown in the suite's doc), the ``tasks`` it is an answer
+    to, and its answer per item id of those tasks."""
+
+    name: str
+    description: str
+    tasks: tuple[str, ...]
+    answers: Mapping[str, Reply]
+
+    def __post_init__(self) -> None:
+        _check_part("shortcut name", self.name)
+        if not self.tasks:
+            raise SuiteError(f"shortcut {self.name!r} names no task")
+
+
 class Suite(ABC):
     """A question suite. Subclasses set the class attributes and implement the four methods;
     they must be importable without heavy dependencies (bpy, OpenCV), which they import inside
@@ -236,6 +253,8 @@ class Suite(ABC):
     #: Item group keys the tables break scores down by (besides task), e.g. ``("level",)``.
     breakdowns: ClassVar[tuple[str, ...]] = ()
     aggregation: ClassVar[Aggregation] = Aggregation()
+    #: The baseline that stands for chance: shortcuts must not beat its CI on any task.
+    chance_baseline: ClassVar[str] = "random"
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:  # noqa: B027
         """Flags of ``spatialbabel suite build`` that only this suite reads (none by default).
@@ -272,6 +291,13 @@ class Suite(ABC):
         random guess, a persistence answer, ...). None by default."""
         return {}
 
+    def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
+        """What a test-taker could answer without the skill a task claims to measure (a
+        straight line from start to goal, the unchanged input, the option nearest the camera,
+        each task's majority label...). Graded in the same table (``shortcut:<name>`` rows) and
+        held to chance by ``suites.shortcuts.check_shortcuts``. None by default."""
+        return ()
+
     def max_tokens(self, variant: str) -> int:
         """The completion budget of a request in ``variant``."""
         return 1024
@@ -286,6 +312,7 @@ __all__ = [
     "Json",
     "PromptText",
     "Reply",
+    "Shortcut",
     "Status",
     "Suite",
     "SuiteError",

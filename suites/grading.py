@@ -1,6 +1,7 @@
 """Grading a suite's replies and aggregating the grades into one table, the same for every suite.
 
-Each (model, variant) is a row; so is each baseline the suite defines (``baseline:<name>``).
+Each (model, variant) is a row; so is each baseline the suite defines (``baseline:<name>``)
+and each shortcut of its battery (``shortcut:<name>``, on the tasks it answers).
 A row's score per task is the mean of its items' scores; its overall score is the suite's
 ``Aggregation`` of them (by default the unweighted mean of the per-task means); every mean
 carries a seeded bootstrap CI (``spatialbabel.stats``). Breakdown columns (level, relation,
@@ -22,6 +23,7 @@ from suites.base import STATUSES, Grade, Item, Reply, Suite
 from suites.items import ItemSet
 
 BASELINE_PREFIX: Final = "baseline:"
+SHORTCUT_PREFIX: Final = "shortcut:"
 BASELINE_VARIANT: Final = "-"
 SCORES_FILE: Final = "scores.json"
 TABLE_FILE: Final = "table.md"
@@ -62,24 +64,38 @@ def grade_reply(suite: Suite, item: Item, reply: Reply) -> Grade:
 
 
 def grade_all(suite: Suite, items: ItemSet, replies: Sequence[Reply]) -> list[Graded]:
-    """Every reply graded, then every baseline of the suite (seed 42, the paper's)."""
+    """Every reply graded, then every baseline of the suite and every shortcut of its battery
+    (seed 42, the paper's)."""
     by_id = items.by_id()
     suite.prepare(items.folder, items.items)
     graded = [Graded(by_id[r.item_id], r, grade_reply(suite, by_id[r.item_id], r)) for r in replies]
-    for name, answers in suite.baselines(items.items, 42).items():
-        for item in items.items:
-            reply = answers.get(item.item_id)
-            if reply is None:
-                reply = Reply(
-                    item.item_id, BASELINE_PREFIX + name, BASELINE_VARIANT, error="no guess"
-                )
+    return graded + grade_references(suite, items.items)
+
+
+def grade_references(suite: Suite, items: Sequence[Item], seed: int = 42) -> list[Graded]:
+    """The suite's baselines on every item, and each shortcut on the items of its tasks, as
+    rows ``baseline:<name>`` and ``shortcut:<name>``. The suite must be prepared."""
+    graded: list[Graded] = []
+    references: list[tuple[str, Mapping[str, Reply], tuple[str, ...] | None]] = [
+        (BASELINE_PREFIX + name, answers, None)
+        for name, answers in suite.baselines(items, seed).items()
+    ]
+    references += [
+        (SHORTCUT_PREFIX + shortcut.name, shortcut.answers, shortcut.tasks)
+        for shortcut in suite.shortcuts(items, seed)
+    ]
+    for model, answers, tasks in references:
+        for item in items:
+            if tasks is not None and item.task not in tasks:
+                continue
+            given = answers.get(item.item_id)
             reply = Reply(
                 item.item_id,
-                BASELINE_PREFIX + name,
+                model,
                 BASELINE_VARIANT,
-                output=reply.output,
-                image=reply.image,
-                error=reply.error,
+                output="" if given is None else given.output,
+                image=None if given is None else given.image,
+                error="no guess" if given is None else given.error,
             )
             graded.append(Graded(item, reply, grade_reply(suite, item, reply)))
     return graded
@@ -134,12 +150,17 @@ def _task(suite: Suite, rows: Sequence[Graded]) -> Estimate:
     return bootstrap_mean(scores, seed=rule.seed, resamples=rule.resamples)
 
 
+def _reference_rank(model: str) -> int:
+    return 1 if model.startswith(BASELINE_PREFIX) else 2 if model.startswith(SHORTCUT_PREFIX) else 0
+
+
 def aggregate(suite: Suite, graded: Sequence[Graded]) -> list[Row]:
-    """One row per (model, variant), models first in name order, then the baselines."""
+    """One row per (model, variant), models first in name order, then the baselines, then the
+    shortcuts."""
     by_row: dict[tuple[str, str], list[Graded]] = defaultdict(list)
     for entry in graded:
         by_row[(entry.reply.model, entry.reply.variant)].append(entry)
-    order = sorted(by_row, key=lambda key: (key[0].startswith(BASELINE_PREFIX), key))
+    order = sorted(by_row, key=lambda key: (_reference_rank(key[0]), key))
     rows: list[Row] = []
     for model, variant in order:
         entries = by_row[(model, variant)]
@@ -261,7 +282,11 @@ def write_scores(
     *,
     answers: Path | None,
 ) -> list[Path]:
-    """``scores.json`` (every grade, every row, every problem), ``table.md`` and ``table.csv``."""
+    """``scores.json`` (every grade, every row, every problem, the shortcut battery's
+    verdicts), ``table.md`` (with the verdicts under the table) and ``table.csv``."""
+    from suites.shortcuts import check_rows, markdown_checks
+
+    checks = check_rows(suite, rows)
     write_json(
         out / SCORES_FILE,
         {
@@ -277,22 +302,26 @@ def write_scores(
                 "seed": suite.aggregation.seed,
             },
             "rows": [row.to_dict() for row in rows],
+            **({"shortcuts": [check.to_dict() for check in checks]} if checks else {}),
             "problems": [problem.to_dict() for problem in problems],
             "grades": [entry.to_dict() for entry in graded],
         },
     )
-    atomic_write_text(out / TABLE_FILE, markdown_table(suite, rows))
+    battery = "\nShortcut battery (each must not beat chance):\n\n" + markdown_checks(checks)
+    atomic_write_text(out / TABLE_FILE, markdown_table(suite, rows) + (battery if checks else ""))
     atomic_write_text(out / CSV_FILE, csv_table(suite, rows))
     return [out / SCORES_FILE, out / TABLE_FILE, out / CSV_FILE]
 
 
 __all__ = [
     "BASELINE_PREFIX",
+    "SHORTCUT_PREFIX",
     "Graded",
     "Row",
     "aggregate",
     "csv_table",
     "grade_all",
+    "grade_references",
     "grade_reply",
     "markdown_table",
     "write_scores",

@@ -53,6 +53,11 @@ class Reporter:
     def codes(self) -> set[str]:
         return {key[0] for key in self._items}
 
+    def warning_count(self) -> int:
+        """How many distinct warnings and errors were reported so far (in the run's order:
+        a conformance harness notes it at each printed line)."""
+        return sum(1 for remark in self._items.values() if remark.severity != "info")
+
 
 class CallContext:
     """Handed to every built-in: the interpreter, the call's position, and helpers."""
