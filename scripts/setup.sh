@@ -16,6 +16,12 @@ ldconfig -p 2>/dev/null | grep -q 'libEGL_mesa.so' || need_apt+=(libegl1 libegl-
 # PyOpenGL 3.1.0 (pyrender's pin) loads GL entry points from libGL.so.1 even under EGL.
 ldconfig -p 2>/dev/null | grep -q 'libGL.so.1' || need_apt+=(libgl1)
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# Mono compiles and runs the C# conformance programs and the Unity harness (a UnityEngine
+# facade); bubblewrap sandboxes the engine audit's runs of model code.
+command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
+command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
+[ -e /usr/lib/mono/4.5/System.Core.dll ] || need_apt+=(libmono-system-core4.0-cil)
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 command -v chromedriver >/dev/null 2>&1 || need_apt+=(chromium-driver)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${need_apt[*]}"
