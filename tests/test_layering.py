@@ -1,7 +1,8 @@
 """The layering of DEVELOPERS.md, read from every import statement (lazy ones included):
 the hub knows no stage, the parsers never import synth or render, no other stage imports the
-engine audit, and no stage imports a suite or S3-FT. The CLI (``spatialbabel/cli.py``, the ``cmd_*`` modules) and the demo command's
-parts wire the stages together, lazily, and are exempt."""
+engine audit, and no stage imports a suite or S3-FT. The CLI (``spatialbabel/cli.py``, the
+``cmd_*`` modules) and the demo command's parts wire the stages together, lazily, and are
+exempt."""
 
 from __future__ import annotations
 
