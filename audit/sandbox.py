@@ -202,13 +202,11 @@ def exported_filter(own_pid: int | None = None) -> int:
     from audit.guard import syscall_filter
 
     rules = syscall_filter(own_pid=own_pid, allow_exec=True)
-    handle = tempfile.TemporaryFile()
-    rules.export_bpf(handle)
-    handle.flush()
-    handle.seek(0)
-    fd = os.dup(handle.fileno())
-    handle.close()
-    return fd
+    with tempfile.TemporaryFile() as handle:
+        rules.export_bpf(handle)
+        handle.flush()
+        handle.seek(0)
+        return os.dup(handle.fileno())
 
 
 @cache

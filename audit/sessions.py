@@ -14,6 +14,7 @@ sandbox refused, and the engine's raw report.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -96,10 +97,8 @@ class _Tail:
 
 def _kill(process: subprocess.Popen[Any]) -> None:
     if process.poll() is None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     process.wait()
 
 

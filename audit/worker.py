@@ -17,6 +17,7 @@ Only the standard library, the runner's engine and ``pyseccomp`` are imported he
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -106,10 +107,8 @@ def _empty_tmp(keep: set[str]) -> None:
         if os.path.isdir(path) and not os.path.islink(path):
             shutil.rmtree(path, ignore_errors=True)
         else:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
 
 
 def run_reply(
