@@ -345,20 +345,30 @@ def write_audit(report: AuditReport, out: Path) -> list[Path]:
 
 
 def run_audit(
-    predictions: Path,
+    source: Path | Sequence[tuple[int | None, ModelOutput]],
     out: Path,
     *,
     per_cell: int,
     seed: int,
-    limits: Limits | None = None,
+    seconds: float = Limits.seconds,
+    memory_mb: int = Limits.memory_mb,
+    predictions: str | None = None,
     domain: Domain = "primitive",
 ) -> AuditReport:
-    """The CLI's ``engine_audit`` hook: audit, write into ``out``, print progress on stderr."""
-    report = audit_predictions(
-        predictions,
+    """The CLI's ``engine_audit`` hook: audit a predictions file (or the replies a command
+    already read, with their line numbers), write ``audit.json`` and ``audit.md`` into ``out``,
+    print progress on stderr."""
+    replies = (
+        read_replies(source)
+        if isinstance(source, Path)
+        else [Reply(line, output) for line, output in source]
+    )
+    report = audit_replies(
+        replies,
+        predictions=predictions or str(source if isinstance(source, Path) else "predictions"),
         per_cell=per_cell,
         seed=seed,
-        limits=limits,
+        limits=Limits(seconds=seconds, memory_mb=memory_mb),
         domain=domain,
         progress=lambda message: print(f"audit: {message}", file=sys.stderr, flush=True),
     )
