@@ -9,8 +9,8 @@ processes (docs/audit.md says why this route and what each wall stops).
 - no capabilities, user ``nobody`` inside, a new session (no terminal to inject keys into);
 - a filesystem of read-only binds only: ``/usr`` and the dynamic loader's cache, the Python
   installation (when the engine is Python), the engine's own files, and a fresh,
-  size-limited tmpfs on ``/tmp``, the only place it can write; nothing of the host's home,
-  work or data folders exists inside;
+  size-limited tmpfs on ``/tmp``, the only place it can write (bwrap's own ``/`` and ``/dev``
+  are remounted read-only); nothing of the host's home, work or data folders exists inside;
 - a clean environment.
 
 ``Limits`` holds the per-reply limits; ``rlimit_setter`` applies them to the process started.
@@ -179,6 +179,9 @@ class Sandbox:
             arguments += ["--ro-bind", str(bind.source), bind.target]
         arguments += ["--proc", "/proc", "--dev", "/dev"]
         arguments += ["--size", str(self.limits.file_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        # bwrap builds / and /dev on tmpfs of its own; neither stays writable (non-recursive:
+        # /tmp keeps its own, writable mount).
+        arguments += ["--remount-ro", "/dev", "--remount-ro", "/"]
         arguments += ["--chdir", "/tmp", "--clearenv"]
         variables = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
