@@ -11,7 +11,9 @@ def scene(*objects: SceneObject) -> Scene:
     return Scene("s", objects)
 
 
-def cube(i: str, x: float, *, size: float = 1.0, yaw: float = 0.0, color: str = "red") -> SceneObject:
+def cube(
+    i: str, x: float, *, size: float = 1.0, yaw: float = 0.0, color: str = "red"
+) -> SceneObject:
     return SceneObject(i, "cube", (x, 0.5, 0.0), (0.0, yaw, 0.0), (size, 1.0, 2.0), color=color)
 
 

@@ -193,9 +193,7 @@ def test_three_escapes_fail_are_reported_and_the_batch_goes_on(
         "loop": "time limit: killed after 4 s of wall-clock time",
     }
     build = NODE_HEAD + "scene.add(new THREE.Mesh(new THREE.BoxGeometry(1, 2, 3)));"
-    found = _escape_batch(
-        session, {k: NODE_HEAD + v for k, v in escapes.items()}, build
-    )
+    found = _escape_batch(session, {k: NODE_HEAD + v for k, v in escapes.items()}, build)
     _check_escapes(found, stops, listener, "BoxGeometry")
 
 
