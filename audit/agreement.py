@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
+from numpy.typing import NDArray
 
 from scoring.boxes import scene_extent
 from scoring.matching import match_centres
@@ -49,11 +50,11 @@ class Verdict:
     diff: str
 
 
-def _vector(values: np.ndarray) -> str:
+def _vector(values: NDArray[np.float64]) -> str:
     return "(" + ", ".join(f"{v:.3g}" for v in values) + ")"
 
 
-def _extents(obj: SceneObject) -> np.ndarray:
+def _extents(obj: SceneObject) -> NDArray[np.float64]:
     lo, hi = world_aabb(obj)
     return np.asarray(hi - lo, dtype=float)
 

@@ -249,11 +249,11 @@ def read_audit(path: Path) -> AuditReport:
         path = path / AUDIT_FILE
     data = read_json(path)
     if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
-        raise FileFormatError(f"{path}: not an audit.json of schema {SCHEMA_VERSION}")
+        raise FileFormatError(path, f"not an audit.json of schema {SCHEMA_VERSION}")
     try:
         return AuditReport.from_dict(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise FileFormatError(f"{path}: broken audit.json ({error!r})") from None
+        raise FileFormatError(path, f"broken audit.json ({error!r})") from None
 
 
 # --- the table -----------------------------------------------------------------------------------
