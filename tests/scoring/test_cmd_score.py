@@ -442,7 +442,7 @@ def test_audit_writes_audit_json_beside_the_scores(
     if ENGINE.missing() is None:
         assert (cell.replies, cell.compared, cell.agreeing) == (3, 2, 2)
     else:
-        assert cell.note == "skipped: engine missing" and ENGINE.missing() in printed
+        assert cell.note == "skipped: engine missing" and str(ENGINE.missing()) in printed
 
 
 def test_audit_arguments_are_checked(split: SplitFixture, tmp_path: Path) -> None:
