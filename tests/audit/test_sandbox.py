@@ -64,6 +64,7 @@ def python_escapes(port: int) -> dict[str, str]:
         "fork_by_ctypes": "import ctypes\nctypes.CDLL(None).fork()",
         "allocate": "x = bytearray(10 * 1024 ** 3)",
         "loop": "while True:\n    pass",
+        "kill_worker": "import os\nos.kill(os.getppid(), 9)",
     }
 
 
@@ -77,6 +78,7 @@ PYTHON_STOPS = {
     "fork_by_ctypes": "load a C library through ctypes: refused by the python guard",
     "allocate": "memory limit: an allocation past 3072 MiB failed",
     "loop": "time limit: killed after 4 s of wall-clock time",
+    "kill_worker": "signal a process: refused by the python guard",
 }
 
 
@@ -181,6 +183,7 @@ def test_three_escapes_fail_are_reported_and_the_batch_goes_on(
         "internals": "process.binding('spawn_sync');",
         "allocate": "const big = new ArrayBuffer(10 * 1024 ** 3);",
         "loop": "while (true) {}",
+        "kill": "process.kill(process.ppid, 'SIGKILL');",
     }
     stops = {
         "read": "read a file outside the sandbox: refused by the node guard",
@@ -191,6 +194,7 @@ def test_three_escapes_fail_are_reported_and_the_batch_goes_on(
         "internals": "reach node's internals: refused by the node guard",
         "allocate": "memory limit: an allocation past 3072 MiB failed",
         "loop": "time limit: killed after 4 s of wall-clock time",
+        "kill": "signal a process: refused by the node guard",
     }
     build = NODE_HEAD + "scene.add(new THREE.Mesh(new THREE.BoxGeometry(1, 2, 3)));"
     found = _escape_batch(session, {k: NODE_HEAD + v for k, v in escapes.items()}, build)
@@ -257,15 +261,19 @@ def test_the_seccomp_filter_alone_refuses_new_processes() -> None:
         "from audit.guard import syscall_filter\n"
         "syscall_filter(os.getpid()).load()\n"
         "t = threading.Thread(target=lambda: print('thread ok')); t.start(); t.join()\n"
-        "for attempt in (os.fork, lambda: subprocess.run(['true']), lambda: os.kill(1, 0)):\n"
+        "import socket\n"
+        "attempts = (os.fork, lambda: subprocess.run(['true']), lambda: os.kill(1, 0),\n"
+        "            lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM))\n"
+        "for attempt in attempts:\n"
         "    try:\n        attempt(); print('escaped')\n"
         "    except OSError as e:\n        print(e.strerror)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
     )
-    assert done.stdout.split("\n")[:4] == [
+    assert done.stdout.split("\n")[:5] == [
         "thread ok",
+        "Operation not permitted",
         "Operation not permitted",
         "Operation not permitted",
         "Operation not permitted",
@@ -328,3 +336,26 @@ def test_a_reply_starts_from_a_fresh_engine_and_an_empty_tmp() -> None:
     assert first.result is not None and second.result is not None
     assert second.result["error"] is None, second.result["error"]
     assert [c["op"] for c in second.result["created"]] == ["create_cone"]
+
+
+@pytest.mark.node
+def test_nodes_permission_model_alone_refuses_processes_and_files() -> None:
+    """The harness run without the node guard: node's permission model is the wall."""
+    from audit.three_audit import ENGINE
+
+    if ENGINE.missing() is not None:
+        pytest.skip(str(ENGINE.missing()))
+    session = ENGINE.open(Sandbox(LIMITS))
+    at = session.argv.index("--import")
+    del session.argv[at : at + 2]
+    outcome = session.run(
+        "bare",
+        NODE_HEAD
+        + "const cp = await import('node:child_process');\n"
+        + "try { cp.execSync('id'); } catch (e) { console.log(e.code); }\n"
+        + "const fs = await import('node:fs');\n"
+        + f"try {{ fs.readFileSync({OUTSIDE!r}); }} catch (e) {{ console.log(e.code); }}\n"
+        + "try { fs.writeFileSync('/usr/x', 'y'); } catch (e) { console.log(e.code); }\n",
+    )
+    assert outcome.status == "ran" and outcome.blocked == []
+    assert outcome.log.split() == ["ERR_ACCESS_DENIED"] * 3, outcome.log
