@@ -156,6 +156,7 @@ def _audit_reply(
     parse_seconds = time.perf_counter() - started
     error = None
     engine_objects = None
+    started = time.perf_counter()
     if outcome.result is not None:
         read = engine.read(outcome.result, out.scene_id, session_name)
         error = read.error
@@ -167,6 +168,8 @@ def _audit_reply(
             diff = f"parse failed ({parsed.failure_reason}); {diff}"
     else:
         status, diff = "engine_failed", ""
+    # The engine's side of the cost: its run, and reading and comparing what it built.
+    engine_seconds = outcome.seconds + time.perf_counter() - started
     return AuditedReply(
         line=reply.line,
         scene_id=out.scene_id,
@@ -182,7 +185,7 @@ def _audit_reply(
         engine_error=error,
         parsed_objects=len(parsed.scene.objects),
         engine_objects=engine_objects,
-        engine_seconds=outcome.seconds,
+        engine_seconds=engine_seconds,
         parse_seconds=parse_seconds,
     )
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from audit.guard import ReplyLimits
+from spatialbabel.audit_file import AUDIT_MEMORY_MB, AUDIT_SECONDS
 
 #: The user the code runs as inside (``nobody``).
 SANDBOX_UID: Final = 65534
@@ -52,8 +53,8 @@ class Limits:
     """One reply's limits: wall-clock and CPU seconds, address space, the largest file it may
     write (and the size of its ``/tmp``), open files."""
 
-    seconds: float = 20.0
-    memory_mb: int = 4096
+    seconds: float = AUDIT_SECONDS
+    memory_mb: int = AUDIT_MEMORY_MB
     file_mb: int = 64
     open_files: int = 256
 

@@ -173,7 +173,8 @@ class ForkServerSession:
         count = (result or {}).pop("blocked_count", len(blocked)) if result else 0
         return RunOutcome(
             status=answer["status"],
-            seconds=float(answer["seconds"]),
+            # The host's wall clock: the fork, the run and the result's way back.
+            seconds=time.perf_counter() - started,
             result=result,
             cpu_seconds=answer.get("cpu_seconds"),
             max_rss_kb=answer.get("max_rss_kb"),

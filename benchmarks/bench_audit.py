@@ -102,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     for language in ("threejs", "blender", "open3d"):
         engine = find_engine(language)
         if isinstance(engine, str) or engine.missing() is not None:
-            print(f"{language:<9} not measured: {engine if isinstance(engine, str) else engine.missing()}")
+            print(
+                f"{language:<9} not measured: {engine if isinstance(engine, str) else engine.missing()}"
+            )
             continue
         texts = [r.output.output for r in replies if r.output.language == language][: args.replies]
         codes = [extract_code(text, language).code for text in texts]

@@ -16,6 +16,9 @@ from typing import Any, Final
 from spatialbabel.files import FileFormatError, read_json
 from spatialbabel.stats import Estimate
 
+#: Each reply's default limits in its engine: wall-clock (and CPU) seconds, address space.
+AUDIT_SECONDS: Final = 20.0
+AUDIT_MEMORY_MB: Final = 4096
 AUDIT_FILE: Final = "audit.json"
 AUDIT_TABLE: Final = "audit.md"
 SCHEMA_VERSION: Final = 1

@@ -127,13 +127,11 @@ def stage_hook(name: str) -> Callable[..., Any]:
 
 # --- the engine audit, shared by score and parse ------------------------------------------------
 
-#: The audit's defaults (audit.sandbox.Limits holds the same; docs/audit.md).
-AUDIT_SECONDS: Final = 20.0
-AUDIT_MEMORY_MB: Final = 4096
-
 
 def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
     """``--audit N`` and its settings (docs/audit.md)."""
+    from spatialbabel.audit_file import AUDIT_MEMORY_MB, AUDIT_SECONDS
+
     group = parser.add_argument_group("engine audit (docs/audit.md)")
     group.add_argument(
         "--audit",
