@@ -2,7 +2,7 @@
 engine the ratio against running the same replies in that engine, measured in the same run.
 
 For three.js the baseline is what the parity test does per reply: node + the ``three`` npm
-package running the reply's code (tests/engines/three_harness.mjs), one process per reply,
+package running the reply's code (audit/three_harness.mjs), one process per reply,
 since a reply is a program of its own. Target (issue 4): the static parse at least 20 times
 faster than node + three on the same files.
 
@@ -46,13 +46,13 @@ class Row:
 
 
 def _three_baseline(reply: str) -> object:
-    from tests.engines.three_engine import reply_code, run_three
+    from audit.three_engine import reply_code, run_three
 
     return run_three(reply_code(reply))
 
 
 def _three_prepare() -> None:
-    from tests.engines.three_engine import ensure_three
+    from audit.three_engine import ensure_three
 
     ensure_three()
 
@@ -63,7 +63,7 @@ def _engine_rate(language: str) -> Callable[[list[str]], float]:
     inside the engine. Process start and imports are left out: the kindest baseline."""
 
     def rate(replies: list[str]) -> float:
-        from tests.engines.engine_scenes import reply_code, run_engine
+        from audit.engine_scenes import reply_code, run_engine
 
         cases = [(f"r{i}", reply_code(reply, language)) for i, reply in enumerate(replies)]
         runs = run_engine(language, cases, repeat=3)
@@ -77,7 +77,7 @@ def _engine_process(language: str) -> Callable[[str], object]:
     row measures): process start and the engine's import included."""
 
     def run(reply: str) -> object:
-        from tests.engines.engine_scenes import reply_code, run_engine
+        from audit.engine_scenes import reply_code, run_engine
 
         return run_engine(language, [("reply", reply_code(reply, language))])
 

@@ -21,7 +21,13 @@ from parsers import ParseResult, parse
 from parsers.compare_parsed import Key, ParsedReply, compare_parsed, read_parsed
 from parsers.guess import guess_language
 from spatialbabel import LANGUAGES
-from spatialbabel.cli import ExitCode, default_workers
+from spatialbabel.cli import (
+    ExitCode,
+    add_audit_arguments,
+    audit_usage_problem,
+    default_workers,
+    run_audit_step,
+)
 from spatialbabel.executor import (
     ExecutorOptions,
     UnitFailed,
@@ -89,6 +95,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "read from what the reply calls it (docs/real-scenes.md)",
     )
     add_executor_arguments(parser)
+    add_audit_arguments(parser)
+    parser.add_argument(
+        "--audit-out",
+        type=Path,
+        metavar="DIR",
+        help="with --audit: folder for audit.json and audit.md (default: the folder of --out, "
+        "else the current folder)",
+    )
     parser.epilog = (
         "Exit codes: 0 every reply yields objects (with --compare: no reply changed); 1 some reply "
         "yields none, its language cannot be told, or a predictions line is malformed (with "
@@ -119,7 +133,28 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             print(f"spatialbabel parse: {error}", file=sys.stderr)
             return ExitCode.USAGE
-        return _run_predictions(args, options)
+        problem = audit_usage_problem(args)
+        if problem is not None:
+            print(f"spatialbabel parse: {problem}", file=sys.stderr)
+            return ExitCode.USAGE
+        status = _run_predictions(args, options)
+        if args.audit and status in (ExitCode.OK, ExitCode.PROBLEMS):
+            out = args.audit_out or (args.out.parent if args.out is not None else Path("."))
+            audited = run_audit_step(
+                "parse",
+                args,
+                args.predictions,
+                out,
+                predictions=str(args.predictions),
+                # stdout carries the parsed replies when --out is not given
+                stream=sys.stderr if args.out is None else sys.stdout,
+            )
+            if audited != ExitCode.OK:
+                return audited
+        return status
+    if args.audit:
+        print("spatialbabel parse: --audit needs --predictions", file=sys.stderr)
+        return ExitCode.USAGE
     if args.compare is not None:
         print("spatialbabel parse: --compare needs --predictions", file=sys.stderr)
         return ExitCode.USAGE

@@ -57,7 +57,9 @@ from render.scores_file import (
     read_scores,
 )
 from spatialbabel import Scene
-from spatialbabel.files import atomic_write_text
+from spatialbabel.audit_file import AUDIT_FILE, AUDIT_TABLE, disagreement_lines, read_audit
+from spatialbabel.audit_file import table_rows as audit_rows
+from spatialbabel.files import FileFormatError, atomic_write_text
 
 if TYPE_CHECKING:
     from render.offscreen import Renderer
@@ -281,7 +283,7 @@ class _Writer:
         from scoring import OUTPUT_FILES
 
         copied = []
-        for name in OUTPUT_FILES:
+        for name in (*OUTPUT_FILES, AUDIT_FILE, AUDIT_TABLE):
             source = self.scores.path.parent / name
             if source.is_file():
                 target = self.out / "tables" / name
@@ -353,6 +355,56 @@ class _Writer:
                 )
             )
         return charts
+
+    # -- the engine audit -------------------------------------------------------------------
+
+    def audit_section(self) -> list[str]:
+        """The engine audit of the run (``audit.json`` beside scores.json, written by ``score
+        --audit N``): per model and language, the share of sampled replies whose parse agrees
+        with what the engine built, and the disagreements; nothing if the run was not audited."""
+        path = self.scores.path.parent / AUDIT_FILE
+        if not path.is_file():
+            return []
+        try:
+            audit = read_audit(path)
+        except FileFormatError as error:
+            self.notes.append(f"{AUDIT_FILE} left out: {error}")
+            return []
+        header, rows = audit_rows(audit)
+        table = (
+            "<table><tr>"
+            + "".join(
+                f'<th class="name">{_esc(h)}</th>' if i == 0 else f"<th>{_esc(h)}</th>"
+                for i, h in enumerate(header)
+            )
+            + "</tr>"
+            + "".join(
+                "<tr>"
+                + "".join(
+                    f'<td class="name">{_esc(c)}</td>' if i == 0 else f"<td>{_esc(c)}</td>"
+                    for i, c in enumerate(row)
+                )
+                + "</tr>"
+                for row in rows
+            )
+            + "</table>"
+        )
+        body = [
+            "<h3>Engine audit: how far the parse can be trusted</h3>",
+            f"<p>{audit.per_cell} replies per model and language (seed {audit.seed}) run in their "
+            "real engines in a sandbox; the share whose static parse agrees with what the engine "
+            "built, with its 95% bootstrap CI. It checks the parser against the engine, not the "
+            "model against the truth (docs/audit.md).</p>",
+            table,
+        ]
+        lines = disagreement_lines(audit, 30)
+        if lines:
+            body.append(
+                "<details><summary>Disagreements and failed runs</summary><ul>"
+                + "".join(f"<li>{_esc(line)}</li>" for line in lines)
+                + "</ul></details>"
+            )
+        return body
 
     # -- mode differences -------------------------------------------------------------------
 
@@ -649,9 +701,12 @@ class _Writer:
             )
             + "</ul>"
         )
-        for mode in s.modes:
+        audit = self.audit_section()
+        for index, mode in enumerate(s.modes):
             body.append(f"<h2>Mode: {_esc(mode)}</h2>")
             body.append(self.score_matrix(mode))
+            if index == 0:
+                body += audit
             for caption, relative in charts.get(mode, []):
                 body.append(
                     f"<h3>{_esc(caption)}</h3>\n"

@@ -2,7 +2,9 @@
 and whether it fails a gate (docs/ci.md).
 
 Exit codes: 0 no gate failed; 1 a gate failed (every failure is in the verdict file); 2 bad
-command line; 3 a scores file cannot be read or an output cannot be written.
+command line; 3 a scores file cannot be read or an output cannot be written. When both runs were
+audited (``score --audit N``), a language whose engine agreement fell is flagged (printed, and in
+the Markdown and JSON); it is no gate.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from scoring.audit_changes import AgreementChange, agreement_lines, audit_of, compare_audits
 from scoring.compare import Comparison, Gates, Verdict, compare_runs, judge, read_scored_run
 from scoring.compare_report import console_table, junit_xml, markdown_summary
 from spatialbabel.cli import ExitCode
@@ -84,13 +87,45 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _audit_markdown(changes: list[AgreementChange] | None) -> str:
+    if changes is None:
+        return ""
+    lines = agreement_lines(changes)
+    body = "\n".join(f"- {line}" for line in lines) if lines else "No language's agreement fell."
+    return f"\n## Engine audit\n\n{body}\n"
+
+
+def _audit_json(changes: list[AgreementChange] | None) -> dict[str, object]:
+    if changes is None:
+        return {}
+    return {
+        "audit": [
+            {
+                "model": c.model,
+                "language": c.language,
+                "base": c.base.to_dict()["agreement"],
+                "new": c.new.to_dict()["agreement"],
+                "fell": c.fell,
+                "significant": c.significant,
+                "now_disagreeing": [r.line for r in c.now_disagreeing],
+            }
+            for c in changes
+        ]
+    }
+
+
 def _outputs(
-    args: argparse.Namespace, comparison: Comparison, verdict: Verdict
+    args: argparse.Namespace,
+    comparison: Comparison,
+    verdict: Verdict,
+    changes: list[AgreementChange] | None,
 ) -> dict[Path, Callable[[], str]]:
     makers: dict[str, Callable[[], str]] = {
-        "json": lambda: dump_json({"schema_version": 1, **comparison.to_dict()}),
+        "json": lambda: dump_json(
+            {"schema_version": 1, **comparison.to_dict(), **_audit_json(changes)}
+        ),
         "verdict": lambda: dump_json(verdict.to_dict(comparison)),
-        "markdown": lambda: markdown_summary(comparison, verdict),
+        "markdown": lambda: markdown_summary(comparison, verdict) + _audit_markdown(changes),
         "junit": lambda: junit_xml(comparison, verdict),
     }
     chosen: dict[Path, Callable[[], str]] = {}
@@ -119,11 +154,20 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_runs(base, new, seed=args.seed, resamples=args.resamples)
     gates = Gates(args.fail_below, args.fail_on_parse_change, args.fail_on_missing)
     verdict = judge(comparison, gates)
-    for path, make in _outputs(args, comparison, verdict).items():
+    # Each run's engine audit (audit.json beside its scores, from score --audit N), if both have one.
+    audits = audit_of(args.base), audit_of(args.new)
+    changes = (
+        compare_audits(audits[0], audits[1], seed=args.seed, resamples=args.resamples)
+        if audits[0] is not None and audits[1] is not None
+        else None
+    )
+    for path, make in _outputs(args, comparison, verdict, changes).items():
         try:
             atomic_write_text(path, make())
         except OSError as error:
             print(f"spatialbabel compare: cannot write {path}: {error.strerror}", file=sys.stderr)
             return ExitCode.BAD_INPUT
     print(console_table(comparison, verdict))
+    for line in agreement_lines(changes or []):
+        print(f"audit: {line}")
     return ExitCode.OK if verdict.passed else ExitCode.PROBLEMS

@@ -3,7 +3,9 @@
 Exit codes: 0 all lines scored; 1 scored, but some input lines had problems (each reported
 with its line number, listed in scores.json; a failed request with its id); 3 unreadable input, an unwritable ``--out``, or
 any problem under ``--strict`` (then nothing is written); 4 ``--silhouette`` without the
-stage that draws silhouettes (the CLI's ``silhouette_iou`` hook).
+stage that draws silhouettes (the CLI's ``silhouette_iou`` hook), or ``--audit`` without the
+audit stage. ``--audit N`` adds audit.json and audit.md (docs/audit.md); disagreements it finds
+do not change the exit code.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
 from scoring.pipeline import score_predictions
 from scoring.silhouette import silhouette_metric
 from scoring.tables import OUTPUT_FILES, render_text, write_outputs
-from spatialbabel.cli import ExitCode, MissingStage, default_workers, stage_hook
+from spatialbabel.cli import (
+    ExitCode,
+    MissingStage,
+    add_audit_arguments,
+    audit_usage_problem,
+    default_workers,
+    run_audit_step,
+    stage_hook,
+)
 from spatialbabel.cli import report_problems as shared_report_problems
 from spatialbabel.executor import (
     UnitFailed,
@@ -91,6 +101,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "the cluster's CPUs)",
     )
     add_executor_arguments(parser)
+    add_audit_arguments(parser)
 
 
 def report_problems(
@@ -113,6 +124,10 @@ def run(args: argparse.Namespace) -> int:
         options = executor_options(args)
     except ValueError as error:
         print(f"spatialbabel score: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    problem = audit_usage_problem(args)
+    if problem is not None:
+        print(f"spatialbabel score: {problem}", file=sys.stderr)
         return ExitCode.USAGE
     extra: list[Metric] = []
     if args.silhouette:
@@ -159,4 +174,10 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.BAD_INPUT
     print(render_text(result))
     print(f"\nwritten to {args.out}/: {', '.join(OUTPUT_FILES)}")
+    if args.audit:
+        # The replies the scorer read (batch output unwrapped, the subset's scenes only).
+        replies = [(item.line, item.output) for item in predictions.outputs]
+        status = run_audit_step("score", args, replies, args.out, predictions=str(args.predictions))
+        if status != ExitCode.OK:
+            return status
     return ExitCode.PROBLEMS if predictions.problems else ExitCode.OK

@@ -97,6 +97,9 @@ def report_problems(
 STAGE_HOOKS: Final[dict[str, tuple[str, str, str]]] = {
     # ``silhouette_iou(predicted, truth, split_dir) -> float``, the ``score --silhouette`` column.
     "silhouette_iou": ("render", "silhouette_iou", "render"),
+    # ``run_audit(replies, out, per_cell=, seed=, ...) -> AuditReport``, ``--audit N`` of score
+    # and parse (docs/audit.md); its engines come with the engines extra.
+    "engine_audit": ("audit.pipeline", "run_audit", "engines"),
 }
 
 
@@ -120,6 +123,94 @@ def stage_hook(name: str) -> Callable[..., Any]:
     if not callable(function):
         raise MissingStage(f"this installation's {module_name} stage has no {where}")
     return cast("Callable[..., Any]", function)
+
+
+# --- the engine audit, shared by score and parse ------------------------------------------------
+
+
+def add_audit_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--audit N`` and its settings (docs/audit.md)."""
+    from spatialbabel.audit_file import AUDIT_MEMORY_MB, AUDIT_SECONDS
+
+    group = parser.add_argument_group("engine audit (docs/audit.md)")
+    group.add_argument(
+        "--audit",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also run N replies per model and language (drawn with --audit-seed) in their real "
+        "engines, in a sandbox, and report how far the static parse agrees with what each engine "
+        "built: audit.json and audit.md. Needs the engines extra (pip install "
+        "'spatialbabel[engines]'), bubblewrap, and node with the three npm package for three.js; "
+        "a language whose engine is missing is skipped and named (default 0: no audit)",
+    )
+    group.add_argument(
+        "--audit-seed", type=int, default=0, help="seed of the audit's draw (default 0)"
+    )
+    group.add_argument(
+        "--audit-timeout",
+        type=float,
+        default=AUDIT_SECONDS,
+        metavar="SECONDS",
+        help=f"wall-clock and CPU limit of one reply in its engine (default {AUDIT_SECONDS:g})",
+    )
+    group.add_argument(
+        "--audit-memory",
+        type=int,
+        default=AUDIT_MEMORY_MB,
+        metavar="MB",
+        help=f"address-space limit of one reply's engine process (default {AUDIT_MEMORY_MB})",
+    )
+
+
+def audit_usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the audit's arguments, if anything."""
+    if args.audit < 0:
+        return f"--audit must be 0 or more, got {args.audit}"
+    if not args.audit_timeout > 0:
+        return f"--audit-timeout must be positive, got {args.audit_timeout}"
+    if args.audit_memory < 512:
+        return f"--audit-memory must be at least 512 (MB), got {args.audit_memory}"
+    return None
+
+
+def run_audit_step(
+    command: str,
+    args: argparse.Namespace,
+    source: Path | Sequence[tuple[int | None, Any]],
+    out: Path,
+    *,
+    predictions: str,
+    stream: Any = None,
+) -> int:
+    """Run the engine audit of ``--audit N`` through the ``engine_audit`` hook, write its files
+    into ``out`` and print its table (on ``stream``, default stdout)."""
+    try:
+        hook = stage_hook("engine_audit")
+    except MissingStage as error:
+        print(f"spatialbabel {command}: {error}", file=sys.stderr)
+        return ExitCode.MISSING_DEPENDENCY
+    from spatialbabel.audit_file import AUDIT_FILE, AUDIT_TABLE, audit_text
+
+    try:
+        report = hook(
+            source,
+            out,
+            per_cell=args.audit,
+            seed=args.audit_seed,
+            seconds=args.audit_timeout,
+            memory_mb=args.audit_memory,
+            predictions=predictions,
+        )
+    except OSError as error:
+        print(
+            f"spatialbabel {command}: cannot write the audit into {out}: {error}", file=sys.stderr
+        )
+        return ExitCode.BAD_INPUT
+    target = stream or sys.stdout
+    print("\n" + audit_text(report), file=target)
+    print(f"\nwritten to {out}/: {AUDIT_FILE}, {AUDIT_TABLE}", file=target)
+    return ExitCode.OK
 
 
 def _load(name: str) -> ModuleType:
@@ -173,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "pandas": "real",
             "trimesh": "real",
             "ray": "ray",
+            "pyseccomp": "engines",
         }.get((error.name or "").split(".")[0])
         hint = f"; install it with: pip install 'spatialbabel[{extra}]'" if extra else ""
         print(f"spatialbabel {args.command}: {error.name} is not installed{hint}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """The plain install: parsing and scoring work without bpy or pyrender, S3-FT's JSONL
-outputs without datasets or pyarrow, and every work-unit loop without ray (which it never
-imports unless ``--executor ray`` asks for it)."""
+outputs without datasets or pyarrow, every work-unit loop without ray (which it never
+imports unless ``--executor ray`` asks for it), and ``--audit`` without any engine."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         "trimesh",
         "fcl",
         "ray",
+        "pyseccomp",
     ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
@@ -135,4 +136,21 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert ran.returncode == 4, ran.stderr
     assert "pip install 'spatialbabel[run]'" in ran.stderr
     assert not (tmp_path / "out.cache.jsonl").exists()
+    # The engine audit needs no engine to start: without the engines extra it audits nothing,
+    # and its table names what each language lacks and the extra that brings it.
+    audited = tmp_path / "audit"
+    blender = {
+        **record,
+        "language": "blender",
+        "output": "import bpy\nbpy.ops.mesh.primitive_cube_add()",
+    }
+    replies.write_text(json.dumps(blender) + "\n" + json.dumps({**record, "output": "{}"}) + "\n")
+    done = in_venv(
+        [str(spatialbabel), "parse", "-q", "--predictions", str(replies), "--out"]
+        + [str(tmp_path / "parsed.jsonl"), "--audit", "1", "--audit-out", str(audited)]
+    )
+    assert done.returncode in (0, 1), done.stderr
+    table = (audited / "audit.md").read_text()
+    assert "skipped: engine missing" in table and "no engine" in table
+    assert "spatialbabel[engines]" in table
     assert sys.version_info[:2] == (3, 11)

@@ -1,7 +1,8 @@
 """The layering of DEVELOPERS.md, read from every import statement (lazy ones included):
-the hub knows no stage, the parsers never import synth or render, and no stage imports a
-suite or S3-FT. The CLI (``spatialbabel/cli.py``, the ``cmd_*`` modules) and the demo command's
-parts wire the stages together, lazily, and are exempt."""
+the hub knows no stage, the parsers never import synth or render, no other stage imports the
+engine audit, and no stage imports a suite or S3-FT. The CLI (``spatialbabel/cli.py``, the
+``cmd_*`` modules) and the demo command's parts wire the stages together, lazily, and are
+exempt."""
 
 from __future__ import annotations
 
@@ -12,13 +13,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-STAGES = ("synth", "parsers", "grammars", "scoring", "render", "runner", "importers")
+STAGES = ("synth", "parsers", "grammars", "scoring", "render", "runner", "importers", "audit")
 ON_TOP = ("suites", "s3ft")
 #: Package -> the top-level packages it must never import.
+#: The engine audit sits on the parsers and the scorer: no other stage imports it.
+AUDIT = ("audit",)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "spatialbabel": STAGES + ON_TOP,
-    "parsers": ("synth", "render") + ON_TOP,
-    **{stage: ON_TOP for stage in STAGES if stage != "parsers"},
+    "parsers": ("synth", "render") + AUDIT + ON_TOP,
+    **{stage: AUDIT + ON_TOP for stage in STAGES if stage not in ("parsers", "audit")},
+    "audit": ON_TOP,
 }
 
 

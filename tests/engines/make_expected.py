@@ -1,10 +1,11 @@
 """Write each fixture's expected scene from what the real engine builds.
 
-    python -m tests.engines.make_expected blender open3d unity [--case NAME]
+    python -m tests.engines.make_expected threejs blender open3d unity [--case NAME]
 
-For blender and open3d the reply's code runs in the engine (``engine_scenes.run_engine``) and
-the scene it built is saved as ``fixtures/<language>/<case>.expected.json``; a reply whose helper
-has no body runs as its completed twin ``<case>.completed.txt`` (``engine_scenes.engine_reply``). Unity has no engine
+For threejs, blender and open3d the reply's code runs in the engine (``audit.three_engine``,
+``audit.engine_scenes.run_engine``) and the scene it built is saved as
+``fixtures/<language>/<case>.expected.json``; a reply whose helper has no body runs as its
+completed twin ``<case>.completed.txt`` (``fixture_runs.engine_reply``). Unity has no engine
 here: each Unity reply has a hand-checked Three.js twin (``<case>.threejs.txt``) describing the
 same scene, run in node + three (``three_engine``); the Unity case's expected scene is the
 twin's. A case whose code the engine rejects, or that builds nothing, is reported and not written.
@@ -15,14 +16,17 @@ from __future__ import annotations
 import argparse
 import sys
 
+from audit.engine_scenes import reply_code, run_engine
+from audit.three_engine import engine_scene, ensure_three, run_three, vertex_checks
+from audit.three_engine import reply_code as three_code
 from spatialbabel import Scene
-from tests.engines.engine_scenes import (
+from tests.engines.fixture_runs import (
     FIXTURES,
     engine_reply,
-    expected_scene,
+    engine_reply_path,
     fixture_cases,
-    reply_code,
-    run_engine,
+    fixture_expected_scene,
+    fixture_replies,
 )
 
 
@@ -34,7 +38,7 @@ def write_expected(language: str, only: list[str] | None = None) -> int:
     )
     problems = 0
     for run in runs:
-        scene = expected_scene(run, language)
+        scene = fixture_expected_scene(run, language)
         if run.error or not scene.objects:
             print(
                 f"{language}/{run.name}: engine error {run.error!r}, {len(scene.objects)} objects; not written",
@@ -51,10 +55,34 @@ def write_expected(language: str, only: list[str] | None = None) -> int:
     return problems
 
 
-def write_unity_expected(only: list[str] | None = None) -> int:
-    from tests.engines.three_engine import engine_scene, ensure_three, run_three, vertex_checks
-    from tests.engines.three_engine import reply_code as three_code
+def write_three_expected(only: list[str] | None = None) -> int:
+    """Every three.js fixture's expected scene, from what three builds in node."""
+    ensure_three()
+    problems = 0
+    for reply in fixture_replies(FIXTURES / "threejs"):
+        if only and reply.stem not in only:
+            continue
+        ran = engine_reply_path(reply)
+        result = run_three(three_code(ran.read_text(encoding="utf-8")))
+        if result["errors"]:
+            print(f"{reply.name}: three reports errors: {result['errors']}", file=sys.stderr)
+        checks = vertex_checks(result)
+        if checks:
+            print(f"{reply.name}: {checks}", file=sys.stderr)
+            problems += 1
+        scene = engine_scene(result, reply.stem)
+        if ran != reply:
+            scene = Scene(
+                scene.scene_id,
+                scene.objects,
+                meta={"expected_from": f"three r187 running the completed twin {ran.name}"},
+            )
+        scene.save(reply.with_name(f"{reply.stem}.expected.json"))
+        print(f"{reply.stem}: {len(scene.objects)} objects ({result['dropped']} lines dropped)")
+    return problems
 
+
+def write_unity_expected(only: list[str] | None = None) -> int:
     ensure_three()
     problems = 0
     for name, _ in fixture_cases("unity"):
@@ -83,13 +111,12 @@ def write_unity_expected(only: list[str] | None = None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("languages", nargs="+", choices=["blender", "open3d", "unity"])
+    parser.add_argument("languages", nargs="+", choices=["threejs", "blender", "open3d", "unity"])
     parser.add_argument("--case", action="append", help="only this case (repeatable)")
     args = parser.parse_args(argv)
+    writers = {"threejs": write_three_expected, "unity": write_unity_expected}
     problems = sum(
-        write_unity_expected(args.case)
-        if language == "unity"
-        else write_expected(language, args.case)
+        writers[language](args.case) if language in writers else write_expected(language, args.case)
         for language in args.languages
     )
     return 1 if problems else 0

@@ -9,16 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
+from audit.engine_scenes import EngineRun, expected_scene, reply_code, run_engine
 from parsers import parse
 from spatialbabel import CLASSES, PALETTE, Scene, SceneObject
-from tests.engines.engine_scenes import (
-    EngineRun,
-    engine_reply,
-    expected_scene,
-    reply_code,
-    run_engine,
-)
-from tests.engines.three_engine import compare_scenes
+from tests.engines.fixture_runs import compare_scenes, engine_reply
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from audit.engine_scenes import EngineRun, run_engine
+from audit.primitive_fit import Y_TO_Z
 from spatialbabel import euler_to_matrix, language_frame
 from spatialbabel.frames import axis_rotation
-from tests.engines.engine_scenes import EngineRun, run_engine
-from tests.engines.primitive_fit import Y_TO_Z
 
 BLENDER_SNIPPETS = {
     "cube": "bpy.ops.mesh.primitive_cube_add()",

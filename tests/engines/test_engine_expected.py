@@ -16,17 +16,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from audit.engine_scenes import EngineRun, angles_are_right, reply_code, run_engine
 from spatialbabel import Scene, language_frame, world_aabb
 from spatialbabel.geometry import object_affine
-from tests.engines.engine_scenes import (
+from tests.engines.fixture_runs import (
     FIXTURES,
-    EngineRun,
-    angles_are_right,
     engine_reply,
-    expected_scene,
     fixture_cases,
-    reply_code,
-    run_engine,
+    fixture_expected_scene,
 )
 
 LANGUAGES = {"blender": "bpy", "open3d": "open3d"}
@@ -77,7 +74,7 @@ def _close(a: Any, b: Any) -> bool:
 @pytest.mark.parametrize(("language", "case"), PARAMS)
 def test_stored_expected_scene_is_the_engines(language: str, case: str) -> None:
     run = _runs(language)[case]
-    built = expected_scene(run, language)
+    built = fixture_expected_scene(run, language)
     stored = Scene.load(FIXTURES / language / f"{case}.expected.json")
     assert run.error is None
     assert _close(built.to_dict(), stored.to_dict()), f"re-run make_expected for {language}/{case}"
@@ -86,7 +83,7 @@ def test_stored_expected_scene_is_the_engines(language: str, case: str) -> None:
 @pytest.mark.parametrize(("language", "case"), PARAMS)
 def test_exact_primitive_matches_engine_vertices(language: str, case: str) -> None:
     run = _runs(language)[case]
-    scene = expected_scene(run, language)
+    scene = fixture_expected_scene(run, language)
     frame = language_frame(language)
     by_name = {o.name: o for o in run.objects}
     assert scene.objects

@@ -26,6 +26,8 @@ from functools import cache
 import numpy as np
 import pytest
 
+from audit.engine_scenes import expected_scene, reply_code, run_engine
+from audit.three_engine import engine_scene, ensure_three, node_available, run_three
 from parsers import ParseResult, parse
 from scoring.reply import ReplyScore, score_reply
 from spatialbabel import CLASSES, Scene, SceneObject, world_aabb
@@ -33,14 +35,7 @@ from spatialbabel.frames import Matrix
 from synth.cameras import scene_cameras
 from synth.layout import LayoutRules, sample_layout
 from synth.tiers import TIERS
-from tests.engines.engine_scenes import expected_scene, reply_code, run_engine
-from tests.engines.three_engine import (
-    compare_scenes,
-    engine_scene,
-    ensure_three,
-    node_available,
-    run_three,
-)
+from tests.engines.fixture_runs import compare_scenes
 from tests.parsers.idiom_replies import GROUND_STYLES, IDIOM_WRITERS, Variant
 
 #: Two scenes of each tier as the generator lays them out, then two whose objects are turned

@@ -11,20 +11,14 @@ import math
 import numpy as np
 import pytest
 
+from audit.three_engine import engine_scene, ensure_three, node_available, run_three, vertex_checks
 from parsers import parse
 from parsers.custom_mesh import affine_image, shape_from_vertices
 from parsers.open3d_lang import shapes
 from parsers.shape_words import class_of_word, tokens
 from spatialbabel.frames import axis_angle_to_matrix
 from spatialbabel.geometry import primitive_aabb
-from tests.engines.three_engine import (
-    compare_scenes,
-    engine_scene,
-    ensure_three,
-    node_available,
-    run_three,
-    vertex_checks,
-)
+from tests.engines.fixture_runs import compare_scenes
 
 OPEN3D_CASES = [
     ("create_box", {"width": 1.0, "height": 2.0, "depth": 0.5}),

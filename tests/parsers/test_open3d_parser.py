@@ -10,18 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from audit.engine_scenes import EngineRun, expected_scene, reply_code, run_engine
 from parsers import parse, write
 from parsers.open3d_lang import shapes
 from parsers.open3d_lang.engine import ROTATION_ORDERS, rotation_matrix
 from spatialbabel import SceneObject
 from spatialbabel.frames import axis_rotation
-from tests.engines.engine_scenes import (
-    EngineRun,
-    expected_scene,
-    fixture_cases,
-    reply_code,
-    run_engine,
-)
+from tests.engines.fixture_runs import compare_scenes, fixture_cases
 from tests.engines.parser_checks import (
     check_golden_reply,
     every_class_scene,
@@ -29,7 +24,6 @@ from tests.engines.parser_checks import (
     read_fixture,
     run_fixtures,
 )
-from tests.engines.three_engine import compare_scenes
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "open3d"
 CASES = [name for name, _ in fixture_cases("open3d")]

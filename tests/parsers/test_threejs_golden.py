@@ -14,7 +14,7 @@ from parsers.threejs.geometries import read_geometry
 from spatialbabel import Scene
 from spatialbabel.geometry import world_aabb
 from spatialbabel.palette import linear_to_srgb
-from tests.engines.three_engine import compare_scenes, fixture_replies
+from tests.engines.fixture_runs import compare_scenes, fixture_replies
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "threejs"
 CASES = [p.stem for p in fixture_replies(FIXTURES)]

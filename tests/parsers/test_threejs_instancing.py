@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from audit.three_engine import engine_scene, ensure_three, node_available, run_three
 from parsers import parse
-from tests.engines.three_engine import (
-    compare_scenes,
-    engine_scene,
-    ensure_three,
-    node_available,
-    run_three,
-)
+from tests.engines.fixture_runs import compare_scenes
 
 HEAD = "import * as THREE from 'three';\nconst scene = new THREE.Scene();\n"
 

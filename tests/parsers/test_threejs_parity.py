@@ -14,19 +14,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parsers import parse
-from spatialbabel import Scene
-from tests.engines.three_engine import (
-    compare_scenes,
-    engine_reply_path,
+from audit.three_engine import (
     engine_scene,
     ensure_three,
-    fixture_replies,
     node_available,
     reply_code,
     run_three,
     vertex_checks,
 )
+from parsers import parse
+from spatialbabel import Scene
+from tests.engines.fixture_runs import compare_scenes, engine_reply_path, fixture_replies
 
 pytestmark = [
     pytest.mark.node,

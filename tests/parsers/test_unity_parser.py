@@ -11,12 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parsers import parse
-from spatialbabel import Scene, SceneObject
-from spatialbabel.frames import axis_rotation
-from tests.engines.engine_scenes import fixture_cases
-from tests.engines.three_engine import (
-    compare_scenes,
+from audit.three_engine import (
     engine_scene,
     ensure_three,
     node_available,
@@ -24,6 +19,10 @@ from tests.engines.three_engine import (
     run_three,
     vertex_checks,
 )
+from parsers import parse
+from spatialbabel import Scene, SceneObject
+from spatialbabel.frames import axis_rotation
+from tests.engines.fixture_runs import compare_scenes, fixture_cases
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "unity"
 CASES = [name for name, _ in fixture_cases("unity")]

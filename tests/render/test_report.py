@@ -319,3 +319,46 @@ def test_a_run_in_two_modes_shows_their_difference_and_the_cut_replies(
     )
     cells = re.findall(r"<td>([^<]*)</td>", row)
     assert cells[:3] == ["3", "2", "1"]  # replies, parsed, cut
+
+
+def test_the_engine_audit_is_shown_beside_the_score_table(tmp_path: Path) -> None:
+    from scoring import write_outputs
+    from spatialbabel.audit_file import AuditCell, AuditedReply, AuditReport
+    from spatialbabel.stats import Estimate
+    from tests.scoring.test_gaps import marked_run
+
+    run = marked_run()
+    write_outputs(run, tmp_path / "scores")
+    model, language = run.aggregate.cells[0].model, run.aggregate.cells[0].language
+    audit = AuditReport(
+        predictions="p.jsonl",
+        per_cell=2,
+        seed=0,
+        criterion={"position": 0.01, "size": 0.01, "floor": 0.001},
+        limits={"seconds": 20.0},
+        engines=(),
+        cells=(
+            AuditCell(model, language, 5, 2, 2, 1, Estimate(0.5, 0.0, 1.0, 2)),
+            AuditCell(model, "json", 5, 0, 0, 0, None, "no engine"),
+        ),
+        replies=(
+            AuditedReply(
+                3,
+                "s1",
+                model,
+                language,
+                "direct",
+                "disagrees",
+                "ran",
+                "o1: box (1, 1, 1), the engine's (2, 1, 1)",
+            ),
+        ),
+    )
+    (tmp_path / "scores" / "audit.json").write_text(json.dumps(audit.to_dict()))
+    summary = build_report(tmp_path / "scores" / "scores.json", tmp_path / "site")
+    page = summary.index.read_text()
+    # After the first score table, before the cell tables.
+    assert page.index("</table>") < page.index("Engine audit")
+    assert "0.50 [0.00, 1.00] (1/2)" in page and "no engine" in page
+    assert "o1: box (1, 1, 1), the engine&#x27;s (2, 1, 1)" in page
+    assert (tmp_path / "site" / "tables" / "audit.json").is_file()

@@ -401,3 +401,56 @@ def test_an_unwritable_output_folder_is_reported(
     )
     assert code == ExitCode.BAD_INPUT
     assert f"cannot write into {blocker}" in capsys.readouterr().err
+
+
+def test_audit_writes_audit_json_beside_the_scores(
+    split: SplitFixture, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--audit N``: the scored replies' draw, audit.json and audit.md in the scores folder;
+    JSON has no engine, which the table says; a three.js reply runs in node when it is here."""
+    from audit.three_audit import ENGINE
+    from spatialbabel.audit_file import read_audit
+
+    root, scenes = split
+    three = (
+        "```js\nimport * as THREE from 'three';\nconst scene = new THREE.Scene();\n"
+        "const m = new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1));\n"
+        "m.position.set(0, 0.5, 0);\nscene.add(m);\n```"
+    )
+    lines = clean_predictions(scenes) + [
+        record(s, three, model="good", language="threejs") for s in EVAL
+    ]
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "scores"
+    args = ["score", "--split", str(root), "--predictions", str(predictions), "--out", str(out)]
+    code = main([*args, "--workers", "1", "--audit", "2", "--audit-seed", "7"])
+    assert code == ExitCode.OK
+    report = read_audit(out)
+    assert (out / "audit.md").is_file()
+    assert report.per_cell == 2 and report.seed == 7
+    assert {(c.model, c.language) for c in report.cells} == {
+        ("good", "json"),
+        ("noisy", "json"),
+        ("lazy", "json"),
+        ("good", "threejs"),
+    }
+    assert all(c.note == "no engine" for c in report.cells if c.language == "json")
+    printed = capsys.readouterr().out
+    assert "engine audit" in printed and "no engine" in printed
+    (cell,) = [c for c in report.cells if c.language == "threejs"]
+    if ENGINE.missing() is None:
+        assert (cell.replies, cell.compared, cell.agreeing) == (3, 2, 2)
+    else:
+        assert cell.note == "skipped: engine missing" and str(ENGINE.missing()) in printed
+
+
+def test_audit_arguments_are_checked(split: SplitFixture, tmp_path: Path) -> None:
+    root, scenes = split
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text("\n".join(clean_predictions(scenes)) + "\n")
+    args = ["score", "--split", str(root), "--predictions", str(predictions)]
+    args += ["--out", str(tmp_path / "o")]
+    assert main([*args, "--audit", "-1"]) == ExitCode.USAGE
+    assert main([*args, "--audit", "1", "--audit-timeout", "0"]) == ExitCode.USAGE
+    assert not (tmp_path / "o").exists()

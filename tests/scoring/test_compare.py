@@ -332,3 +332,63 @@ def test_the_python_example_of_the_docs_runs(
     moved = [line for line in printed.splitlines() if "Estimate(" in line]
     assert [line.split()[0] for line in moved] == ["steady", "steady"]
     assert "## SpatialBabel: scores compared" in printed
+
+
+def _audit(verdicts: dict[str, list[str]]) -> dict[str, Any]:
+    """An audit.json of cells ``language -> verdicts`` (one reply per scene s0, s1, ...)."""
+    from spatialbabel.audit_file import AuditCell, AuditedReply, AuditReport
+    from spatialbabel.stats import bootstrap_mean
+
+    cells, replies = [], []
+    for language, found in verdicts.items():
+        agree = [1.0 if v == "agrees" else 0.0 for v in found]
+        cells.append(
+            AuditCell(
+                "m",
+                language,
+                len(found),
+                len(found),
+                len(found),
+                int(sum(agree)),
+                bootstrap_mean(agree),
+            )
+        )
+        replies += [
+            AuditedReply(
+                k + 1,
+                f"s{k}",
+                "m",
+                language,
+                "direct",
+                v,
+                "ran",
+                "" if v == "agrees" else "o1: box (1, 1, 1), the engine's (2, 1, 1)",
+            )
+            for k, v in enumerate(found)
+        ]
+    report = AuditReport("p.jsonl", 10, 0, {}, {}, (), tuple(cells), tuple(replies))
+    return report.to_dict()
+
+
+def test_audit_agreement_that_fell_is_flagged(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = edited(runs["base"], tmp_path / "base", lambda _data: None)
+    new = edited(runs["base"], tmp_path / "new", lambda _data: None)
+    write_json(
+        base / "audit.json", _audit({"threejs": ["agrees"] * 10, "blender": ["agrees"] * 10})
+    )
+    write_json(
+        new / "audit.json",
+        _audit({"threejs": ["agrees"] * 4 + ["disagrees"] * 6, "blender": ["agrees"] * 10}),
+    )
+    code = compare(base, new, "--out", tmp_path / "out", "--resamples", "200")
+    assert code == ExitCode.OK  # a flag, not a gate
+    printed = capsys.readouterr().out
+    flagged = [line for line in printed.splitlines() if line.startswith("audit: agreement fell")]
+    assert len(flagged) == 1 and "m / threejs: agreement 1.00 -> 0.40" in flagged[0]
+    assert "significant" in flagged[0] and "now disagrees: line 5 (s4)" in flagged[0]
+    data = json.loads((tmp_path / "out" / "comparison.json").read_text())
+    fell = {(c["language"], c["fell"], c["significant"]) for c in data["audit"]}
+    assert fell == {("threejs", True, True), ("blender", False, False)}
+    assert "agreement fell: m / threejs" in (tmp_path / "out" / "summary.md").read_text()

@@ -2,7 +2,7 @@
 
 A subprocess, like ``bpy_runner``:
 
-    python -m tests.engines.open3d_runner cases.json results.json
+    python -m audit.open3d_runner cases.json results.json
 
 Windows, renders and file writes are stubbed; what the code hands to them (``draw_geometries``,
 ``Visualizer.add_geometry``, ``draw``, ``io.write_triangle_mesh``) is recorded as shown. Every
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import open3d as o3d
 
-from tests.engines.runner_io import as_python3, compilable_prefix, serve
+from audit.runner_io import as_python3, compilable_prefix, serve
 
 _MESH = o3d.geometry.TriangleMesh
 _CREATORS = [
@@ -291,17 +291,25 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
         error = None
         try:
             exec(compiled, namespace)
-        except Exception as raised:  # the reply's own bug: report it, keep what was built
+        except (
+            Exception,
+            SystemExit,
+        ) as raised:  # the reply's own bug or exit: keep what was built
             error = f"{type(raised).__name__}: {raised}"
         seconds.append(time.perf_counter() - start)
         read = _read(namespace)
     return {**read, "error": error, "dropped_lines": dropped, "seconds": seconds}
 
 
-def main(argv: list[str]) -> int:
+def setup() -> str:
+    """Install the recording wrappers and open3d's older names once; the engine's name."""
     _install()
     _install_legacy()
-    return serve(argv, run_case, f"open3d {o3d.__version__}")
+    return f"open3d {o3d.__version__}"
+
+
+def main(argv: list[str]) -> int:
+    return serve(argv, run_case, setup())
 
 
 if __name__ == "__main__":

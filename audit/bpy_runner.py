@@ -2,11 +2,11 @@
 
 A subprocess (bpy must not share a process with open3d or the test runner's own state):
 
-    python -m tests.engines.bpy_runner cases.json results.json
+    python -m audit.bpy_runner cases.json results.json
 
 ``cases.json`` holds ``{"cases": [{"name": ..., "code": ...}], "repeat": 1}``. Each case starts
 from Blender's factory-empty scene. The runner only reads the engine; turning what it reads into
-a scene is ``tests.engines.engine_scenes``'s job. Per mesh object it reports the operator that
+a scene is ``audit.engine_scenes``'s job. Per mesh object it reports the operator that
 created the mesh (``primitive_cone_add``; recorded by a thin wrapper around ``bpy.ops.mesh``) with
 the vertices the operator produced, the vertices the mesh has at the end, ``matrix_world`` and
 the material's colours as Blender stores them (linear).
@@ -28,7 +28,7 @@ from typing import Any
 import bpy
 import numpy as np
 
-from tests.engines.runner_io import as_python3, compilable_prefix, serve
+from audit.runner_io import as_python3, compilable_prefix, serve
 
 #: Operators whose side effects are files or renders: replaced by no-ops.
 _STUBBED_OPS = {
@@ -244,7 +244,10 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
         error = None
         try:
             exec(compiled, namespace)
-        except Exception as raised:  # the reply's own bug: report it, keep what was built
+        except (
+            Exception,
+            SystemExit,
+        ) as raised:  # the reply's own bug or exit: keep what was built
             error = f"{type(raised).__name__}: {raised}"
         finally:
             sys.modules["bpy"] = bpy
@@ -259,8 +262,13 @@ def run_case(code: str, repeat: int = 1) -> dict[str, Any]:
     }
 
 
+def setup() -> str:
+    """Ready the engine for ``run_case`` (each case resets the scene itself); its name."""
+    return f"bpy {bpy.app.version_string}"
+
+
 def main(argv: list[str]) -> int:
-    return serve(argv, run_case, f"bpy {bpy.app.version_string}")
+    return serve(argv, run_case, setup())
 
 
 if __name__ == "__main__":

@@ -7,15 +7,19 @@ geometry, ``matrixWorld`` and the material colour. ``vertex_checks`` then holds 
 against three's actual vertices: the exact primitive's world AABB equals the vertex AABB for
 boxes and pyramids, and for curved shapes turned by multiples of 90°; otherwise contains it.
 
-    python -m tests.engines.three_engine fixtures/threejs   # (re)write every expected scene
+``run_three`` runs node unsandboxed, for the tests' own fixtures; the audit runs the same harness
+in its sandbox (``audit.engines``). Both read the result with ``engine_scene``.
+The npm packages are found by ``node_modules()``: ``$SPATIALBABEL_NODE_MODULES``, else the
+``node_modules`` of the source checkout the package runs from (``npm ci`` there installs the
+versions package-lock.json pins).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,21 +36,39 @@ from spatialbabel import Scene
 from spatialbabel.geometry import primitive_aabb
 from spatialbabel.palette import linear_to_srgb
 
-REPO = Path(__file__).resolve().parents[2]
+#: The source checkout the package runs from (package.json and node_modules beside it), if any.
+REPO = Path(__file__).resolve().parents[1]
 HARNESS = Path(__file__).with_name("three_harness.mjs")
 #: The npm packages the harness needs (pinned in package-lock.json): three, and the TypeScript
 #: compiler that turns a TypeScript reply into the JavaScript node runs.
-NODE_PACKAGES = tuple(
-    REPO / "node_modules" / name / "package.json" for name in ("three", "typescript")
-)
+NPM_PACKAGES = ("three", "typescript")
+#: Where the user says the npm packages are, when the package does not run from a checkout.
+NODE_MODULES_VARIABLE = "SPATIALBABEL_NODE_MODULES"
+NODE_PACKAGES = tuple(REPO / "node_modules" / name / "package.json" for name in NPM_PACKAGES)
 
 
 def node_available() -> bool:
     return shutil.which("node") is not None
 
 
+def node_modules() -> Path | None:
+    """The ``node_modules`` folder holding three and typescript: ``$SPATIALBABEL_NODE_MODULES``
+    when set, else the source checkout's; ``None`` when neither holds both."""
+    named = os.environ.get(NODE_MODULES_VARIABLE)
+    for folder in ([Path(named)] if named else []) + [REPO / "node_modules"]:
+        if all((folder / name / "package.json").is_file() for name in NPM_PACKAGES):
+            return folder.resolve()
+    return None
+
+
+def three_version(folder: Path) -> str:
+    """The version of three installed in ``folder`` (a ``node_modules``)."""
+    package = json.loads((folder / "three" / "package.json").read_text(encoding="utf-8"))
+    return str(package.get("version", "?"))
+
+
 def ensure_three() -> None:
-    """Install the pinned npm packages into the repository's node_modules if one is missing."""
+    """Install the pinned npm packages into the checkout's node_modules if one is missing."""
     if all(package.exists() for package in NODE_PACKAGES):
         return
     npm = shutil.which("npm")
@@ -219,91 +241,3 @@ def vertex_checks(result: dict[str, Any], tolerance: float = 1e-6) -> list[str]:
                 f"mesh {i} ({mesh.class_name}): exact AABB {lo}..{hi} does not contain the vertex AABB {v_lo}..{v_hi}"
             )
     return problems
-
-
-def engine_reply_path(reply: Path) -> Path:
-    """The reply three runs for a fixture: its completed twin ``<case>.completed.txt`` when it
-    has one (a reply whose helper has no body: three builds nothing from it)."""
-    twin = reply.with_name(f"{reply.stem}.completed.txt")
-    return twin if twin.exists() else reply
-
-
-def fixture_replies(folder: Path) -> list[Path]:
-    """The fixture replies of a folder (twins, ``<case>.<kind>.txt``, are not cases)."""
-    return [p for p in sorted(folder.glob("*.txt")) if "." not in p.stem]
-
-
-def write_expected(folder: Path) -> None:
-    for reply in fixture_replies(folder):
-        ran = engine_reply_path(reply)
-        result = run_three(reply_code(ran.read_text(encoding="utf-8")))
-        if result["errors"]:
-            print(f"{reply.name}: three reports errors: {result['errors']}", file=sys.stderr)
-        problems = vertex_checks(result)
-        if problems:
-            print(f"{reply.name}: {problems}", file=sys.stderr)
-        scene = engine_scene(result, reply.stem)
-        if ran != reply:
-            scene = Scene(
-                scene.scene_id,
-                scene.objects,
-                meta={"expected_from": f"three r187 running the completed twin {ran.name}"},
-            )
-        scene.save(reply.with_name(f"{reply.stem}.expected.json"))
-        print(f"{reply.stem}: {len(scene.objects)} objects ({result['dropped']} lines dropped)")
-
-
-if __name__ == "__main__":
-    ensure_three()
-    write_expected(Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "fixtures" / "threejs")
-
-
-def compare_scenes(
-    got: Scene, expected: Scene, tolerance: float = 1e-6, rgb_tolerance: float = 1e-6
-) -> list[str]:
-    """Differences between two scenes: count, then per object (matched in order, or by the
-    Hungarian method on centres when the order differs) class, palette colour, sRGB and the
-    exact primitive's world AABB centre and extents."""
-    from scipy.optimize import linear_sum_assignment
-
-    from spatialbabel.geometry import world_aabb
-
-    if len(got.objects) != len(expected.objects):
-        return [f"{len(got.objects)} objects, expected {len(expected.objects)}"]
-
-    def boxes(scene: Scene) -> list[tuple[NDArray[np.float64], NDArray[np.float64]]]:
-        result = []
-        for obj in scene.objects:
-            lo, hi = world_aabb(obj)
-            result.append(((lo + hi) / 2, hi - lo))
-        return result
-
-    got_boxes, expected_boxes = boxes(got), boxes(expected)
-
-    def differences(pairs: list[tuple[int, int]]) -> list[str]:
-        found = []
-        for i, j in pairs:
-            a, b = got.objects[i], expected.objects[j]
-            (ca, ea), (cb, eb) = got_boxes[i], expected_boxes[j]
-            if a.class_name != b.class_name:
-                found.append(f"{a.id}: class {a.class_name}, expected {b.class_name}")
-            if a.color != b.color:
-                found.append(f"{a.id}: colour {a.color}, expected {b.color}")
-            if (a.rgb is None) != (b.rgb is None) or (
-                a.rgb is not None
-                and b.rgb is not None
-                and not np.allclose(a.rgb, b.rgb, atol=rgb_tolerance, rtol=0)
-            ):
-                found.append(f"{a.id}: sRGB {a.rgb}, expected {b.rgb}")
-            if not np.allclose(ca, cb, atol=tolerance, rtol=0):
-                found.append(f"{a.id}: AABB centre {ca}, expected {cb}")
-            if not np.allclose(ea, eb, atol=tolerance, rtol=0):
-                found.append(f"{a.id}: AABB extents {ea}, expected {eb}")
-        return found
-
-    in_order = differences([(i, i) for i in range(len(got.objects))])
-    if not in_order or not got.objects:
-        return in_order
-    cost = np.array([[np.linalg.norm(g[0] - e[0]) for e in expected_boxes] for g in got_boxes])
-    rows, cols = linear_sum_assignment(cost)
-    return differences(list(zip(rows.tolist(), cols.tolist(), strict=True)))

@@ -1,7 +1,7 @@
 // Run a three.js reply's code in node with the real `three` package and report every mesh
 // three built.
 //
-//   node tests/engines/three_harness.mjs < code.js > result.json
+//   node audit/three_harness.mjs < code.js > result.json
 //
 // The browser around the code is stubbed: `window`, `document` (elements, canvas), the
 // WebGLRenderer (it records which scenes are rendered), add-ons (OrbitControls, loaders),

@@ -1,11 +1,13 @@
-"""The scenes the real engines build from a reply: the expected side of every parity test.
+"""The scenes the real Python engines (Blender, Open3D) build from a reply: the expected side
+of every parity test, and the engine's side of the audit (``audit.engines``).
 
 ``run_engine(language, cases)`` runs the replies' code in a subprocess (``bpy_runner`` or
-``open3d_runner``) and turns what the engine built into ``EngineObject``s: the class, the affine
-taking the canonical unit primitive into the engine's world frame, the colour (sRGB) and the
-object's real world vertices. ``expected_scene`` builds the canonical ``Scene`` from them with the
-same frame change and ground rule the parsers use (``parsers.build``), so a parity test compares
-only what the parser read against what the engine did.
+``open3d_runner``), unsandboxed, for the tests' own fixtures; the audit runs the same runners in
+its sandbox. Either way ``engine_run`` turns what the engine built into ``EngineObject``s: the
+class, the affine taking the canonical unit primitive into the engine's world frame, the colour
+(sRGB) and the object's real world vertices. ``expected_scene`` builds the canonical ``Scene``
+from them with the same frame change and ground rule the parsers use (``parsers.build``), so a
+parity test or an audit compares only what the parser read against what the engine did.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from audit.primitive_fit import affine_between, classify_custom_mesh, fit_unit_to_local
 from parsers.build import NativeObject, build_objects
 from parsers.custom_mesh import shape_from_vertices
 from parsers.extract import extract_code
@@ -30,15 +33,14 @@ from parsers.result import Diagnostics
 from spatialbabel import Scene
 from spatialbabel.geometry import primitive_aabb
 from spatialbabel.palette import RGB, linear_to_srgb
-from tests.engines.primitive_fit import affine_between, classify_custom_mesh, fit_unit_to_local
 
 Array = NDArray[np.float64]
 
-ROOT: Final = Path(__file__).resolve().parents[2]
-FIXTURES: Final = ROOT / "fixtures"
+#: The folder holding the ``audit`` package, put on the runner subprocess's path.
+CODE_ROOT: Final = Path(__file__).resolve().parents[1]
 RUNNERS: Final[dict[str, str]] = {
-    "blender": "tests.engines.bpy_runner",
-    "open3d": "tests.engines.open3d_runner",
+    "blender": "audit.bpy_runner",
+    "open3d": "audit.open3d_runner",
 }
 
 #: Blender operators and the class of the mesh each makes; planes and grids are ground.
@@ -112,7 +114,7 @@ def _run_subprocess(language: str, cases: list[tuple[str, str]], repeat: int) ->
         )
         env = {
             **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "PYTHONPATH": os.pathsep.join([str(CODE_ROOT), os.environ.get("PYTHONPATH", "")]),
         }
         done = subprocess.run(
             [sys.executable, "-m", RUNNERS[language], str(request), str(answer)],
@@ -134,8 +136,14 @@ def _run_subprocess(language: str, cases: list[tuple[str, str]], repeat: int) ->
 def run_engine(language: str, cases: list[tuple[str, str]], *, repeat: int = 1) -> list[EngineRun]:
     """Run each ``(name, code)`` in the engine of ``language`` ('blender' or 'open3d')."""
     answer = _run_subprocess(language, cases, repeat)
+    return [engine_run(language, result, answer["engine"]) for result in answer["results"]]
+
+
+def engine_run(language: str, result: dict[str, Any], engine: str) -> EngineRun:
+    """What a runner reported for one case (``bpy_runner.run_case``, ``open3d_runner.run_case``
+    with the case's ``name``), read as the objects the engine built."""
     convert = _blender_run if language == "blender" else _open3d_run
-    return [convert(result, answer["engine"]) for result in answer["results"]]
+    return convert(result, engine)
 
 
 def _homogeneous(vertices: Array, affine: Array) -> Array:
@@ -390,14 +398,14 @@ def native_objects(run: EngineRun) -> list[NativeObject]:
     return [NativeObject(o.class_name, o.unit_to_native, o.rgb, o.name) for o in run.objects]
 
 
-def expected_scene(run: EngineRun, language: str) -> Scene:
-    """The canonical scene the engine built, with the engine and what was left out in ``meta``."""
+def expected_scene(run: EngineRun, language: str, *, ran: str | None = None) -> Scene:
+    """The canonical scene the engine built, with the engine and what was left out in ``meta``
+    (``ran``: what the engine ran when it was not the reply itself, e.g. a completed twin)."""
     notes = Diagnostics()
     objects = build_objects(language, native_objects(run), notes)
-    meta: dict[str, Any] = {"expected_from": run.engine}
-    twin = completed_twin(language, run.name)
-    if twin is not None:
-        meta["expected_from"] = f"{run.engine}, running the completed twin {twin.name}"
+    meta: dict[str, Any] = {
+        "expected_from": run.engine if ran is None else f"{run.engine}, running {ran}"
+    }
     left_out = run.left_out + [d.message for d in notes.items if d.code == "build.ground_removed"]
     if left_out:
         meta["left_out"] = left_out
@@ -406,31 +414,6 @@ def expected_scene(run: EngineRun, language: str) -> Scene:
     if run.error:
         meta["engine_error"] = run.error
     return Scene(run.name, tuple(objects), meta=meta)
-
-
-def completed_twin(language: str, case: str) -> Path | None:
-    """``<case>.completed.txt`` of a fixture whose helper has no body (a stub, cut off, never
-    written): the same reply with the helper written out. The engine builds nothing from a
-    helper without a body, so the expected scene is what it builds from the twin; the parser
-    must read the reply itself as that scene."""
-    twin = FIXTURES / language / f"{case}.completed.txt"
-    return twin if twin.exists() else None
-
-
-def engine_reply(language: str, case: str, reply: str) -> str:
-    """The reply the engine runs for a fixture: its completed twin when it has one."""
-    twin = completed_twin(language, case)
-    return twin.read_text(encoding="utf-8") if twin is not None else reply
-
-
-def fixture_cases(language: str, *, folder: Path | None = None) -> list[tuple[str, str]]:
-    """``(case, reply text)`` of every ``fixtures/<language>/<case>.txt``, sorted."""
-    base = folder or FIXTURES / language
-    return [
-        (p.stem, p.read_text(encoding="utf-8"))
-        for p in sorted(base.glob("*.txt"))
-        if p.stem.count(".") == 0
-    ]
 
 
 def angles_are_right(affine: Array) -> bool:
@@ -446,10 +429,8 @@ __all__ = [
     "EngineObject",
     "EngineRun",
     "angles_are_right",
-    "completed_twin",
-    "engine_reply",
+    "engine_run",
     "expected_scene",
-    "fixture_cases",
     "reply_code",
     "run_engine",
 ]
