@@ -39,7 +39,7 @@ from synth.unit import GenerationError, scene_rng
 from synth.visibility import pixel_boxes, pixel_counts
 
 #: Bumped whenever the same parameters would give different clips, frames or videos.
-CLIP_GENERATOR_VERSION: Final = "1.0"
+CLIP_GENERATOR_VERSION: Final = "1.1"
 CLIP_KIND: Final = "spatialbabel-clips"
 
 
@@ -162,7 +162,7 @@ def plan_clip(index: int, params: ClipParameters) -> tuple[MotionPlan, int]:
             observed=observed,
             horizon=horizon,
             object_count=count,
-            manoeuvre=MANOEUVRES[index % len(MANOEUVRES)],
+            manoeuvre=MANOEUVRES[int(rng.integers(len(MANOEUVRES)))],
             resolution=params.resolution,
             tries=params.max_tries,
         )
@@ -260,6 +260,7 @@ def build_clip(
         "seed": params.seed,
         "index": index,
         "manoeuvre": plan.manoeuvre,
+        "manoeuvre_onset": round(plan.onset, 6),
         "horizon": plan.horizon,
         "generator": {"name": GENERATOR_NAME, "version": CLIP_GENERATOR_VERSION},
         "blender_version": blender_version,

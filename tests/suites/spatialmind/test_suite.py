@@ -6,6 +6,7 @@ input modes, the state-chain training records, determinism and bad input."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,13 @@ Image = pytest.importorskip("PIL.Image")
 pytest.importorskip("imageio_ffmpeg")
 
 SUITE = load_suite("spatialmind")
+SHORTCUT_ROWS = (
+    "shortcut:persistence",
+    "shortcut:keep_going",
+    "shortcut:majority",
+    "shortcut:median",
+    "shortcut:typical_rate",
+)
 CLIPS = 6
 PARAMS = ClipParameters(seed=11, resolution=64, observed=(16, 24), horizon=(5, 12))
 
@@ -179,10 +187,13 @@ def test_the_oracle_scores_one_and_the_baselines_are_in_the_table(
             "L2": 1.0,
             "L3": 1.0,
         }
-    for name in ("persistence", "chance", "median"):
-        row = rows[(f"baseline:{name}", "-")]
+    for name in ("baseline:persistence", "baseline:chance", *SHORTCUT_ROWS):
+        row = rows[(name, "-")]
         assert 0.0 <= row["overall"]["mean"] < 1.0
         assert row["statuses"]["parser_failure"] == 0
+    # The battery's verdicts are written beside the table, one per shortcut and task.
+    verdicts = {(c["shortcut"], c["task"]) for c in scores["shortcuts"]}
+    assert ("keep_going", "ego_future") in verdicts and ("median", "distance_now") in verdicts
     mumble = rows[("mumble", "direct")]
     # The unreadable reply and every unanswered item stay in the denominator at 0.
     assert mumble["overall"]["mean"] == 0.0
@@ -333,4 +344,50 @@ def test_balance_takes_labels_in_rounds_and_keeps_rare_clips_for_rare_labels() -
     )
     assert picked["a"][0].label == "unchanged"
     two = balance(_candidates(spec), "relative_motion", 2, np.random.default_rng(0))
-    assert sum(len(cs) for cs in two.values()) == 11  # every candidate but b's third
+    # Two a clip would allow 11, but no option runs more than two ahead of the rarest (one
+    # each): three "approaching" and the four others.
+    counts = Counter(c.label for cs in two.values() for c in cs)
+    assert counts == {
+        "approaching": 3,
+        "unchanged": 1,
+        "receding": 1,
+        "leftward": 1,
+        "rightward": 1,
+    }
+
+
+def test_balance_holds_the_shortcuts_known_from_the_truth_to_their_quota() -> None:
+    """Twenty clips each offering a "stop" that persistence (the last interval copied forward)
+    gets right and one it gets wrong: the picks keep its hits within a quarter of the items
+    (chance among four options) and one more. Where every candidate is a hit (keep_going
+    right on all), only that one is taken: the rest are dropped."""
+    both = {
+        f"clip{k:02d}": [
+            Candidate("ego_future", f"{k}-r", "q", label="stop", persistence="stop"),
+            Candidate("ego_future", f"{k}-w", "q", label="stop", persistence="left"),
+        ]
+        for k in range(20)
+    }
+    chosen = [
+        c for cs in balance(both, "ego_future", 1, np.random.default_rng(1)).values() for c in cs
+    ]
+    assert len(chosen) == 20
+    hits = sum(c.persistence == c.label for c in chosen)
+    assert 1 <= hits <= 0.25 * 20 + 1
+    always = {
+        f"clip{k:02d}": [
+            Candidate(
+                "ego_future",
+                f"{k}",
+                "q",
+                label=label,
+                persistence="straight" if label != "straight" else "left",
+                shortcuts={"keep_going": label},
+            )
+        ]
+        for k, label in enumerate(["straight", "left", "right", "stop"] * 5)
+    }
+    taken = [
+        c for cs in balance(always, "ego_future", 1, np.random.default_rng(1)).values() for c in cs
+    ]
+    assert len(taken) == 1
