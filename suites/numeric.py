@@ -187,9 +187,7 @@ def _number(token: str) -> tuple[float | None, str]:
     token = token.replace("−", "-")
     if "," in token:
         digits = token.lstrip("+-").split("e")[0].split("E")[0]
-        if _THOUSANDS.fullmatch(digits.split(".")[0]) and (
-            "." in digits or digits.count(",") > 1
-        ):
+        if _THOUSANDS.fullmatch(digits.split(".")[0]) and ("." in digits or digits.count(",") > 1):
             token = token.replace(",", "")
         elif _THOUSANDS.fullmatch(digits):
             return None, (

@@ -24,6 +24,7 @@ from spatialbabel.files import atomic_write_bytes
 from synth.config import GENERATOR_NAME
 from synth.motion import (
     GROUND_HALF,
+    MANOEUVRE_WEIGHTS,
     MANOEUVRES,
     POSITION_DECIMALS,
     SUBSTEPS,
@@ -162,7 +163,7 @@ def plan_clip(index: int, params: ClipParameters) -> tuple[MotionPlan, int]:
             observed=observed,
             horizon=horizon,
             object_count=count,
-            manoeuvre=MANOEUVRES[int(rng.integers(len(MANOEUVRES)))],
+            manoeuvre=MANOEUVRES[int(rng.choice(len(MANOEUVRES), p=MANOEUVRE_WEIGHTS))],
             resolution=params.resolution,
             tries=params.max_tries,
         )

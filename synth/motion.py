@@ -6,8 +6,8 @@ changed with smoothstep ramps, so positions, headings and speeds are continuous 
 integrated with the trapezoid rule on a grid of ``SUBSTEPS`` steps per frame. The frames are
 grid points, so the positions written to the clip are the ones integrated, not re-sampled.
 
-- The observer starts at the origin with a random heading, cruises at 0.8-4 m/s (log-uniform;
-  sometimes changed once) with up to two turns (and sometimes a pause) while it is watched,
+- The observer starts at the origin with a random heading, cruises at 0.7-8 m/s (log-uniform;
+  often changed once or twice) with up to two turns (and sometimes a pause) while it is watched,
   and 1-2.5 s before the last observed frame begins its future manoeuvre, drawn at random:
   straight on (a turn eases), a left or right turn, or a stop, each building up over its
   ramp, so the frames show it begin.
@@ -46,14 +46,17 @@ SUBSTEPS = 8
 EYE_HEIGHT = 1.6
 PITCH_DEG = -12.0
 FOV_Y_DEG = 50.0
-#: Half the side of the square ground, in metres; wide enough for 12 s of motion in any direction.
-GROUND_HALF = 60.0
+#: Half the side of the square ground, in metres; wide enough for 12 s at the fastest cruise.
+GROUND_HALF = 100.0
 #: Side of the ground's checker tiles, in metres (a motion cue and a scale cue).
 TILE = 2.0
 OBJECT_GAP = 0.2
 EDGE_GAP = 0.1
 EGO_CLEARANCE = 0.8
 MANOEUVRES = ("straight", "left", "right", "stop")
+#: Chance of each manoeuvre: straight on the least, since a stop that has not ended yet and a
+#: turn that eases are answered "go straight" as well.
+MANOEUVRE_WEIGHTS = (0.16, 0.28, 0.28, 0.28)
 #: The manoeuvre begins this long (s) before the last observed frame: at least a second of the
 #: frames shows it begin (SpatialMind's ego-future items ask about it, docs/spatialmind.md).
 MANOEUVRE_LEAD = (1.0, 2.0)
@@ -70,8 +73,11 @@ TURN_RATE_DEG = (20.0, 40.0)
 TURNING_SHARE = 2 / 3
 #: The observer's speed in a turn, as a share of its cruise.
 TURN_SPEED = 0.8
-#: Share of observers that change their cruise once while watched (those that do not pause).
-SPEED_CHANGE_SHARE = 0.4
+#: Share of observers that change their cruise once or twice while watched (of those that do
+#: not pause): a speed question's answer then depends on the interval, not only on the clip.
+SPEED_CHANGE_SHARE = 0.6
+#: Share of observers (watched 5 s or more before their manoeuvre) that pause for 1-2 s.
+PAUSE_SHARE = 0.3
 MOTIONS = ("static", "straight", "curved", "stop_and_go", "leader")
 #: Chance of each motion kind (a leader is not drawn when the observer stops).
 MOTION_WEIGHTS = (0.2, 0.25, 0.15, 0.15, 0.25)
@@ -79,7 +85,7 @@ OBJECT_WIDTH = (0.5, 1.2)
 #: Speeds (m/s), drawn log-uniformly: a slow walk to a bicycle for the observer, a stroll to a
 #: run for the objects. Wide on a log scale, so no typical speed answers a speed question.
 OBJECT_SPEED = (0.3, 3.0)
-EGO_CRUISE = (0.7, 6.0)
+EGO_CRUISE = (0.7, 8.0)
 #: Objects are placed this far (m) and this far off the view axis (degrees) at their anchor frame.
 ANCHOR_DISTANCE = (3.5, 14.0)
 ANCHOR_BEARING_DEG = 20.0
@@ -243,14 +249,15 @@ def ego_profiles(
             rate = 0.0 if rng.random() < 0.4 else math.radians(_signed(rng, 8.0, 30.0))
             yaw_changes.append((float(at), rate, 0.6))
     speed_changes: list[tuple[float, float, float]] = []
-    paused = onset >= 5.0 and manoeuvre != "stop" and rng.random() < 0.2
+    paused = onset >= 5.0 and manoeuvre != "stop" and rng.random() < PAUSE_SHARE
     if paused:
         at = float(rng.uniform(0.5, onset - 4.5))
         hold = float(rng.uniform(1.0, 2.0))
         speed_changes += [(at, 0.0, 1.0), (at + 1.0 + hold, cruise, 1.0)]
     elif onset - 1.5 > 0.8 and rng.random() < SPEED_CHANGE_SHARE:
-        cruise = _log_uniform(rng, *EGO_CRUISE)
-        speed_changes.append((float(rng.uniform(0.8, onset - 1.5)), cruise, 1.0))
+        for at in sorted(rng.uniform(0.8, onset - 1.5, size=int(rng.integers(1, 3)))):
+            cruise = _log_uniform(rng, *EGO_CRUISE)
+            speed_changes.append((float(at), cruise, 1.0))
     # Each manoeuvre starts from a state that does not hint at another: a turn from going
     # straight; straight on, from a turn that then eases (or from going straight); a stop
     # from anything, its turn easing as it slows.
@@ -461,6 +468,7 @@ __all__ = [
     "FOV_Y_DEG",
     "GROUND_HALF",
     "MANOEUVRES",
+    "MANOEUVRE_WEIGHTS",
     "MOTIONS",
     "SUBSTEPS",
     "TILE",

@@ -97,7 +97,7 @@ NUMBER_QUOTA: Final = 0.2
 
 
 #: How many items an option of a multiple-choice task may run ahead of its rarest option.
-LABEL_LEAD: Final = 2
+LABEL_LEAD: Final = 3
 
 
 def _bin(value: float) -> str:

@@ -192,12 +192,12 @@ BATTERY: Final[
 
 
 def battery(items: Sequence[Item]) -> list[Shortcut]:
-    present = {item.task for item in items}
-    return [
-        Shortcut(name, description, tasks, answer(items))
-        for name, description, tasks, answer in BATTERY
-        if present & set(tasks)
-    ]
+    shortcuts = []
+    for name, description, tasks, answer in BATTERY:
+        mine = [item for item in items if item.task in tasks]
+        if mine:
+            shortcuts.append(Shortcut(name, description, tasks, answer(mine)))
+    return shortcuts
 
 
 __all__ = [

@@ -1,12 +1,20 @@
 """Numeric items spread so that no typical answer beats a guess drawn from the answers.
 
 A numeric task's constant answers (the median answer, the typical rate times the printed span;
-``suites.spatialmind.shortcuts``) are properties of the whole set of items, so no single
-candidate can be judged alone. After the balanced pick (``suites.spatialmind.build.balance``),
-``spread`` swaps picked items for other candidates of the same clip (another interval, target
-or future frame) while one of those shortcuts, or persistence where it is one, scores above
-the exact mean of the chance guess on the set (another item's answer, every pair of distinct
-items of the task and unit), taking each round the swap that lowers the excess most.
+``suites.spatialmind.shortcuts``) are properties of the whole set of items, so no candidate can
+be judged alone. After the balanced pick (``suites.spatialmind.build.balance``), ``spread``
+swaps picked items for other candidates of the same clip (another interval, target or future
+frame) while one of those shortcuts, or persistence where it is one, scores above the set's
+chance: the exact mean MRA of another item's written answer, over every pair of distinct
+items of the same unit, and never above ``CHANCE_RISE`` times the balanced pick's (bunching
+the answers would raise it). Each swap taken is the one of a slot's alternatives that lowers the
+summed excess most; the rounds stop when it is 0 or no swap lowers it. Then, if a shortcut
+still wins, the items it wins are dropped, the drop that lowers the excess most first (at most
+``MAX_DROPPED`` of them).
+
+Answers are written here with ``numpy.round`` to the task's decimals, which may differ from
+``serialize`` on a value a hair from a rounding tie: the estimates steer the choice only, the
+battery itself is graded on the real replies.
 """
 
 from __future__ import annotations
@@ -19,41 +27,116 @@ import numpy as np
 from numpy.typing import NDArray
 
 from suites.numeric import mra_many
-from suites.spatialmind.tasks import PERSISTENCE_TASKS, RATE_TASKS, Candidate, serialize
+from suites.spatialmind.tasks import DECIMALS, PERSISTENCE_TASKS, RATE_TASKS, Candidate
 
 Array = NDArray[np.float64]
 
 #: Rounds over the picked items, and alternatives tried for each (seeded).
-ROUNDS: Final = 8
+ROUNDS: Final = 12
 TRIES: Final = 24
+#: How far (a factor) the set's chance may rise above the balanced pick's while spreading.
+CHANCE_RISE: Final = 1.25
+#: The largest share of a task's picked items dropped when no swap brings a shortcut down.
+MAX_DROPPED: Final = 0.25
 
 
-def written(values: Array, unit: str) -> Array:
-    """Numbers as a reply writes them (``serialize``), read back."""
-    return np.array([float(serialize(float(v), unit)) for v in values])
+@dataclass
+class _Set:
+    """The picked items of one task as arrays, with the pair sums that make its chance."""
 
+    task: str
+    values: Array
+    written: Array
+    scales: Array
+    persistence: Array
+    units: list[str]
+    pairs: Array  # pairs[i, j]: MRA of item j's written answer on item i (same unit, i != j)
+    kept: NDArray[np.bool_]  # False: dropped
 
-def median_guesses(values: Array, unit: str) -> Array:
-    """The median answer, as written, for every item of one task and unit."""
-    return np.full(len(values), float(serialize(float(np.median(values)), unit)))
+    @classmethod
+    def of(cls, task: str, candidates: Sequence[Candidate]) -> _Set:
+        facts = [_facts(c) for c in candidates]
+        chosen = cls(
+            task,
+            np.array([f.value for f in facts]),
+            np.array([f.written for f in facts]),
+            np.array([f.scale for f in facts]),
+            np.array([f.persistence for f in facts]),
+            [f.unit for f in facts],
+            np.zeros((len(facts), len(facts))),
+            np.ones(len(facts), dtype=bool),
+        )
+        for i in range(len(facts)):
+            chosen.pairs[i, :] = chosen._row(i, facts[i])
+        return chosen
 
+    def _row(self, i: int, f: _Facts) -> Array:
+        same = np.array([u == f.unit for u in self.units]) & (np.arange(len(self.units)) != i)
+        return np.where(same, mra_many(self.written, np.full(len(self.units), f.value)), 0.0)
 
-def typical_guesses(values: Array, scales: Array, unit: str) -> Array:
-    """The median rate (answer over scale) times each item's scale, as written."""
-    return written(float(np.median(values / scales)) * scales, unit)
+    def _column(self, i: int, f: _Facts) -> Array:
+        same = np.array([u == f.unit for u in self.units]) & (np.arange(len(self.units)) != i)
+        return np.where(same, mra_many(np.full(len(self.units), f.written), self.values), 0.0)
 
+    def replace(self, i: int, f: _Facts) -> None:
+        self.values[i], self.written[i], self.scales[i] = f.value, f.written, f.scale
+        self.persistence[i], self.units[i] = f.persistence, f.unit
+        self.pairs[i, :] = self._row(i, f)
+        self.pairs[:, i] = self._column(i, f)
 
-def pair_chance(values: Array, unit: str) -> float:
-    """The mean MRA of another item's written answer, over every pair of distinct items."""
-    if len(values) < 2:
-        return 0.0
-    pairs = mra_many(written(values, unit)[None, :], values[:, None])
-    return float((pairs.sum() - np.trace(pairs)) / (len(values) * (len(values) - 1)))
+    def copy(self) -> _Set:
+        return _Set(
+            self.task,
+            self.values.copy(),
+            self.written.copy(),
+            self.scales.copy(),
+            self.persistence.copy(),
+            list(self.units),
+            self.pairs.copy(),
+            self.kept.copy(),
+        )
+
+    def chance(self) -> float:
+        """The mean over items of the mean MRA of another same-unit item's written answer."""
+        total = 0.0
+        for unit in set(self.units):
+            mine = np.array([u == unit for u in self.units]) & self.kept
+            count = int(mine.sum())
+            if count > 1:
+                total += float(self.pairs[np.ix_(mine, mine)].sum()) / (count - 1)
+        return total / max(1, int(self.kept.sum()))
+
+    def means(self) -> dict[str, float]:
+        """Each set-wide shortcut's mean score on the set."""
+        scores: dict[str, Array] = {"median": np.zeros(len(self.units))}
+        if self.task in RATE_TASKS:
+            scores["typical_rate"] = np.zeros(len(self.units))
+        for unit in set(self.units):
+            mine = np.array([u == unit for u in self.units]) & self.kept
+            if not mine.any():
+                continue
+            values = self.values[mine]
+            middle = np.full(len(values), np.round(np.median(values), DECIMALS[unit]))
+            scores["median"][mine] = mra_many(middle, values)
+            if "typical_rate" in scores:
+                scales = self.scales[mine]
+                typical = np.round(np.median(values / scales) * scales, DECIMALS[unit])
+                scores["typical_rate"][mine] = mra_many(typical, values)
+        means = {name: float(s[self.kept].mean()) for name, s in scores.items()}
+        if self.task in PERSISTENCE_TASKS:
+            means["persistence"] = float(self.persistence[self.kept].mean())
+        return means
+
+    def excess(self, ceiling: float = 1.0) -> float:
+        """The shortcuts' summed excess over the set's chance, or over ``ceiling`` if lower."""
+        chance = min(self.chance(), ceiling)
+        return sum(max(0.0, mean - chance) for mean in self.means().values())
 
 
 @dataclass(frozen=True)
 class _Facts:
     value: float
+    written: float
     unit: str
     scale: float
     persistence: float
@@ -61,39 +144,18 @@ class _Facts:
 
 def _facts(candidate: Candidate) -> _Facts:
     assert candidate.value is not None and candidate.unit is not None
-    scores = candidate.shortcut_scores()
     return _Facts(
         candidate.value,
+        float(np.round(candidate.value, DECIMALS[candidate.unit])),
         candidate.unit,
         candidate.value / candidate.rate,
-        scores.get("persistence", 0.0),
+        candidate.shortcut_scores().get("persistence", 0.0),
     )
 
 
-def _means(task: str, chosen: Sequence[_Facts]) -> tuple[dict[str, float], float]:
-    """The set's shortcut means and its chance (pooled over units by item count)."""
-    totals: dict[str, float] = {"median": 0.0}
-    if task in RATE_TASKS:
-        totals["typical_rate"] = 0.0
-    if task in PERSISTENCE_TASKS:
-        totals["persistence"] = sum(f.persistence for f in chosen)
-    chance = 0.0
-    for unit in sorted({f.unit for f in chosen}):
-        group = [f for f in chosen if f.unit == unit]
-        values = np.array([f.value for f in group])
-        totals["median"] += float(mra_many(median_guesses(values, unit), values).sum())
-        if "typical_rate" in totals:
-            scales = np.array([f.scale for f in group])
-            guesses = typical_guesses(values, scales, unit)
-            totals["typical_rate"] += float(mra_many(guesses, values).sum())
-        chance += pair_chance(values, unit) * len(group)
-    n = max(1, len(chosen))
-    return {name: total / n for name, total in totals.items()}, chance / n
-
-
-def excess(task: str, chosen: Sequence[_Facts], chance: float) -> float:
-    means, _ = _means(task, chosen)
-    return sum(max(0.0, mean - chance) for mean in means.values())
+def excess(task: str, candidates: Sequence[Candidate]) -> float:
+    """How far the set's shortcuts score above its chance, summed (0: every one at chance)."""
+    return _Set.of(task, candidates).excess() if candidates else 0.0
 
 
 def spread(
@@ -105,12 +167,16 @@ def spread(
     """``picked`` (by clip) with items swapped for other candidates of their clip while a
     typical answer of the set beats its chance (see module)."""
     slots = [(clip_id, c) for clip_id in sorted(picked) for c in picked[clip_id]]
-    chosen = [_facts(c) for _, c in slots]
     current = [c for _, c in slots]
-    facts = {id(c): _facts(c) for cs in candidates.values() for c in cs}
+    if not slots:
+        return {}
+    chosen = _Set.of(task, current)
+    # Held to little more than the balanced pick's chance too: bunching the answers would
+    # raise the chance of a guess drawn from them, and so hide a typical answer instead of
+    # defeating it.
+    ceiling = CHANCE_RISE * chosen.chance()
+    worst = chosen.excess(ceiling)
     for _ in range(ROUNDS):
-        _, chance = _means(task, chosen)
-        worst = excess(task, chosen, chance)
         if worst <= 0.0:
             break
         changed = False
@@ -118,33 +184,39 @@ def spread(
             clip_id = slots[slot][0]
             taken = {current[k].key for k, (c, _) in enumerate(slots) if c == clip_id}
             others = [c for c in candidates[clip_id] if c.key not in taken]
-            best, best_excess = None, worst
+            best: tuple[Candidate, _Set] | None = None
             for k in rng.permutation(len(others))[:TRIES].tolist():
                 trial = chosen.copy()
-                trial[slot] = facts[id(others[k])]
-                value = excess(task, trial, chance)
-                if value < best_excess - 1e-12:
-                    best, best_excess = others[k], value
+                trial.replace(slot, _facts(others[k]))
+                value = trial.excess(ceiling)
+                if value < worst - 1e-12:
+                    best, worst = (others[k], trial), value
             if best is not None:
-                current[slot], chosen[slot] = best, facts[id(best)]
-                worst, changed = best_excess, True
+                current[slot], chosen = best
+                changed = True
             if worst <= 0.0:
                 break
         if not changed:
             break
+    # Where no swap is left, the items a shortcut wins are dropped, the best drop first.
+    for _ in range(int(MAX_DROPPED * len(slots))):
+        if worst <= 0.0:
+            break
+        best_drop: tuple[int, _Set] | None = None
+        for slot in np.flatnonzero(chosen.kept).tolist():
+            trial = chosen.copy()
+            trial.kept[slot] = False
+            value = trial.excess(ceiling)
+            if value < worst - 1e-12:
+                best_drop, worst = (slot, trial), value
+        if best_drop is None:
+            break
+        chosen = best_drop[1]
     result: dict[str, list[Candidate]] = {}
-    for (clip_id, _), candidate in zip(slots, current, strict=True):
-        result.setdefault(clip_id, []).append(candidate)
+    for (clip_id, _), candidate, kept in zip(slots, current, chosen.kept, strict=True):
+        if kept:
+            result.setdefault(clip_id, []).append(candidate)
     return result
 
 
-__all__ = [
-    "ROUNDS",
-    "TRIES",
-    "excess",
-    "median_guesses",
-    "pair_chance",
-    "spread",
-    "typical_guesses",
-    "written",
-]
+__all__ = ["CHANCE_RISE", "MAX_DROPPED", "ROUNDS", "TRIES", "excess", "spread"]

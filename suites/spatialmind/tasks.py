@@ -75,6 +75,9 @@ RATE_TASKS: Final = ("motion_state", "ego_path", "target_path")
 #: Shortest interval of the interval questions, in frames (1 s at 5 fps), and the relative-
 #: motion window (the paper's 16 frames).
 MIN_INTERVAL: Final = 5
+#: Longest interval (4 s): the printed span varies by at most four times, so the answer of a
+#: path question is not mostly the span times a typical speed.
+MAX_INTERVAL: Final = 20
 WINDOW: Final = 16
 #: The future direction needs t_f - t_a >= 5 (the stop rule's intervals).
 MIN_FUTURE: Final = rules.STOP_INTERVALS
@@ -252,10 +255,10 @@ Builder = Callable[[ClipFacts, np.random.Generator], Iterator[Candidate]]
 def _intervals(
     rng: np.random.Generator, observed: int, tries: int = 24
 ) -> Iterator[tuple[int, int]]:
-    """Random observed intervals of at least ``MIN_INTERVAL`` frames."""
+    """Random observed intervals of ``MIN_INTERVAL`` to ``MAX_INTERVAL`` frames."""
     for _ in range(tries):
         t1 = int(rng.integers(0, observed - MIN_INTERVAL))
-        t2 = int(rng.integers(t1 + MIN_INTERVAL, observed))
+        t2 = int(rng.integers(t1 + MIN_INTERVAL, min(observed, t1 + MAX_INTERVAL + 1)))
         yield t1, t2
 
 

@@ -19,7 +19,7 @@ from suites import load_suite
 from suites.base import Reply
 from suites.choices import letter
 from suites.items import read_items
-from suites.spatialmind.build import balance
+from suites.spatialmind.build import LABEL_LEAD, balance
 from suites.spatialmind.chain import MESSAGES_FILE, OPENAI_FILE, chain_text
 from suites.spatialmind.tasks import OPTIONS, TASKS, Candidate
 from synth.clip_unit import ClipParameters, generate_clip_unit
@@ -344,11 +344,12 @@ def test_balance_takes_labels_in_rounds_and_keeps_rare_clips_for_rare_labels() -
     )
     assert picked["a"][0].label == "unchanged"
     two = balance(_candidates(spec), "relative_motion", 2, np.random.default_rng(0))
-    # Two a clip would allow 11, but no option runs more than two ahead of the rarest (one
-    # each): three "approaching" and the four others.
+    # Two a clip would allow 11, but no option runs more than LABEL_LEAD ahead of the rarest
+    # (one each): four "approaching" and the four others.
     counts = Counter(c.label for cs in two.values() for c in cs)
+    assert LABEL_LEAD == 3
     assert counts == {
-        "approaching": 3,
+        "approaching": 4,
         "unchanged": 1,
         "receding": 1,
         "leftward": 1,
