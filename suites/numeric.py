@@ -144,9 +144,17 @@ UNITS: Final = {
 }
 
 
+#: The relative errors the thresholds allow, 1 - c.
+_ALLOWED: Final = tuple(1.0 - c for c in THRESHOLDS)
+
+
 def mra(predicted: float, truth: float) -> float:
     """Mean relative accuracy of one answer over ``THRESHOLDS``."""
-    return float(mra_many(np.array([predicted]), np.array([truth]))[0])
+    if not math.isfinite(predicted):
+        return 0.0
+    error = abs(predicted - truth)
+    scale = abs(truth)
+    return sum(error <= a * scale + _SLACK * scale for a in _ALLOWED) / len(_ALLOWED)
 
 
 def mra_many(predicted: NDArray[np.float64], truth: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -154,10 +162,9 @@ def mra_many(predicted: NDArray[np.float64], truth: NDArray[np.float64]) -> NDAr
     predicted, truth = np.broadcast_arrays(np.asarray(predicted, float), np.asarray(truth, float))
     error = np.abs(predicted - truth)[..., None]
     scale = np.abs(truth)[..., None]
-    bounds = (1.0 - np.array(THRESHOLDS)) * scale + _SLACK * scale
     with np.errstate(invalid="ignore"):
-        hits = np.mean(error <= bounds, axis=-1)
-    return np.where(np.isfinite(predicted), hits, 0.0)
+        hits = (error <= np.array(_ALLOWED) * scale + _SLACK * scale).sum(axis=-1)
+    return np.where(np.isfinite(predicted), hits / len(_ALLOWED), 0.0)
 
 
 def final_answer(text: str) -> str | None:

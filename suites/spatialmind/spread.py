@@ -70,13 +70,21 @@ class _Set:
             chosen.pairs[i, :] = chosen._row(i, facts[i])
         return chosen
 
+    def _same(self, i: int, unit: str) -> NDArray[np.bool_]:
+        same = np.array([u == unit for u in self.units])
+        same[i] = False
+        return same
+
     def _row(self, i: int, f: _Facts) -> Array:
-        same = np.array([u == f.unit for u in self.units]) & (np.arange(len(self.units)) != i)
-        return np.where(same, mra_many(self.written, np.full(len(self.units), f.value)), 0.0)
+        return np.where(self._same(i, f.unit), mra_many(self.written, f.value), 0.0)
 
     def _column(self, i: int, f: _Facts) -> Array:
-        same = np.array([u == f.unit for u in self.units]) & (np.arange(len(self.units)) != i)
-        return np.where(same, mra_many(np.full(len(self.units), f.written), self.values), 0.0)
+        return np.where(self._same(i, f.unit), mra_many(f.written, self.values), 0.0)
+
+    def _groups(self) -> list[tuple[str, NDArray[np.bool_]]]:
+        """Each unit and its kept items."""
+        units = np.array(self.units)
+        return [(unit, (units == unit) & self.kept) for unit in sorted(set(self.units))]
 
     def replace(self, i: int, f: _Facts) -> None:
         self.values[i], self.written[i], self.scales[i] = f.value, f.written, f.scale
@@ -99,8 +107,7 @@ class _Set:
     def chance(self) -> float:
         """The mean over items of the mean MRA of another same-unit item's written answer."""
         total = 0.0
-        for unit in set(self.units):
-            mine = np.array([u == unit for u in self.units]) & self.kept
+        for _, mine in self._groups():
             count = int(mine.sum())
             if count > 1:
                 total += float(self.pairs[np.ix_(mine, mine)].sum()) / (count - 1)
@@ -111,8 +118,7 @@ class _Set:
         scores: dict[str, Array] = {"median": np.zeros(len(self.units))}
         if self.task in RATE_TASKS:
             scores["typical_rate"] = np.zeros(len(self.units))
-        for unit in set(self.units):
-            mine = np.array([u == unit for u in self.units]) & self.kept
+        for unit, mine in self._groups():
             if not mine.any():
                 continue
             values = self.values[mine]
@@ -122,9 +128,10 @@ class _Set:
                 scales = self.scales[mine]
                 typical = np.round(np.median(values / scales) * scales, DECIMALS[unit])
                 scores["typical_rate"][mine] = mra_many(typical, values)
-        means = {name: float(s[self.kept].mean()) for name, s in scores.items()}
+        count = max(1, int(self.kept.sum()))
+        means = {name: float(s[self.kept].sum()) / count for name, s in scores.items()}
         if self.task in PERSISTENCE_TASKS:
-            means["persistence"] = float(self.persistence[self.kept].mean())
+            means["persistence"] = float(self.persistence[self.kept].sum()) / count
         return means
 
     def excess(self, ceiling: float = 1.0) -> float:

@@ -28,7 +28,7 @@ def stamp(png: bytes, seconds: float) -> bytes:
 
     with Image.open(io.BytesIO(png)) as opened:
         image = opened.convert("RGB")
-    size = max(8, image.height // 20)
+    size = max(10, image.height // 20)
     font = ImageFont.load_default(size=size)
     draw = ImageDraw.Draw(image)
     text = f"{seconds:.1f} s"

@@ -115,6 +115,7 @@ class Candidate:
     #: Answers of the shortcuts computed from the ground truth (``suites.spatialmind.shortcuts``),
     #: by name: numbers, or option keys.
     shortcuts: dict[str, str] = field(default_factory=dict)
+    _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     @property
     def level(self) -> str:
@@ -130,6 +131,11 @@ class Candidate:
     def shortcut_scores(self) -> dict[str, float]:
         """What each shortcut known from the ground truth (persistence where it is one, and
         ``shortcuts``) scores on this candidate: 1 or 0, or a number's MRA."""
+        if self._scores is None:
+            self._scores = self._shortcut_scores()
+        return dict(self._scores)
+
+    def _shortcut_scores(self) -> dict[str, float]:
         answers = dict(self.shortcuts)
         if self.task in PERSISTENCE_TASKS:
             answers["persistence"] = self.persistence
