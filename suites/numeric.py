@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from suites.base import Grade
 from suites.choices import ANSWER_LINE
@@ -157,7 +157,7 @@ def mra(predicted: float, truth: float) -> float:
     return sum(error <= a * scale + _SLACK * scale for a in _ALLOWED) / len(_ALLOWED)
 
 
-def mra_many(predicted: NDArray[np.float64], truth: NDArray[np.float64]) -> NDArray[np.float64]:
+def mra_many(predicted: ArrayLike, truth: ArrayLike) -> NDArray[np.float64]:
     """``mra`` elementwise over broadcast arrays (a non-finite prediction scores 0)."""
     predicted, truth = np.broadcast_arrays(np.asarray(predicted, float), np.asarray(truth, float))
     error = np.abs(predicted - truth)[..., None]

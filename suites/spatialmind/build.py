@@ -1,11 +1,15 @@
 """Items of a clip set: which candidates become items, deterministically.
 
-Numeric tasks take the first ``per_clip`` valid candidates of each clip (each task draws from
-its own stream, ``SeedSequence([seed, clip index, task number])``). The three multiple-choice
-tasks are balanced over the whole set: candidates are pooled by label and taken in rounds, one
-per label a round (the label with the fewest items so far first, then the rarest), at most
-``per_clip`` per clip and task, until ``per_clip`` x clips items are taken or the candidates
-run out; the label histograms are in ``suite.json`` (via the items) and in the build's output.
+Every task's candidates come from its own stream (``SeedSequence([seed, clip index, task
+number])``), with distinct keys (an interval or a pair drawn twice is one candidate). Each
+task is then picked over the whole set (docs/spatialmind.md, "Items and balance"): candidates
+are pooled by class (a label; for numbers, the unit and the answer's bin on a log scale) and
+taken in rounds, one per class a round (the class with the fewest items so far first, then the
+rarest), at most ``per_clip`` per clip and task, no option more than ``LABEL_LEAD`` ahead of the
+rarest; a candidate that would take a shortcut known from the ground truth (persistence,
+keep_going) above its quota is passed over, and a clip left with none gets no item of the task.
+The numeric tasks are then spread against the set-wide shortcuts (``suites.spatialmind.spread``).
+The label histograms are in ``labels.json`` and in the build's output.
 """
 
 from __future__ import annotations
@@ -100,15 +104,11 @@ NUMBER_QUOTA: Final = 0.2
 LABEL_LEAD: Final = 3
 
 
-def _bin(value: float) -> str:
-    return f"{math.floor(math.log(value) / math.log(BIN_RATIO)):+03d}"
-
-
 def bin_of(candidate: Candidate) -> str:
     """A numeric candidate's class in the balance: its unit and the bin of its answer on a log
     scale."""
     assert candidate.value is not None
-    return f"{candidate.unit}:{_bin(candidate.value)}"
+    return f"{candidate.unit}:{math.floor(math.log(candidate.value) / math.log(BIN_RATIO)):+03d}"
 
 
 def _class_of(candidate: Candidate) -> str:
