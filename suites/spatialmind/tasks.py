@@ -621,7 +621,7 @@ def ego_future(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate
                 sections={
                     "GROUND": facts.ground_text("the observer", f"its motion from {window}"),
                     "CURRENT": f"Over the last second ({_s(times[recent])} to "
-                    f"{_s(times[t_o])}) the observer moves at {speed_now:.2f} m/s and "
+                    f"{_s(times[t_o])}) the observer moves at {speed_now:.2f} m/s, "
                     f"{_turning(rate_now)}.",
                     "DYNAMICS": f"The second before ({_s(times[before])} to "
                     f"{_s(times[recent])}) it moved at {speed_before:.2f} m/s and was "
