@@ -24,6 +24,7 @@ from spatialbabel.files import atomic_write_bytes
 from synth.config import GENERATOR_NAME
 from synth.motion import (
     GROUND_HALF,
+    MANOEUVRE_WEIGHTS,
     MANOEUVRES,
     POSITION_DECIMALS,
     SUBSTEPS,
@@ -39,7 +40,7 @@ from synth.unit import GenerationError, scene_rng
 from synth.visibility import pixel_boxes, pixel_counts
 
 #: Bumped whenever the same parameters would give different clips, frames or videos.
-CLIP_GENERATOR_VERSION: Final = "1.0"
+CLIP_GENERATOR_VERSION: Final = "1.1"
 CLIP_KIND: Final = "spatialbabel-clips"
 
 
@@ -162,7 +163,7 @@ def plan_clip(index: int, params: ClipParameters) -> tuple[MotionPlan, int]:
             observed=observed,
             horizon=horizon,
             object_count=count,
-            manoeuvre=MANOEUVRES[index % len(MANOEUVRES)],
+            manoeuvre=MANOEUVRES[int(rng.choice(len(MANOEUVRES), p=MANOEUVRE_WEIGHTS))],
             resolution=params.resolution,
             tries=params.max_tries,
         )
@@ -260,6 +261,7 @@ def build_clip(
         "seed": params.seed,
         "index": index,
         "manoeuvre": plan.manoeuvre,
+        "manoeuvre_onset": round(plan.onset, 6),
         "horizon": plan.horizon,
         "generator": {"name": GENERATOR_NAME, "version": CLIP_GENERATOR_VERSION},
         "blender_version": blender_version,

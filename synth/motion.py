@@ -6,10 +6,11 @@ changed with smoothstep ramps, so positions, headings and speeds are continuous 
 integrated with the trapezoid rule on a grid of ``SUBSTEPS`` steps per frame. The frames are
 grid points, so the positions written to the clip are the ones integrated, not re-sampled.
 
-- The observer starts at the origin with a random heading, cruises at 0.9-1.7 m/s with up to
-  two turns (and sometimes a pause) while it is watched, and near the end of the observed
-  prefix begins its future manoeuvre: straight on, a left or right turn, or a stop. Clip ``i``
-  gets manoeuvre ``MANOEUVRES[i % 4]``, so any prefix of a clip set is balanced.
+- The observer starts at the origin with a random heading, cruises at 0.7-8 m/s (log-uniform;
+  often changed once or twice) with up to two turns (and sometimes a pause) while it is watched,
+  and 1-2.5 s before the last observed frame begins its future manoeuvre, drawn at random:
+  straight on (a turn eases), a left or right turn, or a stop, each building up over its
+  ramp, so the frames show it begin.
 - Each object is ``static``, goes ``straight`` (constant velocity), ``curved`` (constant speed
   and yaw rate), ``stop_and_go`` (a stop and a restart) or is a ``leader``: it drives the
   observer's own path some seconds ahead (``p(t) = p_ego(t + lag(t))``), like a car ahead in
@@ -45,20 +46,46 @@ SUBSTEPS = 8
 EYE_HEIGHT = 1.6
 PITCH_DEG = -12.0
 FOV_Y_DEG = 50.0
-#: Half the side of the square ground, in metres; wide enough for 12 s of motion in any direction.
-GROUND_HALF = 60.0
+#: Half the side of the square ground, in metres; wide enough for 12 s at the fastest cruise.
+GROUND_HALF = 100.0
 #: Side of the ground's checker tiles, in metres (a motion cue and a scale cue).
 TILE = 2.0
 OBJECT_GAP = 0.2
 EDGE_GAP = 0.1
 EGO_CLEARANCE = 0.8
 MANOEUVRES = ("straight", "left", "right", "stop")
+#: Chance of each manoeuvre: straight on the least, since a stop that has not ended yet and a
+#: turn that eases are answered "go straight" as well.
+MANOEUVRE_WEIGHTS = (0.16, 0.28, 0.28, 0.28)
+#: The manoeuvre begins this long (s) before the last observed frame: at least a second of the
+#: frames shows it begin (SpatialMind's ego-future items ask about it, docs/spatialmind.md).
+MANOEUVRE_LEAD = (1.0, 2.0)
+#: The share of its smoothstep ramp a manoeuvre has passed at the last observed frame: at
+#: least 0.3, so a fifth of the change is done (a turn of 5 degrees/s or more, a speed down by
+#: a fifth) and the frames show where it goes. A turn is still building up (it keeps turning
+#: harder after the frames end); easing a turn or stopping may be over.
+TURN_PROGRESS = (0.3, 0.45)
+SETTLE_PROGRESS = (0.3, 1.2)
+STOP_PROGRESS = (0.3, 0.9)
+#: The rate a turn builds up to, degrees/s.
+TURN_RATE_DEG = (20.0, 40.0)
+#: Share of observers going straight on that are in a turn when the manoeuvre begins (it eases).
+TURNING_SHARE = 2 / 3
+#: The observer's speed in a turn, as a share of its cruise.
+TURN_SPEED = 0.8
+#: Share of observers that change their cruise once or twice while watched (of those that do
+#: not pause): a speed question's answer then depends on the interval, not only on the clip.
+SPEED_CHANGE_SHARE = 0.6
+#: Share of observers (watched 5 s or more before their manoeuvre) that pause for 1-2 s.
+PAUSE_SHARE = 0.3
 MOTIONS = ("static", "straight", "curved", "stop_and_go", "leader")
 #: Chance of each motion kind (a leader is not drawn when the observer stops).
 MOTION_WEIGHTS = (0.2, 0.25, 0.15, 0.15, 0.25)
 OBJECT_WIDTH = (0.5, 1.2)
-OBJECT_SPEED = (0.5, 2.0)
-EGO_CRUISE = (0.9, 1.7)
+#: Speeds (m/s), drawn log-uniformly: a slow walk to a bicycle for the observer, a stroll to a
+#: run for the objects. Wide on a log scale, so no typical speed answers a speed question.
+OBJECT_SPEED = (0.3, 3.0)
+EGO_CRUISE = (0.7, 8.0)
 #: Objects are placed this far (m) and this far off the view axis (degrees) at their anchor frame.
 ANCHOR_DISTANCE = (3.5, 14.0)
 ANCHOR_BEARING_DEG = 20.0
@@ -161,6 +188,7 @@ class MotionPlan:
     observed: int
     horizon: int
     manoeuvre: str
+    onset: float  # s: when the manoeuvre begins, before the last observed frame
     times: Array
     ego: Array  # n x 2
     ego_heading: Array
@@ -184,37 +212,75 @@ def _signed(rng: np.random.Generator, lo: float, hi: float) -> float:
     return float(rng.choice([-1.0, 1.0]) * rng.uniform(lo, hi))
 
 
+@dataclass(frozen=True)
+class EgoProfiles:
+    """The observer's speed (m/s) and yaw rate (rad/s) on the grid, whether it pauses, and
+    when (s) its future manoeuvre begins."""
+
+    speed: Array
+    yaw_rate: Array
+    paused: bool
+    onset: float
+
+
+def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
+    return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+
+
+def _ramp(rng: np.random.Generator, progress: tuple[float, float], lead: float) -> float:
+    """A manoeuvre's ramp (s): ``lead`` seconds after it began, at the last observed frame, it
+    has passed a share of it drawn from ``progress`` (beyond 1: it is over)."""
+    return lead / float(rng.uniform(*progress))
+
+
 def ego_profiles(
-    rng: np.random.Generator, times: Array, observed_end: float, manoeuvre: str
-) -> tuple[Array, Array, bool]:
-    """Speed (m/s) and yaw rate (rad/s) of the observer on the grid, and whether it pauses."""
-    cruise = float(rng.uniform(*EGO_CRUISE))
+    rng: np.random.Generator, times: Array, observed_end: float, manoeuvre: str, end: float
+) -> EgoProfiles:
+    """The observer's profiles: a cruise (perhaps changed once, perhaps with a pause) and up to
+    two turns while it is watched, then the manoeuvre, which begins ``MANOEUVRE_LEAD`` before
+    the last observed frame (``observed_end``, s) and builds up over its ramp, so the frames
+    show it begin and it may still be building up when they end; a stop is over by ``end``."""
+    onset = observed_end - float(rng.uniform(*MANOEUVRE_LEAD))
+    first = cruise = _log_uniform(rng, *EGO_CRUISE)
     yaw_changes: list[tuple[float, float, float]] = []
     yaw0 = 0.0 if rng.random() < 0.5 else math.radians(_signed(rng, 5.0, 20.0))
-    for at in sorted(rng.uniform(0.8, max(observed_end - 1.2, 0.9), size=int(rng.integers(1, 3)))):
-        rate = 0.0 if rng.random() < 0.4 else math.radians(_signed(rng, 8.0, 30.0))
-        yaw_changes.append((float(at), rate, 0.6))
+    if onset - 1.0 > 0.8:
+        for at in sorted(rng.uniform(0.8, onset - 1.0, size=int(rng.integers(1, 3)))):
+            rate = 0.0 if rng.random() < 0.4 else math.radians(_signed(rng, 8.0, 30.0))
+            yaw_changes.append((float(at), rate, 0.6))
     speed_changes: list[tuple[float, float, float]] = []
-    paused = observed_end >= 5.0 and manoeuvre != "stop" and rng.random() < 0.2
+    paused = onset >= 5.0 and manoeuvre != "stop" and rng.random() < PAUSE_SHARE
     if paused:
-        at = float(rng.uniform(0.5, observed_end - 4.5))
+        at = float(rng.uniform(0.5, onset - 4.5))
         hold = float(rng.uniform(1.0, 2.0))
         speed_changes += [(at, 0.0, 1.0), (at + 1.0 + hold, cruise, 1.0)]
-    onset = observed_end + float(rng.uniform(-1.0, 0.0))
+    elif onset - 1.5 > 0.8 and rng.random() < SPEED_CHANGE_SHARE:
+        for at in sorted(rng.uniform(0.8, onset - 1.5, size=int(rng.integers(1, 3)))):
+            cruise = _log_uniform(rng, *EGO_CRUISE)
+            speed_changes.append((float(at), cruise, 1.0))
+    # Each manoeuvre starts from a state that does not hint at another: a turn from going
+    # straight; straight on, from a turn that then eases (or from going straight); a stop
+    # from anything, its turn easing as it slows.
+    if manoeuvre in ("left", "right"):
+        yaw_changes.append((onset - 1.0, 0.0, 0.6))
+    elif manoeuvre == "straight" and rng.random() < TURNING_SHARE:
+        yaw_changes.append((onset - 1.0, math.radians(_signed(rng, 15.0, 35.0)), 0.6))
+    lead = observed_end - onset
     if manoeuvre == "straight":
-        yaw_changes.append((onset, 0.0, 0.5))
+        yaw_changes.append((onset, 0.0, _ramp(rng, SETTLE_PROGRESS, lead)))
     elif manoeuvre in ("left", "right"):
-        rate = math.radians(float(rng.uniform(25.0, 45.0)))
-        yaw_changes.append((onset, rate if manoeuvre == "left" else -rate, 0.5))
-        speed_changes.append((onset, 0.8 * cruise, 0.5))
+        rate = math.radians(float(rng.uniform(*TURN_RATE_DEG)))
+        ramp = _ramp(rng, TURN_PROGRESS, lead)
+        yaw_changes.append((onset, rate if manoeuvre == "left" else -rate, ramp))
+        speed_changes.append((onset, TURN_SPEED * cruise, ramp))
     elif manoeuvre == "stop":
-        yaw_changes.append((onset, 0.0, 0.5))
-        speed_changes.append((onset, 0.0, float(rng.uniform(0.8, 1.2))))
+        yaw_changes.append((onset, 0.0, _ramp(rng, SETTLE_PROGRESS, lead)))
+        speed_changes.append((onset, 0.0, _ramp(rng, STOP_PROGRESS, lead)))
     else:
         raise ValueError(f"unknown manoeuvre {manoeuvre!r}; known: {', '.join(MANOEUVRES)}")
-    speed = profile(times, cruise, speed_changes)
+    speed = profile(times, first, speed_changes)
     yaw_rate = profile(times, yaw0, yaw_changes)
-    return np.maximum(speed, 0.0), yaw_rate, paused
+    return EgoProfiles(np.maximum(speed, 0.0), yaw_rate, paused, onset)
 
 
 def _spec(
@@ -254,7 +320,7 @@ def _object_motion(
     speed = np.zeros(n)
     yaw_rate = np.zeros(n)
     if kind != "static":
-        cruise = float(rng.uniform(*OBJECT_SPEED))
+        cruise = _log_uniform(rng, *OBJECT_SPEED)
         speed = np.full(n, cruise)
         if kind == "curved":
             yaw_rate = np.full(n, math.radians(_signed(rng, 8.0, 25.0)))
@@ -316,9 +382,10 @@ def sample_motion(
     observed_end = (observed - 1) / fps
     edge = GROUND_HALF - EDGE_GAP
     for attempt in range(1, tries + 1):
-        speed, yaw_rate, paused = ego_profiles(rng, times, observed_end, manoeuvre)
+        ego_plan = ego_profiles(rng, times, observed_end, manoeuvre, end)
+        speed, paused = ego_plan.speed, ego_plan.paused
         heading0 = float(rng.uniform(-math.pi, math.pi))
-        ego_all, heading_all = integrate(times, speed, yaw_rate, heading0, (0.0, 0.0))
+        ego_all, heading_all = integrate(times, speed, ego_plan.yaw_rate, heading0, (0.0, 0.0))
         ego, ego_heading = ego_all[:n], heading_all[:n]
         if np.any(np.abs(ego) > edge - 2.0):
             continue
@@ -357,7 +424,16 @@ def sample_motion(
             continue
         placed = [placed[int(k)] for k in rng.permutation(len(placed))]
         plan = MotionPlan(
-            fps, observed, horizon, manoeuvre, times[:n], ego, ego_heading, speed[:n], tuple(placed)
+            fps,
+            observed,
+            horizon,
+            manoeuvre,
+            ego_plan.onset,
+            times[:n],
+            ego,
+            ego_heading,
+            speed[:n],
+            tuple(placed),
         )
         # At least two objects in view at the last observed frame: the future questions need
         # a target seen now.
@@ -392,6 +468,7 @@ __all__ = [
     "FOV_Y_DEG",
     "GROUND_HALF",
     "MANOEUVRES",
+    "MANOEUVRE_WEIGHTS",
     "MOTIONS",
     "SUBSTEPS",
     "TILE",

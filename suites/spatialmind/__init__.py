@@ -5,7 +5,8 @@ future direction, a target's future distance and place in the view), over the cl
 
 Numeric answers are graded by MRA (``suites.numeric``), multiple choice by exact letter
 (``suites.choices``). The baselines are ``persistence`` (the state at the start of what is
-asked, copied forward), ``chance`` and ``median`` (the constant median answer). Building also
+asked, copied forward) and ``chance``; the shortcut battery (``suites.spatialmind.shortcuts``)
+is held to chance. Building also
 writes every item's state chain as training records (``suites.spatialmind.chain``).
 """
 
@@ -13,18 +14,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-import numpy as np
-
 from spatialbabel.files import write_json
-from suites.base import Aggregation, Grade, Item, PromptText, Reply, Suite
-from suites.choices import grade_choice, letter, options_block
+from suites.base import Aggregation, Grade, Item, PromptText, Reply, Shortcut, Suite
+from suites.choices import grade_choice, options_block
 from suites.numeric import grade_number
-from suites.spatialmind.tasks import SECTIONS, TASKS, UNIT_WORDS, serialize
+from suites.spatialmind.shortcuts import battery, chance, persistence
+from suites.spatialmind.stamps import MODES
+from suites.spatialmind.tasks import SECTIONS, TASKS, UNIT_WORDS
 
 LABELS_FILE: Final = "labels.json"
 SYSTEM: Final = (
@@ -47,11 +47,12 @@ SECTION_GUIDE: Final = {
 
 class SpatialMind(Suite):
     name = "spatialmind"
-    version = "1"
+    version = "2"
     tasks = tuple(TASKS)
     variants = ("direct", "cot", "chain")
     breakdowns = ("level",)
     aggregation = Aggregation(overall="macro", resample="scenes")
+    chance_baseline = "chance"
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
         group.add_argument(
@@ -77,6 +78,14 @@ class SpatialMind(Suite):
             "(default %(default)s: 131 pixels at 512x512)",
         )
         group.add_argument(
+            "--spatialmind-timestamps",
+            dest="spatialmind_timestamps",
+            choices=MODES,
+            default="none",
+            help="the frames' times: not given apart from the frame rate (default), listed in "
+            "the prompt (text), or drawn in each frame's corner (overlay)",
+        )
+        group.add_argument(
             "--spatialmind-seed",
             dest="spatialmind_seed",
             type=int,
@@ -93,6 +102,7 @@ class SpatialMind(Suite):
             per_clip=getattr(options, "spatialmind_per_clip", 1),
             min_visible=getattr(options, "spatialmind_min_visible", 0.0005),
             seed=getattr(options, "spatialmind_seed", 0),
+            timestamps=getattr(options, "spatialmind_timestamps", "none"),
         )
         items, histograms = build_items(split, out, settings)
         write_json(out / LABELS_FILE, {"labels": histograms})
@@ -105,7 +115,8 @@ class SpatialMind(Suite):
     def prompt(self, item: Item, variant: str) -> PromptText:
         fps = float(item.facts["fps"])
         last = float(item.facts["observed_until"])
-        if any(name.endswith(".mp4") for name in item.inputs):
+        video = any(name.endswith(".mp4") for name in item.inputs)
+        if video:
             context = (
                 f"The video shows what a camera saw, at {fps:g} frames per second, from 0.0 s "
                 f"to {last:.1f} s."
@@ -116,6 +127,12 @@ class SpatialMind(Suite):
                 f"{1 / fps:g} s apart ({fps:g} frames per second): the first at 0.0 s, the "
                 f"last at {last:.1f} s."
             )
+        stamps = item.facts.get("timestamps", "none")
+        if stamps == "overlay":
+            context += " Each frame shows its time in its top-left corner."
+        elif stamps == "text" and not video:
+            times = ", ".join(f"image {k + 1} at {k / fps:.1f} s" for k in range(len(item.inputs)))
+            context += f" Frame times: {times}."
         question = item.question
         if item.options:
             question += "\n" + options_block(item.options)
@@ -151,40 +168,13 @@ class SpatialMind(Suite):
         """``persistence``: the answer each item's ground truth gives when the state at the
         start of what is asked is copied forward (``facts["persistence"]``); ``chance``: a
         uniform option, or for numbers another item's reference of the same task and unit
-        (seeded); ``median``: the median reference of the task and unit, or the task's most
-        frequent right option."""
-        rng = np.random.default_rng(seed)
-        # Numbers are pooled by task and unit (a motion-state item asks for m/s or degrees).
-        by_kind: dict[tuple[str, str], list[Item]] = {}
-        for item in items:
-            by_kind.setdefault((item.task, str(item.facts.get("unit", ""))), []).append(item)
-        median: dict[tuple[str, str], str] = {}
-        for (task, unit), group in by_kind.items():
-            if unit:
-                median[(task, unit)] = serialize(
-                    float(np.median([float(i.answer) for i in group])), unit
-                )
-            else:
-                counts = Counter(str(i.answer) for i in group)
-                median[(task, unit)] = min(counts, key=lambda a: (-counts[a], a))
+        (seeded)."""
+        return {"persistence": persistence(items), "chance": chance(items, seed)}
 
-        def kind(item: Item) -> tuple[str, str]:
-            return item.task, str(item.facts.get("unit", ""))
-
-        def reply(item: Item, text: str) -> Reply:
-            return Reply(item.item_id, "", "", output=f"Answer: {text}")
-
-        persistence = {i.item_id: reply(i, str(i.facts["persistence"])) for i in items}
-        chance: dict[str, Reply] = {}
-        for item in items:
-            if item.options:
-                chance[item.item_id] = reply(item, letter(int(rng.integers(len(item.options)))))
-            else:
-                pool = by_kind[kind(item)]
-                other = pool[int(rng.integers(len(pool)))]
-                chance[item.item_id] = reply(item, serialize(float(other.answer), kind(item)[1]))
-        constant = {i.item_id: reply(i, median[kind(i)]) for i in items}
-        return {"persistence": persistence, "chance": chance, "median": constant}
+    def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
+        """The battery of ``suites.spatialmind.shortcuts``: persistence, keep_going, majority,
+        median and typical_rate, each on the tasks it answers."""
+        return battery(items)
 
 
 SUITE = SpatialMind()

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from spatialbabel.clip import Clip
 from suites.numeric import mra
 from suites.spatialmind import labels as rules
+from synth.motion import MANOEUVRE_LEAD
 
 Array = NDArray[np.float64]
 
@@ -65,12 +66,24 @@ OPTIONS: Final = {
         "out_right": "out of view, to the right",
     },
 }
+#: The tasks on which copying the present forward is a shortcut (the future ones, and relative
+#: motion's "approximately unchanged"); on the others persistence is only a baseline, since its
+#: answer (a speed read off one step, the distance at frame 0) takes the skill the task asks.
+PERSISTENCE_TASKS: Final = ("relative_motion", "ego_future", "future_distance", "future_relation")
+#: Tasks whose answer is a rate times the interval the question prints, or (a speed) the rate.
+RATE_TASKS: Final = ("motion_state", "ego_path", "target_path")
 #: Shortest interval of the interval questions, in frames (1 s at 5 fps), and the relative-
 #: motion window (the paper's 16 frames).
 MIN_INTERVAL: Final = 5
+#: Longest interval (4 s): the printed span varies by at most four times, so the answer of a
+#: path question is not mostly the span times a typical speed.
+MAX_INTERVAL: Final = 20
 WINDOW: Final = 16
 #: The future direction needs t_f - t_a >= 5 (the stop rule's intervals).
 MIN_FUTURE: Final = rules.STOP_INTERVALS
+#: The observer's manoeuvre must have begun this long (s) before the last observed frame for
+#: its future to be asked: the frames show it begin (the clips' generator keeps to it).
+MIN_MANOEUVRE_LEAD: Final = MANOEUVRE_LEAD[0]
 #: Smallest references of the numeric tasks: at these the serialized answer (0.1 m, 0.01 m/s,
 #: 1 degree) stays within 5 % of the raw one, so the oracle scores 1 on every threshold.
 MIN_DISTANCE: Final = 1.0
@@ -99,10 +112,45 @@ class Candidate:
     sections: dict[str, str] = field(default_factory=dict)
     persistence: str = ""  # the persistence baseline's answer (a number, or an option key)
     kind: str = ""
+    #: Answers of the shortcuts computed from the ground truth (``suites.spatialmind.shortcuts``),
+    #: by name: numbers, or option keys.
+    shortcuts: dict[str, str] = field(default_factory=dict)
+    _scores: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
     @property
     def level(self) -> str:
         return TASKS[self.task]
+
+    @property
+    def rate(self) -> float:
+        """A numeric answer per second of the printed span (``facts["span"]``), or the answer
+        itself for speeds, distances and the tasks without a span."""
+        assert self.value is not None
+        return self.value / scale(self.task, self.unit or "", self.facts.get("span"))
+
+    def shortcut_scores(self) -> dict[str, float]:
+        """What each shortcut known from the ground truth (persistence where it is one, and
+        ``shortcuts``) scores on this candidate: 1 or 0, or a number's MRA."""
+        if self._scores is None:
+            self._scores = self._shortcut_scores()
+        return dict(self._scores)
+
+    def _shortcut_scores(self) -> dict[str, float]:
+        answers = dict(self.shortcuts)
+        if self.task in PERSISTENCE_TASKS:
+            answers["persistence"] = self.persistence
+        if self.label is not None:
+            return {name: float(answer == self.label) for name, answer in answers.items()}
+        assert self.value is not None
+        return {name: mra(float(answer), self.value) for name, answer in answers.items()}
+
+
+def scale(task: str, unit: str, span: float | None) -> float:
+    """What a rate is multiplied by to give a numeric answer: the printed span (s) for path
+    lengths and view turns, 1 for speeds and for tasks without a span."""
+    if task in RATE_TASKS and unit != "m/s" and span is not None:
+        return float(span)
+    return 1.0
 
 
 def _s(seconds: float) -> str:
@@ -115,10 +163,19 @@ def _side(degrees: float) -> str:
     return f"{abs(degrees):.0f}° {'right' if degrees > 0 else 'left'} of the view axis"
 
 
-def _turn(degrees: float) -> str:
+_TENSES: Final = {
+    "present": ("turns", "does not turn"),
+    "past": ("turned", "did not turn"),
+    "future": ("will turn", "will not turn"),
+}
+
+
+def _turns(degrees: float, tense: str) -> str:
+    """A verb phrase: "turned 12° to the left", or "did not turn" under half a degree."""
+    verb, still = _TENSES[tense]
     if abs(degrees) < 0.5:
-        return "no turn"
-    return f"{abs(degrees):.0f}° to the {'left' if degrees > 0 else 'right'}"
+        return still
+    return f"{verb} {abs(degrees):.0f}° to the {'left' if degrees > 0 else 'right'}"
 
 
 class ClipFacts:
@@ -136,6 +193,9 @@ class ClipFacts:
         self.fx, self.cx, self.width = float(k[0, 0]), float(k[0, 2]), clip.camera.width
         self.t_o = clip.last_observed
         self.fps = clip.fps
+        onset = clip.meta.get("manoeuvre_onset")
+        #: Seconds between the start of the observer's manoeuvre and the last observed frame.
+        self.lead = None if onset is None else float(self.times[self.t_o]) - float(onset)
 
     # -- per frame ----------------------------------------------------------------------------
 
@@ -201,10 +261,10 @@ Builder = Callable[[ClipFacts, np.random.Generator], Iterator[Candidate]]
 def _intervals(
     rng: np.random.Generator, observed: int, tries: int = 24
 ) -> Iterator[tuple[int, int]]:
-    """Random observed intervals of at least ``MIN_INTERVAL`` frames."""
+    """Random observed intervals of ``MIN_INTERVAL`` to ``MAX_INTERVAL`` frames."""
     for _ in range(tries):
         t1 = int(rng.integers(0, observed - MIN_INTERVAL))
-        t2 = int(rng.integers(t1 + MIN_INTERVAL, observed))
+        t2 = int(rng.integers(t1 + MIN_INTERVAL, min(observed, t1 + MAX_INTERVAL + 1)))
         yield t1, t2
 
 
@@ -245,7 +305,7 @@ def distance_now(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 first = float(np.linalg.norm(facts.positions[0, i] - facts.positions[0, j]))
                 yield Candidate(
                     "distance_now",
-                    f"pair-{i}-{j}",
+                    f"pair-{min(i, j)}-{max(i, j)}",
                     f"At {now} (the last frame), how far apart are {facts.name(i)} and "
                     f"{facts.name(j)} (centre to centre)? Answer in metres.",
                     value=pair,
@@ -286,7 +346,7 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 value=v,
                 unit="m/s",
                 kind=kind,
-                facts={"t1": t1, "t2": t2, "path": v * elapsed, "speed": v},
+                facts={"t1": t1, "t2": t2, "span": elapsed, "path": v * elapsed, "speed": v},
                 sections={
                     "GROUND": facts.ground_text("the observer", f"its mean speed {span}"),
                     "CURRENT": f"{span.capitalize()} ({elapsed:.1f} s) the observer travels "
@@ -311,7 +371,14 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 value=v,
                 unit="m/s",
                 kind=kind,
-                facts={"t1": t1, "t2": t2, "object": i, "path": v * elapsed, "speed": v},
+                facts={
+                    "t1": t1,
+                    "t2": t2,
+                    "span": elapsed,
+                    "object": i,
+                    "path": v * elapsed,
+                    "speed": v,
+                },
                 sections={
                     "GROUND": facts.ground_text(facts.name(i), f"its mean speed {span}"),
                     "CURRENT": f"At {_s(times[t1])} it is {facts.where(i, t1)}; at "
@@ -333,13 +400,19 @@ def motion_state(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candida
                 value=theta,
                 unit="deg",
                 kind=kind,
-                facts={"t1": t1, "t2": t2, "view_turn": theta, "signed_turn": signed},
+                facts={
+                    "t1": t1,
+                    "t2": t2,
+                    "span": elapsed,
+                    "view_turn": theta,
+                    "signed_turn": signed,
+                },
                 sections={
                     "GROUND": facts.ground_text(
                         "the camera's viewing direction", f"its turn {span}"
                     ),
                     "CURRENT": f"The viewing direction at {_s(times[t2])} is {theta:.0f}° from "
-                    f"the one at {_s(times[t1])}; the camera turned {_turn(signed)} on the way.",
+                    f"the one at {_s(times[t1])}; on the way the camera {_turns(signed, 'past')}.",
                 },
                 persistence="0",
             )
@@ -363,12 +436,12 @@ def ego_path(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate]:
             f"How far does the observer travel along its path {span}? Answer in metres.",
             value=s,
             unit="m",
-            facts={"t1": t1, "t2": t2, "path": s, "displacement": displacement},
+            facts={"t1": t1, "t2": t2, "span": elapsed, "path": s, "displacement": displacement},
             sections={
                 "GROUND": facts.ground_text("the observer", f"its path length {span}"),
                 "CURRENT": f"The observer's positions at {_s(times[t1])} and {_s(times[t2])} "
-                f"are {displacement:.1f} m apart in a straight line, and it turns "
-                f"{_turn(facts.signed_turn(t1, t2))} between them.",
+                f"are {displacement:.1f} m apart in a straight line; between them it "
+                f"{_turns(facts.signed_turn(t1, t2), 'past')}.",
                 "DYNAMICS": f"Adding its steps frame by frame, it travels {s:.1f} m in "
                 f"{elapsed:.1f} s ({s / elapsed:.2f} m/s on average).",
             },
@@ -397,7 +470,14 @@ def target_path(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidat
             f"How far does {facts.name(i)} travel along its path {span}? Answer in metres.",
             value=s,
             unit="m",
-            facts={"t1": t1, "t2": t2, "object": i, "path": s, "displacement": displacement},
+            facts={
+                "t1": t1,
+                "t2": t2,
+                "span": elapsed,
+                "object": i,
+                "path": s,
+                "displacement": displacement,
+            },
             sections={
                 "GROUND": facts.ground_text(facts.name(i), f"its path length {span}"),
                 "CURRENT": f"At {_s(times[t1])} it is {facts.where(i, t1)}; at "
@@ -469,66 +549,99 @@ def relative_motion(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
             )
 
 
+def _decided(result: rules.FutureDirection) -> str:
+    """The direction rule's label, its excluded band answered by the nearer class (straight
+    below 9 degrees), as a guess must answer something."""
+    if result.label is not None:
+        return result.label
+    return "straight" if abs(result.theta) < 9.0 else "left" if result.theta > 0 else "right"
+
+
 def ego_future(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate]:
-    """T6: what the observer does over a withheld future interval ``[t_o, t_f]``; persistence
-    answers the rule applied to the last observed interval of the same length."""
+    """T6: what the observer does over a withheld future interval ``[t_a, t_f]``, ``t_o <= t_a``
+    (the paper's rule), in a clip whose manoeuvre began at least ``MIN_MANOEUVRE_LEAD`` before
+    the last frame; persistence answers the rule on the last observed interval of the same
+    length, keep_going the observer's last step carried over the window."""
     t_o = facts.t_o
     times = facts.times
     last = len(facts.times) - 1
-    for t_f in range(t_o + MIN_FUTURE, last + 1):
-        future = rules.future_direction(
-            [facts.heading(t) for t in range(t_o, t_f + 1)],
-            facts.ego[t_o : t_f + 1],
-            times[t_o : t_f + 1],
-        )
-        if future.label is None:
-            continue
-        t_p = max(0, t_o - (t_f - t_o))
-        past = rules.future_direction(
-            [facts.heading(t) for t in range(t_p, t_o + 1)],
-            facts.ego[t_p : t_o + 1],
-            times[t_p : t_o + 1],
-        )
-        guess = past.label or (
-            "straight" if abs(past.theta) < 9.0 else "left" if past.theta > 0 else "right"
-        )
-        dt = float(times[t_f] - times[t_o])
-        recent = facts.recent()
-        speed_now = facts.ego_path(recent, t_o) / float(times[t_o] - times[recent])
-        rate_now = facts.signed_turn(recent, t_o) / float(times[t_o] - times[recent])
-        window = f"{_s(times[t_o])} to {_s(times[t_f])}"
-        yield Candidate(
-            "ego_future",
-            f"{t_f}",
-            f"What will the observer do over the {dt:.1f} s after the last frame ({window})? "
-            "(Go straight: its heading changes by less than 6°; turn left or right: by 12° or "
-            "more; come to a stop: it ends slower than 0.5 m/s.)",
-            label=future.label,
-            facts={
-                "t_a": t_o,
-                "t_f": t_f,
-                "theta_deg": future.theta,
-                "end_speed": future.end_speed,
-                "past_theta_deg": past.theta,
-                "past_end_speed": past.end_speed,
-            },
-            sections={
-                "GROUND": facts.ground_text("the observer", f"its motion from {window}"),
-                "CURRENT": f"Over the last second ({_s(times[recent])} to {_s(times[t_o])}) the "
-                f"observer moves at {speed_now:.2f} m/s, "
-                + (
-                    "not turning."
-                    if abs(rate_now) < 0.5
-                    else f"turning {abs(rate_now):.0f}°/s to the {'left' if rate_now > 0 else 'right'}."
-                ),
-                "DYNAMICS": f"From {_s(times[t_p])} to {_s(times[t_o])} it travelled "
-                f"{facts.ego_path(t_p, t_o):.1f} m and turned {_turn(past.theta)}.",
-                "FUTURE": f"From {window} it will turn {_turn(future.theta)} and end at "
-                f"{future.end_speed:.2f} m/s over the last second: "
-                f"{OPTIONS['ego_future'][future.label]}.",
-            },
-            persistence=guess,
-        )
+    if facts.lead is None or facts.lead < MIN_MANOEUVRE_LEAD - 1e-9:
+        return  # the manoeuvre may begin unseen: its future is not predictable
+    recent = facts.recent()
+    before = max(0, recent - (t_o - recent))
+    speed_now = facts.ego_path(recent, t_o) / float(times[t_o] - times[recent])
+    rate_now = facts.signed_turn(recent, t_o) / float(times[t_o] - times[recent])
+    speed_before = facts.ego_path(before, recent) / float(times[recent] - times[before])
+    rate_before = facts.signed_turn(before, recent) / float(times[recent] - times[before])
+    step = float(times[t_o] - times[t_o - 1])
+    step_speed = facts.ego_path(t_o - 1, t_o) / step
+    step_rate = facts.signed_turn(t_o - 1, t_o) / step
+    for t_a in range(t_o, last - MIN_FUTURE + 1):
+        for t_f in range(t_a + MIN_FUTURE, last + 1):
+            future = rules.future_direction(
+                [facts.heading(t) for t in range(t_a, t_f + 1)],
+                facts.ego[t_a : t_f + 1],
+                times[t_a : t_f + 1],
+            )
+            if future.label is None:
+                continue
+            dt = float(times[t_f] - times[t_a])
+            t_p = max(0, t_o - (t_f - t_a))
+            past = rules.future_direction(
+                [facts.heading(t) for t in range(t_p, t_o + 1)],
+                facts.ego[t_p : t_o + 1],
+                times[t_p : t_o + 1],
+            )
+            # The observer keeps doing what it does in the last frame: its last step's speed
+            # and turn rate, carried over the window.
+            keep = rules.direction_rule(step_rate * dt, step_speed)
+            window = f"{_s(times[t_a])} to {_s(times[t_f])}"
+            after = (
+                f"the {dt:.1f} s after the last frame"
+                if t_a == t_o
+                else f"the {dt:.1f} s from {float(times[t_a] - times[t_o]):.1f} s after the "
+                "last frame"
+            )
+            yield Candidate(
+                "ego_future",
+                f"{t_a}-{t_f}",
+                f"What will the observer do over {after} ({window})? (Go straight: its "
+                "heading changes by less than 6°; turn left or right: by 12° or more; come to "
+                "a stop: it ends slower than 0.5 m/s.)",
+                label=future.label,
+                facts={
+                    "t_a": t_a,
+                    "t_f": t_f,
+                    "theta_deg": future.theta,
+                    "end_speed": future.end_speed,
+                    "past_theta_deg": past.theta,
+                    "past_end_speed": past.end_speed,
+                    "manoeuvre_lead": facts.lead,
+                },
+                sections={
+                    "GROUND": facts.ground_text("the observer", f"its motion from {window}"),
+                    "CURRENT": f"Over the last second ({_s(times[recent])} to "
+                    f"{_s(times[t_o])}) the observer moves at {speed_now:.2f} m/s, "
+                    f"{_turning(rate_now)}.",
+                    "DYNAMICS": f"The second before ({_s(times[before])} to "
+                    f"{_s(times[recent])}) it moved at {speed_before:.2f} m/s and was "
+                    f"{_turning(rate_before)}: its speed changed by "
+                    f"{speed_now - speed_before:+.2f} m/s and its turn rate by "
+                    f"{rate_now - rate_before:+.0f}°/s (left-positive).",
+                    "FUTURE": f"From {window} it {_turns(future.theta, 'future')}; over the "
+                    f"last second of it, it will move at {future.end_speed:.2f} m/s: "
+                    f"{OPTIONS['ego_future'][future.label]}.",
+                },
+                persistence=_decided(past),
+                shortcuts={"keep_going": _decided(keep)},
+            )
+
+
+def _turning(rate: float) -> str:
+    """The turn rate as a phrase: "turning 12°/s to the left", or "not turning"."""
+    if abs(rate) < 0.5:
+        return "not turning"
+    return f"turning {abs(rate):.0f}°/s to the {'left' if rate > 0 else 'right'}"
 
 
 def _future_targets(facts: ClipFacts) -> list[int]:
@@ -541,42 +654,46 @@ def future_distance(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
     t_o, times = facts.t_o, facts.times
     last = len(times) - 1
     targets = _future_targets(facts)
+    recent = facts.recent()
     for k in rng.permutation(len(targets)):
         i = targets[int(k)]
-        t_f = int(rng.integers(t_o + 1, last + 1))
-        d = facts.distance(i, t_f)
-        if d < MIN_DISTANCE:
-            continue
-        dt = float(times[t_f] - times[t_o])
-        recent = facts.recent()
-        yield Candidate(
-            "future_distance",
-            f"{i}-{t_f}",
-            f"At {_s(times[t_f])}, {dt:.1f} s after the last frame, how far will {facts.name(i)} "
-            "be from the observer (camera centre to object centre)? Answer in metres.",
-            value=d,
-            unit="m",
-            facts={
-                "t_o": t_o,
-                "t_f": t_f,
-                "object": i,
-                "distance": d,
-                "distance_now": facts.distance(i, t_o),
-            },
-            sections={
-                "GROUND": facts.ground_text(
-                    facts.name(i), f"its distance from the observer at {_s(times[t_f])}"
-                ),
-                "CURRENT": f"At {_s(times[t_o])} it is {facts.where(i, t_o)}.",
-                "DYNAMICS": f"From {_s(times[recent])} to {_s(times[t_o])} its distance changed by "
-                f"{facts.distance(i, t_o) - facts.distance(i, recent):+.1f} m; it moved "
-                f"{facts.path(i, recent, t_o):.1f} m and the observer {facts.ego_path(recent, t_o):.1f} m.",
-                "FUTURE": f"By {_s(times[t_f])} the observer will travel "
-                f"{facts.ego_path(t_o, t_f):.1f} m and the target {facts.path(i, t_o, t_f):.1f} m; "
-                f"the target will be {d:.1f} m away.",
-            },
-            persistence=serialize(facts.distance(i, t_o), "m"),
-        )
+        for t_f in range(t_o + 1, last + 1):
+            d = facts.distance(i, t_f)
+            if d >= MIN_DISTANCE:
+                yield _future_distance(facts, i, t_f, d, recent)
+
+
+def _future_distance(facts: ClipFacts, i: int, t_f: int, d: float, recent: int) -> Candidate:
+    t_o, times = facts.t_o, facts.times
+    dt = float(times[t_f] - times[t_o])
+    return Candidate(
+        "future_distance",
+        f"{i}-{t_f}",
+        f"At {_s(times[t_f])}, {dt:.1f} s after the last frame, how far will {facts.name(i)} "
+        "be from the observer (camera centre to object centre)? Answer in metres.",
+        value=d,
+        unit="m",
+        facts={
+            "t_o": t_o,
+            "t_f": t_f,
+            "object": i,
+            "distance": d,
+            "distance_now": facts.distance(i, t_o),
+        },
+        sections={
+            "GROUND": facts.ground_text(
+                facts.name(i), f"its distance from the observer at {_s(times[t_f])}"
+            ),
+            "CURRENT": f"At {_s(times[t_o])} it is {facts.where(i, t_o)}.",
+            "DYNAMICS": f"From {_s(times[recent])} to {_s(times[t_o])} its distance changed by "
+            f"{facts.distance(i, t_o) - facts.distance(i, recent):+.1f} m; it moved "
+            f"{facts.path(i, recent, t_o):.1f} m and the observer {facts.ego_path(recent, t_o):.1f} m.",
+            "FUTURE": f"By {_s(times[t_f])} the observer will travel "
+            f"{facts.ego_path(t_o, t_f):.1f} m and the target {facts.path(i, t_o, t_f):.1f} m; "
+            f"the target will be {d:.1f} m away.",
+        },
+        persistence=serialize(facts.distance(i, t_o), "m"),
+    )
 
 
 def future_relation(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Candidate]:
@@ -591,13 +708,13 @@ def future_relation(facts: ClipFacts, rng: np.random.Generator) -> Iterator[Cand
         assert xi_now is not None  # seen now: in front of the camera
         recent = facts.recent()
         xi_recent = facts.xi(i, recent)
-        turn = _turn(facts.signed_turn(recent, t_o))
+        turn = _turns(facts.signed_turn(recent, t_o), "past")
         since = f"From {_s(times[recent])} to {_s(times[t_o])}"
         dynamics = (
-            f"{since} the view turned {turn}."
+            f"{since} the view {turn}."
             if xi_recent is None
             else f"{since} its image position moved {xi_now - xi_recent:+.2f} of the width and "
-            f"the view turned {turn}."
+            f"the view {turn}."
         )
         for t_f in range(t_o + 1, last + 1):
             xi = facts.xi(i, t_f)

@@ -6,6 +6,9 @@ input modes, the state-chain training records, determinism and bad input."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +21,7 @@ from suites import load_suite
 from suites.base import Reply
 from suites.choices import letter
 from suites.items import read_items
-from suites.spatialmind.build import balance
+from suites.spatialmind.build import LABEL_LEAD, balance
 from suites.spatialmind.chain import MESSAGES_FILE, OPENAI_FILE, chain_text
 from suites.spatialmind.tasks import OPTIONS, TASKS, Candidate
 from synth.clip_unit import ClipParameters, generate_clip_unit
@@ -30,6 +33,13 @@ Image = pytest.importorskip("PIL.Image")
 pytest.importorskip("imageio_ffmpeg")
 
 SUITE = load_suite("spatialmind")
+SHORTCUT_ROWS = (
+    "shortcut:persistence",
+    "shortcut:keep_going",
+    "shortcut:majority",
+    "shortcut:median",
+    "shortcut:typical_rate",
+)
 CLIPS = 6
 PARAMS = ClipParameters(seed=11, resolution=64, observed=(16, 24), horizon=(5, 12))
 
@@ -179,10 +189,13 @@ def test_the_oracle_scores_one_and_the_baselines_are_in_the_table(
             "L2": 1.0,
             "L3": 1.0,
         }
-    for name in ("persistence", "chance", "median"):
-        row = rows[(f"baseline:{name}", "-")]
+    for name in ("baseline:persistence", "baseline:chance", *SHORTCUT_ROWS):
+        row = rows[(name, "-")]
         assert 0.0 <= row["overall"]["mean"] < 1.0
         assert row["statuses"]["parser_failure"] == 0
+    # The battery's verdicts are written beside the table, one per shortcut and task.
+    verdicts = {(c["shortcut"], c["task"]) for c in scores["shortcuts"]}
+    assert ("keep_going", "ego_future") in verdicts and ("median", "distance_now") in verdicts
     mumble = rows[("mumble", "direct")]
     # The unreadable reply and every unanswered item stay in the denominator at 0.
     assert mumble["overall"]["mean"] == 0.0
@@ -333,4 +346,136 @@ def test_balance_takes_labels_in_rounds_and_keeps_rare_clips_for_rare_labels() -
     )
     assert picked["a"][0].label == "unchanged"
     two = balance(_candidates(spec), "relative_motion", 2, np.random.default_rng(0))
-    assert sum(len(cs) for cs in two.values()) == 11  # every candidate but b's third
+    # Two a clip would allow 11, but no option runs more than LABEL_LEAD ahead of the rarest
+    # (one each): four "approaching" and the four others.
+    counts = Counter(c.label for cs in two.values() for c in cs)
+    assert LABEL_LEAD == 3
+    assert counts == {
+        "approaching": 4,
+        "unchanged": 1,
+        "receding": 1,
+        "leftward": 1,
+        "rightward": 1,
+    }
+
+
+def test_balance_holds_the_shortcuts_known_from_the_truth_to_their_quota() -> None:
+    """Twenty clips each offering a "stop" that persistence (the last interval copied forward)
+    gets right and one it gets wrong: the picks keep its hits within a quarter of the items
+    (chance among four options) and one more. Where every candidate is a hit (keep_going
+    right on all), only that one is taken: the rest are dropped."""
+    both = {
+        f"clip{k:02d}": [
+            Candidate("ego_future", f"{k}-r", "q", label="stop", persistence="stop"),
+            Candidate("ego_future", f"{k}-w", "q", label="stop", persistence="left"),
+        ]
+        for k in range(20)
+    }
+    chosen = [
+        c for cs in balance(both, "ego_future", 1, np.random.default_rng(1)).values() for c in cs
+    ]
+    assert len(chosen) == 20
+    hits = sum(c.persistence == c.label for c in chosen)
+    assert 1 <= hits <= 0.25 * 20 + 1
+    always = {
+        f"clip{k:02d}": [
+            Candidate(
+                "ego_future",
+                f"{k}",
+                "q",
+                label=label,
+                persistence="straight" if label != "straight" else "left",
+                shortcuts={"keep_going": label},
+            )
+        ]
+        for k, label in enumerate(["straight", "left", "right", "stop"] * 5)
+    }
+    taken = [
+        c for cs in balance(always, "ego_future", 1, np.random.default_rng(1)).values() for c in cs
+    ]
+    assert len(taken) == 1
+
+
+def test_chains_read_as_sentences(items_folder: Path) -> None:
+    """No "turns no turn": a turn under half a degree is said as not turning, in every tense."""
+    for item in read_items(items_folder, SUITE).items:
+        text = chain_text(item.facts["chain"])
+        assert not re.search(r"\bturn(s|ed)? no turn\b|\bwill turn no\b", text), text
+        assert "no turn" not in text
+
+
+def test_ego_future_asks_only_a_manoeuvre_the_frames_show(
+    clip_set: Path, items_folder: Path
+) -> None:
+    clips = clips_of(clip_set)
+    asked = [i for i in read_items(items_folder, SUITE).items if i.task == "ego_future"]
+    assert asked
+    for item in asked:
+        clip = clips[item.scene_id]
+        lead = clip.frames[clip.last_observed].time - clip.meta["manoeuvre_onset"]
+        assert lead >= 1.0 - 1e-9
+        assert clip.last_observed <= item.facts["t_a"] <= item.facts["t_f"] - 5
+
+
+def test_more_items_a_clip_never_repeat_a_question(clip_set: Path, tmp_path: Path) -> None:
+    out = tmp_path / "three"
+    assert build(clip_set, out, "--spatialmind-per-clip", "3") == ExitCode.OK
+    items = read_items(out, SUITE).items
+    seen: set[tuple[str, str, str]] = set()
+    pairs: set[tuple[str, frozenset[int]]] = set()
+    for item in items:
+        key = (item.scene_id, item.task, item.question)
+        assert key not in seen, key
+        seen.add(key)
+        if item.task == "distance_now" and item.group["kind"] == "pair":
+            pair = (item.scene_id, frozenset(item.facts["objects"]))
+            assert pair not in pairs, pair
+            pairs.add(pair)
+    per = Counter((i.scene_id, i.task) for i in items)
+    assert max(per.values()) <= 3 and any(n > 1 for n in per.values())
+
+
+def test_timestamps_in_the_prompt_or_in_the_frames(clip_set: Path, tmp_path: Path) -> None:
+    text = tmp_path / "text"
+    assert build(clip_set, text, "--spatialmind-timestamps", "text") == ExitCode.OK
+    item = read_items(text, SUITE).items[0]
+    prompt = SUITE.prompt(item, "direct").text
+    assert "image 1 at 0.0 s, image 2 at 0.2 s" in prompt
+    assert f"image {len(item.inputs)} at {item.facts['observed_until']:.1f} s" in prompt
+    overlay = tmp_path / "overlay"
+    assert build(clip_set, overlay, "--spatialmind-timestamps", "overlay") == ExitCode.OK
+    stamped = read_items(overlay, SUITE)
+    first = stamped.items[0]
+    assert all(name.startswith("stamped/") for name in first.inputs)
+    assert "shows its time in its top-left corner" in SUITE.prompt(first, "direct").text
+    clip = clips_of(clip_set)[first.scene_id]
+    for t in (0, len(first.inputs) - 1):
+        with Image.open(stamped.input_path(first.inputs[t])) as image:
+            drawn = np.array(image.convert("RGB"))
+        with Image.open(clip_set / clip.meta["files"]["frames"][t]) as image:
+            frame = np.array(image.convert("RGB"))
+        # The box holds white text on black; the rest of the frame is untouched.
+        corner = drawn[: drawn.shape[0] // 4, : drawn.shape[1] // 2]
+        assert (corner == 0).all(axis=-1).any() and (corner > 180).all(axis=-1).any()
+        assert not np.array_equal(corner, frame[: frame.shape[0] // 4, : frame.shape[1] // 2])
+        assert np.array_equal(drawn[drawn.shape[0] // 2 :], frame[frame.shape[0] // 2 :])
+    video = tmp_path / "video"
+    flags = ("--spatialmind-timestamps", "overlay", "--spatialmind-inputs", "video")
+    assert build(clip_set, video, *flags) == ExitCode.OK
+    clip_video = read_items(video, SUITE).items[0].inputs
+    assert clip_video == (f"stamped/{first.scene_id}.mp4",)
+    assert (video / clip_video[0]).stat().st_size > 0
+
+
+def test_clips_of_the_first_generator_are_refused(
+    clip_set: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(clip_set, old)
+    path = sorted((old / "clips").glob("*.json"))[0]
+    data = json.loads(path.read_text())
+    del data["meta"]["manoeuvre_onset"]
+    path.write_text(json.dumps(data))
+    assert build(old, tmp_path / "items") == ExitCode.BAD_INPUT
+    err = capsys.readouterr().err
+    assert path.name in err and "render the clips again" in err

@@ -44,6 +44,20 @@ def _heading(clip: Clip, t: int) -> float:
     return math.atan2(-forward[0], -forward[2])
 
 
+def distance_walked(clip: Clip, t1: int, t2: int) -> float:
+    """The observer's path length from frame t1 to t2."""
+    return _walk([_eye(clip, t) for t in range(t1, t2 + 1)])
+
+
+def heading_change(clip: Clip, t1: int, t2: int) -> float:
+    """Degrees the observer's heading turns from t1 to t2, frame by frame, left-positive."""
+    total = 0.0
+    for t in range(t1, t2):
+        step = _heading(clip, t + 1) - _heading(clip, t)
+        total += (step + math.pi) % (2 * math.pi) - math.pi
+    return math.degrees(total)
+
+
 def answer(item: Item, clip: Clip) -> Any:
     """The item's answer (a number, or an option key) from the clip alone."""
     f = item.facts
