@@ -60,10 +60,12 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PseudoTruth:
-    """A kept reply: its pseudo-ground-truth scene and the code it was read from."""
+    """A kept reply: its pseudo-ground-truth scene, the code it was read from, and whether
+    that code answered the phase-1 prompt (else the reconstruction prompt)."""
 
     scene: Scene
     code: str
+    phase1_prompt: bool = True
 
 
 def _why_dropped(obj: SceneObject) -> str | None:
@@ -99,7 +101,9 @@ def pseudo_truth(reply: Reply, truth: Scene) -> tuple[Verdict, PseudoTruth | Non
         failure = result.failure_reason or "no object has a known shape and a colour"
         return replace(counted, status="no_objects", parse_failure=failure), None
     code = extract_code(reply.text, LANGUAGE).code.strip("\n")
-    return replace(counted, status="kept"), PseudoTruth(truth.with_objects(objects), code)
+    return replace(counted, status="kept"), PseudoTruth(
+        truth.with_objects(objects), code, reply.phase1_prompt
+    )
 
 
 __all__ = ["STATUSES", "PseudoTruth", "Status", "Verdict", "pseudo_truth"]

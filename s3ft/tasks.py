@@ -345,7 +345,8 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         _scene_graph,
     ),
 )
-#: The ninth task: the reply's own code, asked for with the benchmark's reconstruction prompt.
+#: The ninth task: the reply's own code, asked for with the prompt it answered (S3-FT's phase-1
+#: prompt; on the old route, the benchmark's reconstruction prompt).
 CODE_TASK: Final = "code"
 TASK_NAMES: Final[tuple[str, ...]] = (*(t.name for t in STRUCTURED_TASKS), CODE_TASK)
 
