@@ -72,7 +72,7 @@ _WRITER_CAMERA: Final = re.compile(
 )
 
 
-def _as_asked(reply: str, truth: Scene, route: Route) -> str:
+def as_asked(reply: str, truth: Scene, route: Route) -> str:
     """The writer's program as an obedient reply to the route's prompt: on ``phase1`` with the
     camera written as the prompt gives it; on ``reconstruct`` the import and the meshes only."""
     if route == "phase1":
@@ -129,7 +129,7 @@ def mock_base_reply(
     ``failure`` (one of ``FAILURE_KINDS``) when given."""
     if failure == "refusal":
         return REFUSAL
-    text = _as_asked(mock_reply(truth, MOCK_BASE, "threejs", rng), truth, route)
+    text = as_asked(mock_reply(truth, MOCK_BASE, "threejs", rng), truth, route)
     return text if failure is None else _BENDS[failure](text)
 
 
@@ -188,6 +188,7 @@ __all__ = [
     "REFUSAL",
     "ROUTES",
     "Route",
+    "as_asked",
     "batch_line",
     "mock_base_reply",
     "phase1_replies",

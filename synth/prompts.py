@@ -63,6 +63,13 @@ SYSTEM_QA: Final = (
     "the scene. Answer it as accurately as you can."
 )
 
+#: ``SYSTEM_QA`` for a scene of the open domain (a photo of a real room).
+SYSTEM_QA_OPEN: Final = (
+    "You are an expert in 3D scene understanding. You will see a photo-realistic image of a real "
+    "indoor scene, furniture and household items in a room, and a question about the scene. "
+    "Answer it as accurately as you can."
+)
+
 #: What every relation and comparison a question may use means, stated once in the shared
 #: context of every QA prompt; ``spatialbabel.relations`` decides them so (docs/qa.md).
 DEFINITIONS: Final = (
@@ -673,6 +680,11 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
         )
     assert language is not None
     guide = GUIDES[language]
+    instructions = (
+        f"{OPEN_GUIDES[language]}\n\n{open_coordinate_hint(scene, language)}"
+        if scene.domain == "open"
+        else language_instructions(scene, language)
+    )
     mapping = (
         "the same in both frames"
         if np.allclose(language_frame(language).to_canonical, np.eye(3))
@@ -680,7 +692,7 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
     )
     return (
         f"First reconstruct the scene as {guide.title} code, then answer the question from your "
-        f"reconstruction.\n\n{language_instructions(scene, language)}\n\n"
+        f"reconstruction.\n\n{instructions}\n\n"
         f"Write the code in one ```{guide.fence} fenced block. After the code, work out the answer "
         f"from it. Give any coordinates in your answer in the scene frame described first "
         f"({mapping})."
@@ -688,8 +700,11 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
 
 
 def scene_frame_hint(scene: Scene) -> str:
-    """The canonical frame, ground and camera: what the questions' coordinates refer to."""
+    """The canonical frame, ground and camera: what the questions' coordinates refer to (for
+    a scene of the open domain, the axes as its camera sees them and the floor)."""
     # Canonical JSON is written in the scene frame itself.
+    if scene.domain == "open":
+        return open_coordinate_hint(scene, "json")
     return coordinate_hint(scene, "json")
 
 
@@ -704,7 +719,7 @@ def qa_prompt(question: Question, scene: Scene, mode: str) -> Prompt:
         f"Question: {question.question}\n"
         f"Answer format: {answer_format(question)}. {FINAL_LINE}"
     )
-    return Prompt(SYSTEM_QA, text)
+    return Prompt(SYSTEM_QA_OPEN if scene.domain == "open" else SYSTEM_QA, text)
 
 
 def image_data_url(png: bytes) -> str:
@@ -779,6 +794,7 @@ __all__ = [
     "PROMPT_VERSION",
     "RECONSTRUCT_ENDINGS",
     "SYSTEM_QA",
+    "SYSTEM_QA_OPEN",
     "SYSTEM_RECONSTRUCT",
     "SYSTEM_RECONSTRUCT_OPEN",
     "SYSTEM_S3FT_PHASE1",
