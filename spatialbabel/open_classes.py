@@ -232,8 +232,8 @@ def askable_open_class(name: str) -> bool:
 
 __all__ = [
     "CATCH_ALL_IDS",
-    "MASS_CLASSES",
     "DOMAINS",
+    "MASS_CLASSES",
     "Domain",
     "OpenClass",
     "Taxonomy",

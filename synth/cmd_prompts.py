@@ -264,6 +264,14 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"spatialbabel prompts: {error}", file=sys.stderr)
         return ExitCode.USAGE
+    if args.task == S3FT_PHASE1 and not scene_ids(args.split, args.subset or S3FT_SUBSET):
+        print(
+            f"spatialbabel prompts: {split_paths(args.split)['subsets']}: the "
+            f"{args.subset or S3FT_SUBSET} subset is empty (generate with --phase1-size N, or "
+            "import with --subset N --phase1-size M)",
+            file=sys.stderr,
+        )
+        return ExitCode.BAD_INPUT
     written = 0
 
     def lines() -> Iterator[bytes]:

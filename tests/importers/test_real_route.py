@@ -135,7 +135,8 @@ def _answers(split: Path) -> tuple[Path, dict[str, bool | None]]:
     (None: the mock gave none)."""
     scenes = _scenes(split)
     eval_ids = set(json.loads((split / "subsets.json").read_text())["eval"])
-    records, expected = [], {}
+    records: list[dict[str, str]] = []
+    expected: dict[str, bool | None] = {}
     for question in _questions(split):
         if question.scene_id not in eval_ids:
             continue

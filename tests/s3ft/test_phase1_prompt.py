@@ -175,6 +175,12 @@ def test_prompts_writes_the_phase1_requests_of_the_phase1_scenes(tmp_path: Path)
         == 0
     )
     records = [line.record for line in read_jsonl(out)]
+    # A split without phase1 scenes has nothing to ask, and says so.
+    subsets = json.loads((tmp_path / "split" / "subsets.json").read_text())
+    (tmp_path / "split" / "subsets.json").write_text(json.dumps({**subsets, "phase1": []}))
+    empty = ["prompts", "--split", str(tmp_path / "split"), "--task", S3FT_PHASE1]
+    assert main([*empty, "--out", str(tmp_path / "none.jsonl")]) == ExitCode.BAD_INPUT
+    assert not (tmp_path / "none.jsonl").exists()
     assert [r["custom_id"] for r in records if r] == [
         request_id(s.scene_id, "phase1") for s in scenes[6:]
     ]
