@@ -180,7 +180,9 @@ def _qa_scores(path: Path, accuracy: dict[str, float]) -> Path:
         for m, a in accuracy.items()
     }
     path.mkdir(parents=True)
-    (path / "qa_scores.json").write_text(json.dumps({"schema_version": 1, "summary": summary, "details": []}))
+    (path / "qa_scores.json").write_text(
+        json.dumps({"schema_version": 1, "summary": summary, "details": []})
+    )
     return path
 
 
