@@ -4,7 +4,10 @@ Two sources: ``hypersim`` reads Hypersim's on-disk layout (h5py, pandas), one sc
 camera frame with its tone-mapped preview; ``mesh`` reads glTF 2.0 or OBJ files through
 trimesh, one scene per file, one object per top-level node. Both write upright oriented boxes
 with classes of the open vocabulary, drop the objects the camera does not see (the FOV filter)
-and count them (docs/real-scenes.md).
+and count them, and write the question generator's questions over the open classes
+(``qa.jsonl``). ``--subset N`` makes ``eval`` the stratified N-scene evaluation subset (the
+paper's 200 of Hypersim's 405; ``importers.subsets``) and ``--phase1-size M`` sets M of the
+other scenes aside for S3-FT (docs/real-scenes.md).
 
 Exit codes: 0 a split was written; 1 no scene could be made (every frame or file lacked what
 it needs); 2 bad arguments; 3 an input cannot be read or the output folder already holds a
@@ -25,8 +28,9 @@ from spatialbabel.files import FileFormatError
 
 HELP = "import real indoor scenes (Hypersim, glTF, OBJ) as a split of the open domain"
 
-#: The importers' version, written in the manifest; a change in what they write bumps it.
-IMPORTER_VERSION: Final = "1"
+#: The importers' version, written in the manifest; a change in what they write bumps it
+#: (2: the classes of the objects the FOV filter drops, qa.jsonl, the evaluation subset).
+IMPORTER_VERSION: Final = "2"
 
 
 def _names(values: Sequence[str] | None) -> list[str]:
@@ -46,6 +50,27 @@ def _common(parser: argparse.ArgumentParser) -> None:
         metavar="CLASS",
         help=f"classes left out of the scenes (default: {' '.join(DEFAULT_EXCLUDED)}; "
         "give none to keep every class)",
+    )
+    parser.add_argument(
+        "--subset",
+        type=int,
+        default=None,
+        metavar="N",
+        help="make eval the stratified N-scene evaluation subset, by object-count quintile (the "
+        "paper: 200 of Hypersim's 405); default: every scene in eval",
+    )
+    parser.add_argument(
+        "--phase1-size",
+        type=int,
+        default=0,
+        metavar="M",
+        help="with --subset: put M of the other scenes in phase1, S3-FT's (default 0: the rest unused)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the subset draw and of the questions (default %(default)s)",
     )
 
 
@@ -197,6 +222,11 @@ def run(args: argparse.Namespace) -> int:
         sources, skipped, parameters = reader(args)
         excluded = _names(args.exclude)
         parameters["exclude"] = excluded
+        parameters["seed"] = args.seed
+        parameters["subset"] = args.subset
+        parameters["phase1_size"] = args.phase1_size
+        if args.subset is not None and args.subset < 1:
+            raise ValueError(f"--subset must be at least 1, got {args.subset}")
 
         def assembled() -> Iterator[Any]:
             for source in sources:
@@ -213,13 +243,30 @@ def run(args: argparse.Namespace) -> int:
             version=IMPORTER_VERSION,
             parameters=parameters,
             skipped=skipped,
+            excluded_classes=excluded,
+            seed=args.seed,
+            subset=args.subset,
+            phase1_size=args.phase1_size,
         )
     except FileFormatError:
         raise  # the CLI reports it with exit 3
     except ValueError as error:
         print(f"spatialbabel import: {error}", file=sys.stderr)
         return ExitCode.USAGE
-    print(f"imported into {args.out}: {_describe(counts, skipped)}")
+    print(
+        f"imported into {args.out}: {_describe(counts, skipped)}; {counts['questions']} questions"
+    )
+    if args.subset is not None:
+        from spatialbabel.files import read_json, split_paths
+
+        subsets = read_json(split_paths(args.out)["subsets"])
+        sizes = ", ".join(f"{name} {len(subsets[name])}" for name in ("eval", "phase1", "unused"))
+        strata = ", ".join(
+            f"{name} {entry['objects'][0]}-{entry['objects'][1]} objects ({entry['scenes']} scenes, "
+            f"{subsets['counts']['eval'].get(name, 0)} in eval)"
+            for name, entry in subsets["strata"].items()
+        )
+        print(f"subsets (seed {args.seed}): {sizes}; strata: {strata}")
     if counts["scenes"] == 0:
         print("spatialbabel import: no scene was made", file=sys.stderr)
         return ExitCode.PROBLEMS

@@ -15,8 +15,10 @@ is the same for every source:
    give), rounded outwards to 10 cm.
 
 ``write_split`` writes the split the rest of the toolchain reads: ``scenes/``, ``images/``,
-``subsets.json`` (every scene in ``eval``) and ``manifest.json`` (the importer, its
-parameters, counts and every file's sha256), each file atomically.
+``subsets.json`` (every scene in ``eval``, or with a subset size the stratified evaluation
+subset of ``importers.subsets``), ``qa.jsonl`` (the question generator's programs over the open
+classes, ``synth.questions``) and ``manifest.json`` (the importer, its parameters, counts and
+every file's sha256), each file atomically.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from spatialbabel.files import (
     sha256_file,
     split_paths,
     write_json,
+    write_jsonl,
 )
 from spatialbabel.frames import Vec3, axis_rotation
 from spatialbabel.frustum import fov_filter
@@ -183,12 +186,15 @@ def assemble(source: SourceScene, excluded: Iterable[str] = DEFAULT_EXCLUDED) ->
         else:
             objects.append(item.scene_object(lift))
     seen = fov_filter(objects, camera)
+    dropped = Counter(o.class_name for o in seen.dropped)
     meta = {
         **source.meta,
         "floor_height": lift,
         "objects_in_source": len(source.objects),
         "excluded": dict(sorted(counted.items())),
         "fov_dropped": seen.n_dropped,
+        # Part of such an object may be in the picture: questions leave its class alone.
+        "fov_dropped_classes": dict(sorted(dropped.items())),
     }
     scene = Scene(
         source.scene_id,
@@ -216,10 +222,26 @@ def write_split(
     version: str,
     parameters: Mapping[str, Any],
     skipped: Mapping[str, int] | None = None,
+    excluded_classes: Sequence[str] = DEFAULT_EXCLUDED,
+    seed: int = 0,
+    subset: int | None = None,
+    phase1_size: int = 0,
 ) -> dict[str, Any]:
-    """Write every scene (as it comes) and then the split's files; the manifest's counts."""
+    """Write every scene (as it comes) and then the split's files; the manifest's counts.
+
+    Questions are generated for every scene with ``seed``, never about ``excluded_classes``.
+    ``subset`` (a number of scenes) makes ``eval`` the stratified evaluation subset and
+    ``phase1`` the next ``phase1_size`` scenes; without it every scene is in ``eval``."""
+    from importers.subsets import evaluation_subsets
+    from synth.questions import SplitRules, generate_scene_questions
+
+    if subset is None and phase1_size:
+        raise ValueError("a phase1 subset needs an evaluation subset (--subset N)")
     prepare_out(out)
     paths = split_paths(out)
+    rules = SplitRules.of_import(excluded_classes)
+    questions: list[dict[str, Any]] = []
+    per_scene: dict[str, int] = {}
     ids: list[str] = []
     objects = in_source = dropped = 0
     excluded: Counter[str] = Counter()
@@ -230,12 +252,21 @@ def write_split(
         if item.image_png is not None:
             atomic_write_bytes(paths["images"] / f"{scene.scene_id}.png", item.image_png)
         scene.save(paths["scenes"] / f"{scene.scene_id}.json")
+        questions += [q.to_dict() for q in generate_scene_questions(scene, seed, rules=rules)]
+        per_scene[scene.scene_id] = len(scene.objects)
         ids.append(scene.scene_id)
         objects += len(scene.objects)
         in_source += int(scene.meta.get("objects_in_source", len(scene.objects)))
         dropped += item.fov_dropped
         excluded.update(item.excluded)
-    write_json(paths["subsets"], {"eval": sorted(ids), "phase1": [], "unused": []})
+    if subset is None:
+        write_json(paths["subsets"], {"eval": sorted(ids), "phase1": [], "unused": []})
+    else:
+        write_json(
+            paths["subsets"],
+            evaluation_subsets(per_scene, size=subset, phase1_size=phase1_size, seed=seed),
+        )
+    write_jsonl(paths["qa"], questions)
     counts = {
         "scenes": len(ids),
         "objects": objects,
@@ -245,6 +276,7 @@ def write_split(
         "skipped": dict(skipped or {}),
         "objects_per_scene": round(objects / len(ids), 3) if ids else 0.0,
         "objects_per_scene_unfiltered": round((objects + dropped) / len(ids), 3) if ids else 0.0,
+        "questions": len(questions),
     }
     files = sorted(
         p.relative_to(out).as_posix()

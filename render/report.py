@@ -583,6 +583,35 @@ class _Writer:
         table = "<table>\n" + "\n".join(rows) + "\n</table>"
         return f"<h3>{_esc(label)} (95% CI)</h3>\n{table}\n{legend}"
 
+    def language_means_table(self, mode: str) -> str:
+        """Each model's Reconstruct Score and components averaged over its languages (the
+        paper's Table 9), by the scorer's own table (``scoring.tables.language_mean_grid``)."""
+        from scoring.tables import (
+            LANGUAGE_MEANS_LEGEND,
+            LANGUAGE_MEANS_TITLE,
+            language_mean_grid,
+            language_means,
+        )
+
+        cells = {
+            (c.model, c.language, c.mode): {k: e.mean for k, e in c.estimates.items()}
+            for c in self.scores.cells
+            if c.tier is None and c.mode == mode
+        }
+        header, rows = language_mean_grid(language_means(cells), mode)
+        head = "".join(f"<th>{_esc(h)}</th>" for h in header[1:])
+        lines = [f'<tr><th class="name">{_esc(header[0])}</th>{head}</tr>']
+        lines += [
+            f'<tr><td class="name">{_esc(row[0])}</td>'
+            + "".join(f"<td>{_esc(v)}</td>" for v in row[1:])
+            + "</tr>"
+            for row in rows
+        ]
+        table = "<table>\n" + "\n".join(lines) + "\n</table>"
+        return (
+            f"<h3>{_esc(LANGUAGE_MEANS_TITLE)}</h3>\n{table}\n<p>{_esc(LANGUAGE_MEANS_LEGEND)}</p>"
+        )
+
     def cell_table(self, mode: str) -> str:
         cells = sorted(
             (c for c in self.scores.cells if c.mode == mode and c.tier is None),
@@ -713,6 +742,7 @@ class _Writer:
                     f'<img class="chart" src="{_esc(relative)}" alt="{_esc(caption)}">'
                 )
             body.append(self.cell_table(mode))
+            body.append(self.language_means_table(mode))
         body += self.mode_difference_sections()
         body.append("<h2>Per-reply comparisons</h2>")
         if reply_pages:

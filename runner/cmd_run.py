@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import os
 import sys
 import time
@@ -36,6 +35,7 @@ from spatialbabel.batch import (
     DEFAULT_TEMPERATURE,
     DIRECT_ANSWER_MAX_TOKENS,
     NL_COT_MAX_TOKENS,
+    decoding_problem,
 )
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import atomic_write_chunks
@@ -117,6 +117,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="send no temperature, for models that refuse one (OpenAI's reasoning models)",
     )
     parser.add_argument(
+        "--top-p",
+        type=float,
+        default=None,
+        metavar="P",
+        help="nucleus sampling's top_p (default: the request's own, else none sent; the papers set none)",
+    )
+    parser.add_argument(
         "--timeout",
         type=float,
         default=600.0,
@@ -187,10 +194,11 @@ def run(args: argparse.Namespace) -> int:
             return _usage_error(f"--{name.replace('_', '-')} must be at least {low}, got {value}")
     if args.timeout <= 0 or args.backoff < 0:
         return _usage_error("--timeout must be positive and --backoff not negative")
-    if args.temperature is not None and not 0 <= args.temperature < math.inf:
-        return _usage_error(f"--temperature must be a non-negative number, got {args.temperature}")
+    problem = decoding_problem(None, args.temperature, args.top_p)
+    if problem is not None:
+        return _usage_error(f"--{problem.replace('_', '-')}")
     settings = Settings(
-        args.max_tokens, args.max_tokens_field, args.temperature, args.no_temperature
+        args.max_tokens, args.max_tokens_field, args.temperature, args.no_temperature, args.top_p
     )
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
     api_key = os.environ.get(args.api_key_env, "")

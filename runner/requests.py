@@ -44,6 +44,8 @@ class Settings:
     token_field: TokenField | None = None
     temperature: float | None = None
     omit_temperature: bool = False
+    #: Set over every request's own ``top_p``; None keeps the request's (the papers set none).
+    top_p: float | None = None
 
 
 def paper_max_tokens(custom_id: str) -> int | None:
@@ -59,8 +61,9 @@ def paper_max_tokens(custom_id: str) -> int | None:
 def settle(
     body: dict[str, Any], custom_id: str, model: str | None, settings: Settings
 ) -> dict[str, Any]:
-    """The body sent for one request: the file's body with the model, token limit and
-    temperature settled (flags first, then the body's own, then the paper's defaults)."""
+    """The body sent for one request: the file's body with the model, token limit, temperature
+    and top_p settled (flags first, then the body's own, then the paper's defaults; no top_p
+    unless the flag or the body gives one)."""
     sent = {k: v for k, v in body.items() if k not in _STREAM_FIELDS}
     if model is not None:
         sent["model"] = model
@@ -80,6 +83,8 @@ def settle(
         sent["temperature"] = settings.temperature
     else:
         sent.setdefault("temperature", DEFAULT_TEMPERATURE)
+    if settings.top_p is not None:
+        sent["top_p"] = settings.top_p
     return sent
 
 

@@ -43,7 +43,6 @@ from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION, SPLITS, validatio
 from s3ft.stats import KIND, SceneQuality, build_stats
 from scoring.reply import score_reply
 from spatialbabel import Scene
-from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
 from spatialbabel.errors import SpatialBabelError
 from spatialbabel.executor import Executor, UnitLoop, WorkerContext
 from spatialbabel.files import FileFormatError, read_json, write_json, write_jsonl
@@ -254,7 +253,7 @@ def build(
     *,
     options: BuildOptions | None = None,
     model: str | None = None,
-    mode: str = DEFAULT_RECONSTRUCT_MODE,
+    mode: str | None = None,
     reply_format: ReplyFormat | None = None,
     strict: bool = False,
     executor: Executor | None = None,

@@ -41,6 +41,7 @@ def _formats(text: str) -> tuple[str, ...]:
 def _configure_build(parser: argparse.ArgumentParser) -> None:
     from s3ft.build import FORMATS
     from s3ft.replies import FORMATS as REPLY_FORMATS
+    from s3ft.replies import PHASE1_MODE
     from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION
     from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
 
@@ -51,7 +52,8 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
         "--replies",
         type=Path,
         required=True,
-        help="the model's phase1 Three.js replies: predictions JSONL or an OpenAI batch output file",
+        help="the model's replies to the phase1 scenes' Three.js prompts (prompts --task "
+        "s3ft-phase1): predictions JSONL or an OpenAI batch output file",
     )
     parser.add_argument("--out", type=Path, required=True, help="folder for the training data")
     parser.add_argument(
@@ -65,8 +67,9 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mode",
-        default=DEFAULT_RECONSTRUCT_MODE,
-        help="the reconstruction mode whose replies are used (default %(default)s)",
+        default=None,
+        help=f"the mode whose replies are used (default: {PHASE1_MODE}, the replies to the phase-1 "
+        f"prompt, where the file has any; else {DEFAULT_RECONSTRUCT_MODE}, the reconstruction prompt's)",
     )
     parser.add_argument(
         "--cross-view",

@@ -15,6 +15,7 @@ from typing import Final
 
 from s3ft.tasks import View, kind_name, metres
 from spatialbabel import Scene, SceneObject
+from spatialbabel.open_classes import open_plural
 from spatialbabel.qa import Question
 from spatialbabel.relations import (
     AXES,
@@ -24,7 +25,7 @@ from spatialbabel.relations import (
     comparison_truth,
     relation_truth,
 )
-from synth.prompts import coordinate_hint
+from synth.prompts import coordinate_hint, open_coordinate_hint
 from synth.questions import PLURALS, SplitRules, generate_scene_questions
 
 #: Relations and comparisons whose truth depends on where the camera stands: a question that
@@ -105,9 +106,11 @@ def qa_pairs(scene: Scene, seed: int, rules: SplitRules | None = None) -> list[Q
 
 def _count_words(count: int, obj: SceneObject) -> str:
     if count == 1:
-        article = "an" if (obj.color or "")[:1] in "aeiou" else "a"
+        article = "an" if kind_name(obj)[:1] in "aeiou" else "a"
         return f"{article} {kind_name(obj)}"
     number = _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+    if obj.color is None:
+        return f"{number} {open_plural(obj.class_name)}"
     return f"{number} {obj.color} {PLURALS[obj.class_name]}"
 
 
@@ -132,7 +135,8 @@ def describe(view: View) -> str:
     listed = _join([_count_words(len(group), group[0]) for group in kinds.values()])
     total = len(objects)
     noun = "object" if total == 1 else "objects"
-    sentences = [f"The scene holds {total} {noun} on a flat grey ground: {listed}."]
+    ground = "on the floor" if view.scene.domain == "open" else "on a flat grey ground"
+    sentences = [f"The scene holds {total} {noun} {ground}: {listed}."]
     m = view.measures
     for obj in objects:
         width, height, depth = (f"{metres(v):.2f}" for v in obj.size)
@@ -171,6 +175,18 @@ def describe(view: View) -> str:
 
 def code_paraphrases(view: View) -> tuple[str, str]:
     """Two rewordings of the reconstruction prompt, for the same code target."""
+    if view.scene.domain == "open":
+        hint = open_coordinate_hint(view.seen_scene, "threejs")
+        return (
+            "Write a three.js program that rebuilds the room in this photo: one THREE.Mesh for "
+            "every piece of furniture or item you see, drawn as its bounding box and named after "
+            f"its class, with its position, rotation and size in metres.\n\n{hint}\n\nGive the "
+            "complete code in one ```javascript block.",
+            "Look at the photo and recreate the room in three.js: a BoxGeometry mesh per object, "
+            "named with mesh.name = '<class>' (sofa, chair, lamp, ...), placed with "
+            f"mesh.position.set at the centre of its box.\n\n{hint}\n\nReply with the whole "
+            "program in a single ```javascript code block.",
+        )
     hint = coordinate_hint(view.seen_scene, "threejs")
     return (
         "Write a three.js program that rebuilds the scene in this image: one THREE.Mesh for every "

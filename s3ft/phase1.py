@@ -18,11 +18,20 @@ from synth.questions import SplitRules
 
 def _rules(root: Path) -> SplitRules:
     """The question rules of the split's generator, from its manifest's ``stack_prob`` (a
-    split without a manifest, or made before stacking, stacks nothing)."""
+    split without a manifest, or made before stacking, stacks nothing); for an imported split
+    of the open domain, the classes its importer left out (``parameters.exclude``)."""
     manifest = split_paths(root)["manifest"]
     if not manifest.is_file():
         return SplitRules()
-    parameters = read_json(manifest).get("parameters")
+    data = read_json(manifest)
+    if data.get("domain") == "open":
+        excluded = (data.get("parameters") or {}).get("exclude", [])
+        if not isinstance(excluded, list) or not all(isinstance(c, str) for c in excluded):
+            raise FileFormatError(
+                manifest, f"parameters.exclude: expected class names, got {excluded!r}"
+            )
+        return SplitRules.of_import(excluded)
+    parameters = data.get("parameters")
     stack_prob = parameters.get("stack_prob", 0.0) if isinstance(parameters, dict) else 0.0
     if isinstance(stack_prob, bool) or not isinstance(stack_prob, int | float):
         raise FileFormatError(

@@ -5,7 +5,10 @@ project's Three.js parser, placed in the true scene's frame: it keeps the true s
 ground and ``meta`` (what the image shows and how it was taken are facts, not model output)
 and takes its objects from the reply. Objects a record could not name (a shape the parser did
 not recognise, or no colour) are dropped and counted; a reply that passes the filter but leaves
-no object is counted as ``no_objects``, never dropped silently.
+no object is counted as ``no_objects``, never dropped silently. A scene of the open domain is
+parsed as the open domain reads replies (``parsers.open_domain``: the class a mesh's name,
+variable or comment gives); an object without a class of the open vocabulary is dropped
+(``unknown_class``) and the others keep no colour.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from parsers import extract_code, parse
 from s3ft.quality import Rejection, rejections
 from s3ft.replies import LANGUAGE, Reply
 from spatialbabel import CLASSES, Scene, SceneObject
+from spatialbabel.open_classes import is_open_class
 
 Status = Literal["rejected", "no_objects", "kept"]
 STATUSES: Final[tuple[Status, ...]] = ("kept", "no_objects", "rejected")
@@ -60,13 +64,17 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PseudoTruth:
-    """A kept reply: its pseudo-ground-truth scene and the code it was read from."""
+    """A kept reply: its pseudo-ground-truth scene, the code it was read from, and whether
+    that code answered the phase-1 prompt (else the reconstruction prompt)."""
 
     scene: Scene
     code: str
+    phase1_prompt: bool = True
 
 
-def _why_dropped(obj: SceneObject) -> str | None:
+def _why_dropped(obj: SceneObject, domain: str) -> str | None:
+    if domain == "open":
+        return None if is_open_class(obj.class_name) else "unknown_class"
     if obj.class_name not in CLASSES:
         return "unknown_shape"
     if obj.color is None:
@@ -80,15 +88,18 @@ def pseudo_truth(reply: Reply, truth: Scene) -> tuple[Verdict, PseudoTruth | Non
     failed = rejections(reply.text)
     if failed:
         return replace(base, rejections=failed), None
-    result = parse(reply.text, LANGUAGE, scene_id=truth.scene_id)
+    result = parse(reply.text, LANGUAGE, scene_id=truth.scene_id, domain=truth.domain)
     dropped: Counter[str] = Counter()
     objects = []
     for obj in result.scene.objects:
-        reason = _why_dropped(obj)
-        if reason is None:
-            objects.append(obj)
-        else:
+        reason = _why_dropped(obj, truth.domain)
+        if reason is not None:
             dropped[reason] += 1
+        elif truth.domain == "open":
+            # A real object has no palette colour: records name it by its class alone.
+            objects.append(replace(obj, color=None, rgb=None))
+        else:
+            objects.append(obj)
     counted = replace(
         base,
         parsed_objects=len(result.scene.objects),
@@ -96,10 +107,16 @@ def pseudo_truth(reply: Reply, truth: Scene) -> tuple[Verdict, PseudoTruth | Non
         dropped=dict(sorted(dropped.items())),
     )
     if not objects:
-        failure = result.failure_reason or "no object has a known shape and a colour"
+        failure = result.failure_reason or (
+            "no object has a class of the open vocabulary"
+            if truth.domain == "open"
+            else "no object has a known shape and a colour"
+        )
         return replace(counted, status="no_objects", parse_failure=failure), None
     code = extract_code(reply.text, LANGUAGE).code.strip("\n")
-    return replace(counted, status="kept"), PseudoTruth(truth.with_objects(objects), code)
+    return replace(counted, status="kept"), PseudoTruth(
+        truth.with_objects(objects), code, reply.phase1_prompt
+    )
 
 
 __all__ = ["STATUSES", "PseudoTruth", "Status", "Verdict", "pseudo_truth"]

@@ -13,22 +13,24 @@ from __future__ import annotations
 import re
 from typing import Final, Literal, get_args
 
+from synth.prompts import PHASE1_MAX_MESHES, PHASE1_MIN_MESHES, PHASE1_POSITION_LIMIT
+
 Rejection = Literal["no_scene", "no_camera", "no_mesh", "mesh_count", "position_range"]
 
 #: Every reason a reply can be rejected for, in the order the checks run; a reply is counted
 #: under its first (``primary``) reason.
 REJECTIONS: Final[tuple[Rejection, ...]] = get_args(Rejection)
+# The phase-1 prompt states these bounds; one place holds them (``synth.prompts``).
+MIN_MESHES: Final = PHASE1_MIN_MESHES
+MAX_MESHES: Final = PHASE1_MAX_MESHES
+POSITION_LIMIT: Final = float(PHASE1_POSITION_LIMIT)
 REJECTION_TEXT: Final[dict[Rejection, str]] = {
     "no_scene": "no THREE.Scene",
     "no_camera": "no THREE.PerspectiveCamera",
     "no_mesh": "no THREE.Mesh",
-    "mesh_count": "not 1 to 50 new THREE.Mesh(",
-    "position_range": "a position.set value outside [-30, 30]",
+    "mesh_count": f"not {MIN_MESHES} to {MAX_MESHES} new THREE.Mesh(",
+    "position_range": f"a position.set value outside [-{POSITION_LIMIT:g}, {POSITION_LIMIT:g}]",
 }
-
-MIN_MESHES: Final = 1
-MAX_MESHES: Final = 50
-POSITION_LIMIT: Final = 30.0
 
 # Word ends keep THREE.MeshStandardMaterial from counting as THREE.Mesh, and
 # THREE.SceneUtils as THREE.Scene.

@@ -23,7 +23,8 @@ from s3ft.language import (
 )
 from s3ft.pseudo import PseudoTruth
 from s3ft.tasks import CODE_TASK, STRUCTURED_TASKS, View, answer_text
-from synth.prompts import GUIDES, SYSTEM_RECONSTRUCT, reconstruct_prompt
+from spatialbabel import Scene
+from synth.prompts import GUIDES, Prompt, reconstruct_prompt, s3ft_phase1_prompt
 from synth.questions import SplitRules
 
 Kind = Literal["structured", "nl"]
@@ -113,15 +114,22 @@ def _drafts(
         for item in STRUCTURED_TASKS
     ]
     target = code_target(pseudo.code)
+    # The code record asks what the reply answered: the phase-1 prompt (a whole program), or
+    # on the old route the benchmark's reconstruction prompt.
+    asked: Callable[[Scene], Prompt] = (
+        s3ft_phase1_prompt
+        if pseudo.phase1_prompt
+        else lambda scene: reconstruct_prompt(scene, "threejs")
+    )
     drafts.append(
         _Draft(
             CODE_TASK,
             CODE_TASK,
             "structured",
-            lambda view: reconstruct_prompt(view.seen_scene, "threejs").text,
+            lambda view: asked(view.seen_scene).text,
             target,
             False,
-            SYSTEM_RECONSTRUCT,
+            asked(front.seen_scene).system,
         )
     )
     if not natural_language:

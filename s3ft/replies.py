@@ -1,10 +1,16 @@
-"""Reading a model's replies to the ``phase1`` Three.js reconstruction prompts.
+"""Reading a model's replies to the ``phase1`` scenes' Three.js prompts.
+
+The paper's route is S3-FT's phase-1 prompt (``spatialbabel prompts --task s3ft-phase1``, a
+whole Three.js program; ``custom_id`` ``s3ft-phase1/<scene_id>/threejs``, read as mode
+``s3ft-phase1``). Replies to the benchmark's reconstruction prompt (``prompts --task
+reconstruct --subset phase1``, mode ``direct`` or ``nl_cot``) are read too, for comparison:
+that prompt asks for the objects only, so a reply that obeys it fails the quality filter.
 
 Two files are read: a predictions JSONL (``{scene_id, model, language, mode, output}`` per
-line, docs/formats.md) and the output file of an OpenAI batch run of ``spatialbabel prompts
---task reconstruct --subset phase1`` (read by the hub's one reader, ``spatialbabel.batch``;
-the ``custom_id`` says which scene each reply is for). Nothing is dropped silently: a line that
-cannot be used is an ``InputProblem`` with its line number, one of ``PROBLEM_KINDS``.
+line, docs/formats.md) and the output file of an OpenAI batch run of the prompts (read by the
+hub's one reader, ``spatialbabel.batch``; the ``custom_id`` says which scene each reply is
+for). Nothing is dropped silently: a line that cannot be used is an ``InputProblem`` with its
+line number, one of ``PROBLEM_KINDS``.
 """
 
 from __future__ import annotations
@@ -16,9 +22,13 @@ from typing import Final, Literal, get_args
 
 from spatialbabel.batch import (
     DEFAULT_RECONSTRUCT_MODE,
+    S3FT_PHASE1,
+    S3FT_PHASE1_LANGUAGE,
     BatchLine,
+    parse_request_id,
     read_batch_output,
     reconstruct_output,
+    s3ft_phase1_output,
 )
 from spatialbabel.errors import SpatialBabelError
 from spatialbabel.files import (
@@ -28,7 +38,10 @@ from spatialbabel.files import (
     read_jsonl,
 )
 
-LANGUAGE: Final = "threejs"
+LANGUAGE: Final = S3FT_PHASE1_LANGUAGE
+#: The mode of a reply to S3-FT's phase-1 prompt (the paper's route); the reconstruction
+#: prompt's modes (``direct``, ``nl_cot``) are the old route.
+PHASE1_MODE: Final = S3FT_PHASE1
 
 ReplyFormat = Literal["predictions", "batch"]
 FORMATS: Final[tuple[ReplyFormat, ...]] = ("predictions", "batch")
@@ -57,6 +70,12 @@ class Reply:
     model: str
     text: str
     truncated: bool = False
+    #: ``s3ft-phase1`` for a reply to the phase-1 prompt, else the reconstruction mode.
+    mode: str = PHASE1_MODE
+
+    @property
+    def phase1_prompt(self) -> bool:
+        return self.mode == PHASE1_MODE
 
 
 @dataclass(frozen=True)
@@ -88,6 +107,12 @@ class ReplySet:
     other_modes: Mapping[str, int]
     #: ``phase1`` scenes that have no reply.
     unanswered: tuple[str, ...]
+
+    @property
+    def phase1_prompt(self) -> bool:
+        """Whether the replies answer S3-FT's phase-1 prompt (the paper's route), not the
+        benchmark's reconstruction prompt."""
+        return self.mode == PHASE1_MODE
 
     def problem_counts(self) -> dict[str, int]:
         counts: dict[str, int] = dict.fromkeys(PROBLEM_KINDS, 0)
@@ -127,6 +152,8 @@ def _from_batch_line(item: BatchLine) -> tuple[int, ModelOutput] | InputProblem:
     if item.reply.text is None or item.reply.model is None:
         return InputProblem("failed_request", item.line, item.reply.error or "no reply text")
     try:
+        if parse_request_id(item.reply.custom_id).task == S3FT_PHASE1:
+            return item.line, s3ft_phase1_output(item.reply)
         return item.line, reconstruct_output(item.reply)
     except ValueError as error:
         return InputProblem("malformed", item.line, str(error))
@@ -138,7 +165,7 @@ def read_replies(
     phase1: Iterable[str],
     subsets: Mapping[str, str],
     model: str | None = None,
-    mode: str = DEFAULT_RECONSTRUCT_MODE,
+    mode: str | None = None,
     reply_format: ReplyFormat | None = None,
 ) -> ReplySet:
     """Sort every line of ``path`` into replies and problems.
@@ -146,9 +173,9 @@ def read_replies(
     ``phase1`` lists the scenes replies may be for; ``subsets`` names the subset of every other
     scene of the split (a reply for an ``eval`` scene must never become training data). With
     several models in the file, ``model`` picks one; without it that is a ``ModelChoiceError``.
-    Only replies in ``mode`` are used (``spatialbabel prompts`` asks for every reconstruction
-    mode unless told); the others are counted, and a file with none in ``mode`` is a
-    ``ModelChoiceError`` naming the modes it has.
+    Only replies in ``mode`` are used (by default ``s3ft-phase1``, the phase-1 prompt's, where
+    the file holds any, else the reconstruction prompt's ``direct``); the others are counted,
+    and a file with none in ``mode`` is a ``ModelChoiceError`` naming the modes it has.
     """
     if not path.is_file():
         raise FileFormatError(path, "no such file")
@@ -202,6 +229,8 @@ def read_replies(
             f"{path} has no reply of model {model!r}; it has {', '.join(models)}"
         )
     modes = sorted({o.mode for _, o in candidates if o.model == model})
+    if mode is None:
+        mode = PHASE1_MODE if PHASE1_MODE in modes else DEFAULT_RECONSTRUCT_MODE
     if modes and mode not in modes:
         raise ModelChoiceError(
             f"{path} has no reply of model {model!r} in mode {mode!r}; it has {', '.join(modes)} "
@@ -228,7 +257,16 @@ def read_replies(
             )
             continue
         seen[output.scene_id] = line
-        replies.append(Reply(line, output.scene_id, output.model, output.output, output.truncated))
+        replies.append(
+            Reply(
+                line,
+                output.scene_id,
+                output.model,
+                output.output,
+                output.truncated,
+                output.mode,
+            )
+        )
     problems.sort(key=lambda p: p.line)
     return ReplySet(
         path,
@@ -246,6 +284,7 @@ def read_replies(
 __all__ = [
     "FORMATS",
     "LANGUAGE",
+    "PHASE1_MODE",
     "PROBLEM_KINDS",
     "InputProblem",
     "ModelChoiceError",

@@ -166,6 +166,7 @@ def build_stats(
         "kind": KIND,
         "model": replies.model,
         "mode": replies.mode,
+        "phase1_prompt": replies.phase1_prompt,
         "replies_file": str(replies.path),
         "replies_format": replies.format,
         "options": dict(options),
@@ -219,10 +220,26 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(header), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
 
 
+def prompt_name(stats: Mapping[str, Any]) -> str:
+    """Which prompt the replies answered: ``phase-1`` (the paper's route) or the benchmark's
+    reconstruction prompt in its mode."""
+    if stats.get("phase1_prompt", False):
+        return "phase-1"
+    return f"reconstruct {stats.get('mode', '?')}"
+
+
+OLD_ROUTE_NOTE: Final = (
+    "note: these replies answer the benchmark's reconstruction prompt, which asks for the objects "
+    "only (no scene, lights or camera): a reply that obeys it fails the filter. The paper's route "
+    "is S3-FT's phase-1 prompt: spatialbabel prompts --task s3ft-phase1 (docs/s3ft.md)."
+)
+
+
 def summary_rows(stats_list: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """One row per build (model): the filter, coverage, and the pseudo-ground truth's scores."""
     header = [
         "model",
+        "prompt",
         "replies",
         "passed",
         "pass rate",
@@ -240,6 +257,7 @@ def summary_rows(stats_list: Sequence[Mapping[str, Any]]) -> tuple[list[str], li
         rows.append(
             [
                 stats["model"] or "-",
+                prompt_name(stats),
                 str(f["replies"]),
                 str(f["passed"]),
                 _pct(f["pass_rate"]),
@@ -300,10 +318,11 @@ def format_summary(stats: Mapping[str, Any]) -> str:
     """What ``build`` prints: the summary table and a line on the records."""
     records = stats["records"]
     split = ", ".join(f"{name} {count}" for name, count in records["by_split"].items())
+    note = "" if stats.get("phase1_prompt", False) else f"\n\n{OLD_ROUTE_NOTE}"
     return (
         f"S3-FT pseudo-ground truth\n{text_table(*summary_rows([stats]))}\n\n"
         f"{records['total']} records ({split}; {records['view_invariant']} view-invariant) "
-        f"over {_scenes(sum(records['scenes_by_split'].values()))}"
+        f"over {_scenes(sum(records['scenes_by_split'].values()))}{note}"
     )
 
 
@@ -334,12 +353,14 @@ def format_tables(stats_list: Sequence[Mapping[str, Any]]) -> str:
 
 __all__ = [
     "KIND",
+    "OLD_ROUTE_NOTE",
     "SceneQuality",
     "build_stats",
     "filter_stats",
     "format_summary",
     "format_tables",
     "problem_rows",
+    "prompt_name",
     "pseudo_truth_stats",
     "record_rows",
     "record_stats",

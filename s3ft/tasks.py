@@ -11,7 +11,8 @@ A task is ``view_invariant`` when its answer does not depend on the camera: coun
 and everything given in the scene frame (positions, 3D boxes). Those answers list objects in
 scene-frame order (by x, then z), and name them by colour and shape alone. The others name
 objects as the image shows them: left to right, objects that share colour and shape numbered
-in that order ("red cube 1", "red cube 2").
+in that order ("red cube 1", "red cube 2"). In the open domain (real indoor scenes) an object
+is named by its class ("sofa", "chair 1", "chair 2") and the instructions speak of furniture.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from spatialbabel.relations import (
     measure,
     relation_truth,
 )
-from synth.prompts import coordinate_hint
+from synth.prompts import coordinate_hint, open_coordinate_hint
 from synth.visibility import projected_box
 
 #: Relations are given between each object and this many nearest others (all pairs of a small
@@ -57,7 +58,13 @@ def point(values: Any) -> list[float]:
 
 
 def kind_name(obj: SceneObject) -> str:
-    return f"{obj.color} {obj.class_name}"
+    """How a record names an object's kind: colour and shape, or (open domain, no colour) its
+    class."""
+    return f"{obj.color} {obj.class_name}" if obj.color else obj.class_name
+
+
+def is_open(view: View) -> bool:
+    return view.scene.domain == "open"
 
 
 def answer_text(answer: Answer) -> str:
@@ -94,7 +101,9 @@ class View:
     @cached_property
     def frame_hint(self) -> str:
         """The benchmark prompts' scene-frame hint, with this view's camera (and, off the
-        frontal view, the axes as this camera sees them)."""
+        frontal view, the axes as this camera sees them; in the open domain always)."""
+        if self.scene.domain == "open":
+            return open_coordinate_hint(self.seen_scene, "json")
         return coordinate_hint(self.seen_scene, "json", axes_as_seen=self.index != 0)
 
     @cached_property
@@ -170,7 +179,20 @@ _NAMING = (
     "Name each object by its colour and shape; number objects that share both from left to "
     "right in the image (red cube 1, red cube 2)."
 )
+_OPEN_NAMING = (
+    "Name each object by its class; number objects of the same class from left to right in the "
+    "image (chair 1, chair 2)."
+)
 _SCENE_FRAME = "in metres in the scene frame"
+
+
+def _naming(view: View) -> str:
+    return _OPEN_NAMING if is_open(view) else _NAMING
+
+
+def _kind_slot(view: View) -> str:
+    """How the JSON templates write an object's kind."""
+    return "<class>" if is_open(view) else "<colour> <shape>"
 
 
 def _count(view: View) -> Answer:
@@ -178,8 +200,23 @@ def _count(view: View) -> Answer:
 
 
 def _classes(view: View) -> Answer:
-    counts = {c: sum(o.class_name == c for o in view.scene.objects) for c in CLASSES}
+    names = sorted({o.class_name for o in view.scene.objects}) if is_open(view) else CLASSES
+    counts = {c: sum(o.class_name == c for o in view.scene.objects) for c in names}
     return {"classes": {c: n for c, n in counts.items() if n}}
+
+
+def _classes_instruction(view: View) -> str:
+    if is_open(view):
+        return (
+            "Which kinds of furniture and household items are in this scene, and how many of "
+            "each? Name each kind by a descriptive class name (sofa, chair, lamp, ...). "
+            + _json_format('{"classes": {"<class>": <number>, ...}}, only the classes present.')
+        )
+    return (
+        "Which shapes are in this scene, and how many of each? The shapes are cube, sphere, "
+        "cylinder, cone, pyramid and torus. "
+        + _json_format('{"classes": {"<shape>": <number>, ...}}, only the shapes present.')
+    )
 
 
 def _positions(view: View) -> Answer:
@@ -204,7 +241,9 @@ def image_box(obj: SceneObject, camera: Camera) -> list[int] | None:
     _, depth = camera.project(np.asarray(obj.position, dtype=float))
     if float(depth[0]) - 0.5 * float(np.linalg.norm(obj.size)) <= 1e-6:
         return None
-    u0, v0, u1, v1 = projected_box(obj, camera)
+    # An object of the open domain is its bounding box.
+    shape = obj if obj.class_name in CLASSES else replace(obj, class_name="cube")
+    u0, v0, u1, v1 = projected_box(shape, camera)
     x0, y0 = max(0, math.floor(u0)), max(0, math.floor(v0))
     x1, y1 = min(camera.width, math.ceil(u1)), min(camera.height, math.ceil(v1))
     if x1 <= x0 or y1 <= y0:
@@ -257,16 +296,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         lambda view: "How many objects are in this scene? " + _json_format('{"count": <number>}'),
         _count,
     ),
-    Task(
-        "classes",
-        True,
-        lambda view: (
-            "Which shapes are in this scene, and how many of each? The shapes are cube, sphere, "
-            "cylinder, cone, pyramid and torus. "
-            + _json_format('{"classes": {"<shape>": <number>, ...}}, only the shapes present.')
-        ),
-        _classes,
-    ),
+    Task("classes", True, _classes_instruction, _classes),
     Task(
         "positions_3d",
         True,
@@ -274,7 +304,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
             f"{view.frame_hint}\n\nGive the position of the centre of every object, {_SCENE_FRAME}, "
             "listing the objects by increasing x (then z). "
             + _json_format(
-                '{"objects": [{"object": "<colour> <shape>", "position": [x, y, z]}, ...]}'
+                f'{{"objects": [{{"object": "{_kind_slot(view)}", "position": [x, y, z]}}, ...]}}'
             )
         ),
         _positions,
@@ -286,7 +316,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
             f"{view.frame_hint}\n\nGive the axis-aligned 3D bounding box of every object, "
             f"{_SCENE_FRAME}, listing the objects by increasing x (then z). "
             + _json_format(
-                '{"objects": [{"object": "<colour> <shape>", "min": [x, y, z], "max": [x, y, z]}, ...]}'
+                f'{{"objects": [{{"object": "{_kind_slot(view)}", "min": [x, y, z], "max": [x, y, z]}}, ...]}}'
             )
         ),
         _boxes_3d,
@@ -298,7 +328,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
             f"Give the 2D bounding box of every object in this {view.camera.width} x "
             f"{view.camera.height} image, in pixels [x0, y0, x1, y1] with the origin at the "
             f"top-left corner, x to the right and y down, listing the objects from left to right. "
-            f"{_NAMING} "
+            f"{_naming(view)} "
             + _json_format(
                 '{"image_size": [width, height], "objects": [{"object": "<name>", "bbox": [x0, y0, x1, y1]}, ...]}'
             )
@@ -311,7 +341,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         lambda view: (
             "List the spatial relations between each object and its nearest neighbours, as seen "
             "from the camera: to the left of, to the right of, in front of, behind, above, below "
-            f"(one per direction that clearly holds). {_NAMING} "
+            f"(one per direction that clearly holds). {_naming(view)} "
             + _json_format(
                 '{"relations": [{"subject": "<name>", "relation": "<relation>", "object": "<name>"}, ...]}'
             )
@@ -323,7 +353,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         False,
         lambda view: (
             "Order the objects from the nearest to the farthest from the camera, with the depth "
-            f"of each one's centre along the camera's viewing direction in metres. {_NAMING} "
+            f"of each one's centre along the camera's viewing direction in metres. {_naming(view)} "
             + _json_format('{"order": [{"object": "<name>", "depth": <metres>}, ...]}')
         ),
         _depth_order,
@@ -336,7 +366,7 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
             f"to right, with its name, centre position, size (extents along its own axes) and "
             f"rotation (Euler XYZ, degrees), {_SCENE_FRAME}; and an edge for each "
             "spatial relation between an object and its nearest neighbours, as seen from the "
-            f"camera. {_NAMING} "
+            f"camera. {_naming(view)} "
             + _json_format(
                 '{"nodes": [{"name", "position", "size", "rotation"}, ...], '
                 '"edges": [{"subject", "relation", "object"}, ...]}'
@@ -345,7 +375,8 @@ STRUCTURED_TASKS: Final[tuple[Task, ...]] = (
         _scene_graph,
     ),
 )
-#: The ninth task: the reply's own code, asked for with the benchmark's reconstruction prompt.
+#: The ninth task: the reply's own code, asked for with the prompt it answered (S3-FT's phase-1
+#: prompt; on the old route, the benchmark's reconstruction prompt).
 CODE_TASK: Final = "code"
 TASK_NAMES: Final[tuple[str, ...]] = (*(t.name for t in STRUCTURED_TASKS), CODE_TASK)
 

@@ -1,5 +1,7 @@
 """The score tables, as the benchmark prints them (model rows x language columns, Δ column),
-and the files of a run: JSON, CSV, Markdown and LaTeX."""
+and the files of a run: JSON, CSV, Markdown and LaTeX; and the tables that read cell means
+(each model's mean over its languages, the primitive-to-real drop, the Reconstruct-QA
+correlation), all from the metric registry."""
 
 from __future__ import annotations
 
@@ -7,15 +9,19 @@ import csv
 import io
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from scoring.aggregate import Aggregate, CellSummary
 from scoring.metrics import COMPOSITES, composite, metric_names
 from scoring.modes import ModeDifference, significant
 from scoring.pipeline import ScoreRun
-from spatialbabel.files import atomic_write_text, dump_json
+from spatialbabel.files import FileFormatError, atomic_write_text, dump_json, read_json
 from spatialbabel.stats import Estimate
+
+if TYPE_CHECKING:
+    from scoring.correlation import Correlation
 
 #: Files a run writes into its output folder.
 OUTPUT_FILES: Final = (
@@ -25,6 +31,7 @@ OUTPUT_FILES: Final = (
     "modes.csv",
     "replies.csv",
     "gaps.csv",
+    "model_means.csv",
     "scores.md",
     "scores.tex",
 )
@@ -110,7 +117,7 @@ def _rank_table(aggregate: Aggregate, mode: str) -> str:
                 rank = gap.rank(language)
                 row.append("tied" if rank is None else str(rank))
         rows.append(row)
-    return _markdown_table(["model", *languages], rows) if rows else ""
+    return markdown_table(["model", *languages], rows) if rows else ""
 
 
 def gaps_csv(agg: Aggregate) -> str:
@@ -195,7 +202,7 @@ def _with_ci(cell: CellSummary | None, name: str) -> str:
     return f"{e.mean:.3f} [{e.low:.3f}, {e.high:.3f}]"
 
 
-def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
@@ -210,6 +217,7 @@ def _label(aggregate: Aggregate, name: str) -> str:
 
 def render_markdown(run: ScoreRun) -> str:
     agg = run.aggregate
+    means = language_means(cell_means(agg))
     out = [
         f"# Scores: {run.predictions.path.name} on {run.split.root.name} ({run.split.subset})",
         "",
@@ -236,7 +244,7 @@ def render_markdown(run: ScoreRun) -> str:
             for k, language in enumerate(agg.languages, start=1):
                 text = _with_ci(agg.cell(model, language, mode), "score")
                 row[k] = _mark_standing(agg, mode, model, language, text)
-        out += ["", "### Reconstruct Score", "", _markdown_table(header, rows)]
+        out += ["", "### Reconstruct Score", "", markdown_table(header, rows)]
         if legend := _gap_legend(agg, mode):
             out += ["", legend]
         if ranks := _rank_table(agg, mode):
@@ -245,7 +253,7 @@ def render_markdown(run: ScoreRun) -> str:
             header, rows = _grid(agg, mode, name)
             if name == PARSE:
                 rows = _with_truncated(agg, mode, rows)
-            out += ["", f"### {_label(agg, name)}", "", _markdown_table(header, rows)]
+            out += ["", f"### {_label(agg, name)}", "", markdown_table(header, rows)]
         tiers = sorted(
             {c.tier for c in agg.model_tiers if c.mode == mode},
             key=lambda t: -1 if t is None else t,
@@ -262,15 +270,16 @@ def render_markdown(run: ScoreRun) -> str:
                 "",
                 "### Reconstruct Score by tier (all languages pooled)",
                 "",
-                _markdown_table(header, rows),
+                markdown_table(header, rows),
             ]
+        out += markdown_language_means(means, mode)
     out += markdown_mode_differences(agg)
     summary = run.summary()
     out += [
         "",
         "## Inputs",
         "",
-        _markdown_table(
+        markdown_table(
             ["what", "count"],
             [
                 ["replies scored", str(summary["lines_scored"])],
@@ -303,8 +312,10 @@ def latex_escape(text: str) -> str:
 
 
 def render_latex(run: ScoreRun) -> str:
-    """One booktabs table per mode of the Reconstruct Score, best language of each row in bold."""
+    """One booktabs table per mode of the Reconstruct Score, best language of each row in bold;
+    the parse rate with the cut replies, and each model's mean over its languages."""
     agg = run.aggregate
+    means = language_means(cell_means(agg))
     parts = []
     for mode in agg.modes:
         languages = agg.languages
@@ -338,6 +349,7 @@ def render_latex(run: ScoreRun) -> str:
         ]
         parts.append("\n".join(lines))
         parts.append(latex_parse_and_truncated(agg, mode))
+        parts.append(latex_language_means(means, mode))
     parts += latex_mode_differences(agg)
     return "\n\n".join(parts) + "\n"
 
@@ -449,13 +461,21 @@ def replies_csv(run: ScoreRun) -> str:
 def write_outputs(run: ScoreRun, out: Path) -> list[Path]:
     """Write every output file of the run into ``out``; returns the paths written."""
     agg = run.aggregate
+    means = language_means(cell_means(agg))
     writers: dict[str, Callable[[], str]] = {
-        "scores.json": lambda: dump_json({"schema_version": 1, **run.to_dict()}),
+        "scores.json": lambda: dump_json(
+            {
+                "schema_version": 1,
+                **run.to_dict(),
+                "language_means": [m.to_dict() for m in means],
+            }
+        ),
         "cells.csv": lambda: cells_csv(agg, agg.cells),
         "tiers.csv": lambda: cells_csv(agg, (*agg.tiers, *agg.model_tiers)),
         "modes.csv": lambda: modes_csv(agg),
         "replies.csv": lambda: replies_csv(run),
         "gaps.csv": lambda: gaps_csv(agg),
+        "model_means.csv": lambda: model_means_csv(means),
         "scores.md": lambda: render_markdown(run),
         "scores.tex": lambda: render_latex(run),
     }
@@ -625,7 +645,7 @@ def markdown_mode_differences(agg: Aggregate) -> list[str]:
         ]
         for name in ("score", *metric_names("component")):
             header, rows = _difference_grid(agg, mode, baseline, _difference_with_ci, name)
-            out += ["", f"### {_label(agg, name)}", "", _markdown_table(header, rows)]
+            out += ["", f"### {_label(agg, name)}", "", markdown_table(header, rows)]
     return out
 
 
@@ -715,6 +735,17 @@ def cell_means_from_scores(
     return found
 
 
+def read_cell_means(path: Path) -> dict[tuple[str, str, str], dict[str, float]]:
+    """``cell_means`` of a scoring run's folder (or its ``scores.json``); a FileFormatError
+    names the file and what is wrong."""
+    file = path / "scores.json" if path.is_dir() else path
+    data = read_json(file)
+    try:
+        return cell_means_from_scores(data, str(file))
+    except ValueError as error:
+        raise FileFormatError(file, str(error).removeprefix(f"{file}: ")) from None
+
+
 def domain_drop_grid(
     primitive: CellMeans, open_domain: CellMeans, mode: str, columns: Sequence[str] = DOMAIN_COLUMNS
 ) -> tuple[list[str], list[list[str]]]:
@@ -756,13 +787,239 @@ def domain_drop_table(
 ) -> str:
     """``domain_drop_grid`` for the terminal (aligned) or as a Markdown table."""
     header, rows = domain_drop_grid(primitive, open_domain, mode)
-    if markdown:
-        return _markdown_table(header, rows)
+    return markdown_table(header, rows) if markdown else aligned_table(header, rows, left=2)
+
+
+# --- each model's mean over its languages (the paper's Table 9) -------------------------------
+
+
+def language_mean_columns() -> tuple[str, ...]:
+    """What a language mean averages: the Reconstruct Score and its five components, as the
+    metric registry names them."""
+    return (COMPOSITES[0].name, *metric_names("component"))
+
+
+@dataclass(frozen=True)
+class LanguageMean:
+    """One model in one mode, each column averaged over its languages: the mean of the
+    language cells' means, over the languages where the column is defined."""
+
+    model: str
+    mode: str
+    languages: tuple[str, ...]
+    means: Mapping[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "mode": self.mode,
+            "languages": list(self.languages),
+            "means": {k: None if math.isnan(v) else v for k, v in self.means.items()},
+        }
+
+
+def language_means(cells: CellMeans, columns: Sequence[str] | None = None) -> list[LanguageMean]:
+    """Per (model, mode), in mode then model order, each column's mean over the languages'
+    cell means (NaN where no language defines it)."""
+    from scoring.aggregate import order_languages
+
+    names = tuple(columns) if columns is not None else language_mean_columns()
+    result = []
+    for mode in sorted({k[2] for k in cells}):
+        for model in sorted({k[0] for k in cells if k[2] == mode}):
+            languages = order_languages({k[1] for k in cells if k[0] == model and k[2] == mode})
+            means = {}
+            for name in names:
+                values = [cells[(model, lang, mode)].get(name, math.nan) for lang in languages]
+                defined = [v for v in values if not math.isnan(v)]
+                means[name] = math.fsum(defined) / len(defined) if defined else math.nan
+            result.append(LanguageMean(model, mode, tuple(languages), means))
+    return result
+
+
+def _label_of(name: str) -> str:
+    from scoring.metrics import METRICS
+
+    return METRICS.get(name).label if name in METRICS else composite(name).label
+
+
+def language_mean_grid(
+    means: Sequence[LanguageMean], mode: str
+) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of one mode's language means: model, languages averaged, each column."""
+    columns = language_mean_columns()
+    header = ["model", "languages", *(_label_of(name) for name in columns)]
+    rows = [
+        [m.model, str(len(m.languages)), *(_fmt(m.means.get(name, math.nan)) for name in columns)]
+        for m in means
+        if m.mode == mode
+    ]
+    return header, rows
+
+
+LANGUAGE_MEANS_TITLE: Final = "Each model's mean over its languages (the paper's Table 9)"
+LANGUAGE_MEANS_LEGEND: Final = (
+    "The Reconstruct Score and its five components, each the mean of the language cells' means "
+    "(over the languages where it is defined); the CIs are the cells' own, in the tables above."
+)
+
+
+def markdown_language_means(means: Sequence[LanguageMean], mode: str) -> list[str]:
+    header, rows = language_mean_grid(means, mode)
+    if not rows:
+        return []
+    return [
+        "",
+        f"### {LANGUAGE_MEANS_TITLE}",
+        "",
+        LANGUAGE_MEANS_LEGEND,
+        "",
+        markdown_table(header, rows),
+    ]
+
+
+def latex_language_means(means: Sequence[LanguageMean], mode: str) -> str:
+    header, rows = language_mean_grid(means, mode)
+    caption = (
+        "Reconstruct Score and its components, each averaged over the model's languages, "
+        f"mode {latex_escape(mode)}."
+    )
+    return _latex_grid(["Model", *header[1:]], rows, caption)
+
+
+def model_means_csv(means: Sequence[LanguageMean]) -> str:
+    """One row per (model, mode): the languages averaged and each column's mean."""
+    columns = language_mean_columns()
+    header = ["model", "mode", "n_languages", "languages", *columns]
+    rows = [
+        [
+            m.model,
+            m.mode,
+            len(m.languages),
+            " ".join(m.languages),
+            *(_csv_number(m.means.get(name)) for name in columns),
+        ]
+        for m in means
+    ]
+    return _csv(header, rows)
+
+
+# --- the drop from primitives to real scenes, per model (the paper's Appendix F) --------------
+
+
+def domain_model_drop_grid(
+    primitive: CellMeans, open_domain: CellMeans, mode: str
+) -> tuple[list[str], list[list[str]]]:
+    """Per model scored in both domains: each column's language mean (over the languages
+    scored in both) in each domain and the drop, primitive minus open."""
+    shared = {k for k in primitive if k in open_domain and k[2] == mode}
+    prim = {m.model: m for m in language_means({k: primitive[k] for k in shared})}
+    real = {m.model: m for m in language_means({k: open_domain[k] for k in shared})}
+    columns = language_mean_columns()
+    header = ["model", "languages"]
+    for name in columns:
+        header.append(f"{_label_of(name)} drop")
+    rows = []
+    for model in sorted(prim):
+        a, b = prim[model], real[model]
+        row = [model, str(len(a.languages))]
+        row += [_fmt(a.means[name] - b.means[name]) for name in columns]
+        rows.append(row)
+    return header, rows
+
+
+def domain_profile_grid(
+    primitive: CellMeans, open_domain: CellMeans, mode: str
+) -> tuple[list[str], list[list[str]]]:
+    """The per-language profile of each model's Reconstruct Score drop: the drop (primitive
+    minus open) in every language scored in both, its mean, and Spearman's rank correlation of
+    the per-language scores between the domains (near 1: the model keeps its language profile
+    on real scenes; undefined below 3 languages or when a domain's scores are all equal)."""
+    from scipy.stats import spearmanr
+
+    from scoring.aggregate import order_languages
+
+    name = COMPOSITES[0].name
+    shared = {k for k in primitive if k in open_domain and k[2] == mode}
+    languages = order_languages({k[1] for k in shared})
+    header = ["model", *languages, "mean", "ρ (profile kept)"]
+    rows = []
+    for model in sorted({k[0] for k in shared}):
+        mine = [lang for lang in languages if (model, lang, mode) in shared]
+        a = [primitive[(model, lang, mode)].get(name, math.nan) for lang in mine]
+        b = [open_domain[(model, lang, mode)].get(name, math.nan) for lang in mine]
+        drops = {lang: x - y for lang, x, y in zip(mine, a, b, strict=True)}
+        rho = math.nan
+        defined = not any(math.isnan(v) for v in (*a, *b))
+        if defined and len(mine) >= 3 and len(set(a)) > 1 and len(set(b)) > 1:
+            rho = float(spearmanr(a, b).statistic)
+        mean = math.fsum(drops.values()) / len(drops)
+        rows.append(
+            [
+                model,
+                *(_fmt(drops[lang]) if lang in drops else "–" for lang in languages),
+                _fmt(mean),
+                _fmt(rho, 2),
+            ]
+        )
+    return header, rows
+
+
+def aligned_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
+    """A table for the terminal: the first ``left`` columns left-aligned, the rest right."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join(
         "  ".join(
-            [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
-            + [c.rjust(w) for c, w in zip(row[2:], widths[2:], strict=True)]
+            [c.ljust(w) for c, w in zip(row[:left], widths[:left], strict=True)]
+            + [c.rjust(w) for c, w in zip(row[left:], widths[left:], strict=True)]
         ).rstrip()
         for row in [header, *rows]
     )
+
+
+# --- Reconstruct against QA, across models (the paper's Table 10) ----------------------------
+
+
+def correlation_grid(correlation: Correlation) -> tuple[list[str], list[list[str]]]:
+    """One row per model: the reconstruction column's language mean and the QA accuracy."""
+    header = ["model", f"{_label_of(correlation.metric)} (mean over languages)", "QA accuracy"]
+    rows = [
+        [model, _fmt(x), _fmt(y)]
+        for model, x, y in zip(
+            correlation.models, correlation.reconstruct, correlation.qa, strict=True
+        )
+    ]
+    return header, rows
+
+
+def correlation_lines(correlation: Correlation) -> list[str]:
+    """The coefficients with their p-values and the number of models, and what that number
+    allows one to conclude."""
+    c = correlation
+    if math.isnan(c.pearson):
+        found = (
+            f"No correlation: {c.n} model(s) scored in both runs with values that vary "
+            "(at least 3 are needed)."
+        )
+    else:
+        found = (
+            f"Pearson r = {c.pearson:.2f} (p = {c.pearson_p:.3f}), Spearman ρ = {c.spearman:.2f} "
+            f"(p = {c.spearman_p:.3f}), over n = {c.n} models."
+        )
+    note = "Each model is one point, so with few models the correlation is weak evidence: " + (
+        f"with {c.n} models |r| must exceed {c.critical_r:.2f} for p < 0.05, and one model "
+        "can move r a long way."
+        if not math.isnan(c.critical_r)
+        else "below 3 models there is none to speak of."
+    )
+    lines = [found, note]
+    if c.unpaired:
+        lines.append(f"Left out (scored in one run only): {', '.join(c.unpaired)}.")
+    return lines
+
+
+def correlation_table(correlation: Correlation, *, markdown: bool = False) -> str:
+    """The per-model pairs and the correlation, for the terminal or as Markdown."""
+    header, rows = correlation_grid(correlation)
+    table = markdown_table(header, rows) if markdown else aligned_table(header, rows)
+    return table + "\n\n" + "\n".join(correlation_lines(correlation))

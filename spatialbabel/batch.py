@@ -14,14 +14,21 @@ be scored without any other record of the run:
 Ids never contain ``/`` inside a part: scene, question and item ids are checked by their
 writers, and a language or mode has none.
 
-The paper's generation settings live here too, for every writer and runner of requests
-(``spatialbabel prompts``, ``spatialbabel run``): ``default_max_tokens(task, mode)`` (2,048
-tokens for code, 1,024 for NL-CoT answers, 256 for direct answers) and ``DEFAULT_TEMPERATURE``.
+- ``s3ft-phase1/<scene_id>/threejs``: S3-FT's phase-1 request, a whole Three.js program of a
+  ``phase1`` scene (docs/s3ft.md).
+
+The papers' decoding settings live here too, for every writer and runner of requests
+(``spatialbabel prompts``, ``spatialbabel suite prompts``, ``spatialbabel run``):
+``default_max_tokens(task, mode)`` (2,048 tokens for code, 1,024 for NL-CoT answers, 256 for
+direct answers; a suite sets its own), ``DEFAULT_TEMPERATURE`` (greedy decoding) and no
+``top_p`` (the papers set none); ``add_decoding_arguments`` gives every writer the same flags.
 A reply whose ``finish_reason`` is ``"length"`` hit that limit and is marked truncated.
 """
 
 from __future__ import annotations
 
+import argparse
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +39,9 @@ from spatialbabel.qa import parse_mode
 
 RECONSTRUCT: Final = "reconstruct"
 QA: Final = "qa"
+#: S3-FT's phase-1 request: the whole Three.js program of a ``phase1`` scene (its one language).
+S3FT_PHASE1: Final = "s3ft-phase1"
+S3FT_PHASE1_LANGUAGE: Final = "threejs"
 DEFAULT_RECONSTRUCT_MODE: Final = "direct"
 #: The paper's two reconstruction modes: the image and the language's instruction (``direct``),
 #: or a natural-language list of the objects first, then the code (``nl_cot``).
@@ -45,6 +55,51 @@ DIRECT_ANSWER_MAX_TOKENS: Final = 256
 #: Greedy decoding, as in the paper; a model that refuses a temperature (OpenAI's reasoning
 #: models) is sent none (``spatialbabel prompts --no-temperature``).
 DEFAULT_TEMPERATURE: Final = 0.0
+
+
+def decoding_problem(
+    max_tokens: int | None, temperature: float | None, top_p: float | None
+) -> str | None:
+    """What is wrong with a request's decoding settings, naming the setting (None: nothing);
+    ``None`` values are not set."""
+    if max_tokens is not None and max_tokens < 1:
+        return f"max_tokens must be at least 1, got {max_tokens}"
+    if temperature is not None and not 0.0 <= temperature < math.inf:
+        return f"temperature must be a non-negative number, got {temperature}"
+    if top_p is not None and not 0.0 < top_p <= 1.0:
+        return f"top_p must lie in (0, 1], got {top_p}"
+    return None
+
+
+def add_decoding_arguments(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, *, max_tokens_help: str
+) -> None:
+    """The decoding flags of every request writer: ``--max-tokens`` (default: the task's
+    budget), ``--temperature`` (default the papers' 0) or ``--no-temperature`` (none sent, for
+    models that refuse one), and ``--top-p`` (default: none sent, as in the papers)."""
+    parser.add_argument("--max-tokens", type=int, default=None, metavar="N", help=max_tokens_help)
+    sampling = parser.add_mutually_exclusive_group()
+    sampling.add_argument(
+        "--temperature",
+        type=float,
+        default=DEFAULT_TEMPERATURE,
+        metavar="T",
+        help=f"sampling temperature of every request (default {DEFAULT_TEMPERATURE:g}, the papers' greedy decoding)",
+    )
+    sampling.add_argument(
+        "--no-temperature",
+        dest="temperature",
+        action="store_const",
+        const=None,
+        help="send no temperature, for models that refuse one (OpenAI's reasoning models)",
+    )
+    parser.add_argument(
+        "--top-p",
+        type=float,
+        default=None,
+        metavar="P",
+        help="nucleus sampling's top_p in every request (default: none sent; the papers set none)",
+    )
 
 
 def check_reconstruct_mode(mode: str) -> str:
@@ -63,6 +118,8 @@ def default_max_tokens(task: str, mode: str) -> int:
     question suite sets its own budget)."""
     if task == RECONSTRUCT:
         check_reconstruct_mode(mode)
+        return CODE_MAX_TOKENS
+    if task == S3FT_PHASE1:
         return CODE_MAX_TOKENS
     if task == QA:
         kind, _ = parse_mode(mode)
@@ -98,6 +155,11 @@ def qa_id(question_id: str, mode: str) -> str:
     return str(RequestId(QA, _checked((question_id, mode))))
 
 
+def s3ft_phase1_id(scene_id: str) -> str:
+    """The id of a ``phase1`` scene's S3-FT phase-1 request (its language is Three.js)."""
+    return str(RequestId(S3FT_PHASE1, _checked((scene_id, S3FT_PHASE1_LANGUAGE))))
+
+
 def item_id(task: str, item: str, variant: str) -> str:
     """The id of one request of a question suite (``task`` is the suite's name)."""
     return str(RequestId(task, _checked((item, variant))))
@@ -119,6 +181,10 @@ def parse_request_id(custom_id: object) -> RequestId:
             )
     elif task == QA and len(parts) != 2:
         raise ValueError(f"custom_id {custom_id!r} is not qa/<question_id>/<mode>")
+    elif task == S3FT_PHASE1 and (len(parts) != 2 or parts[1] != S3FT_PHASE1_LANGUAGE):
+        raise ValueError(
+            f"custom_id {custom_id!r} is not {S3FT_PHASE1}/<scene_id>/{S3FT_PHASE1_LANGUAGE}"
+        )
     return RequestId(task, tuple(parts))
 
 
@@ -212,6 +278,22 @@ def reconstruct_output(reply: BatchReply) -> ModelOutput:
     )
 
 
+def s3ft_phase1_output(reply: BatchReply) -> ModelOutput:
+    """A reply to S3-FT's phase-1 prompt as a model output record, in mode ``s3ft-phase1``; a
+    ValueError when the id is not a phase-1 request's or the request failed."""
+    request = parse_request_id(reply.custom_id)
+    if request.task != S3FT_PHASE1:
+        raise ValueError(
+            f"custom_id {reply.custom_id!r} is not {S3FT_PHASE1}/<scene_id>/{S3FT_PHASE1_LANGUAGE}"
+        )
+    if reply.text is None or reply.model is None:
+        raise ValueError(f"{reply.custom_id}: {reply.error}")
+    scene_id, language = request.parts
+    return ModelOutput(
+        scene_id, reply.model, language, S3FT_PHASE1, reply.text, finish_reason=reply.finish_reason
+    )
+
+
 @dataclass(frozen=True)
 class BatchLine:
     """A line of a batch output file: the reply, or why the line is not one."""
@@ -243,10 +325,14 @@ __all__ = [
     "QA",
     "RECONSTRUCT",
     "RECONSTRUCT_MODES",
+    "S3FT_PHASE1",
+    "S3FT_PHASE1_LANGUAGE",
     "BatchLine",
     "BatchReply",
     "RequestId",
+    "add_decoding_arguments",
     "check_reconstruct_mode",
+    "decoding_problem",
     "default_max_tokens",
     "is_truncated",
     "item_id",
@@ -257,4 +343,6 @@ __all__ = [
     "reconstruct_output",
     "record_task",
     "reply_from_batch_record",
+    "s3ft_phase1_id",
+    "s3ft_phase1_output",
 ]

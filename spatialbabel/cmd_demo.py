@@ -4,8 +4,9 @@ Generates a six-scene split with Blender (one or two scenes of every tier), scor
 replies of three mock models in all six languages against it (parsing every reply; one model
 answers in both reconstruction modes, direct and nl_cot), prints the tables with the mode
 difference and the replies cut at the token limit, builds S3-FT training data from a mock base
-model's bundled replies to a second, small ``phase1`` split (four views per scene), and builds
-the HTML report. Each step is the matching subcommand, run as a user would.
+model's bundled replies to a second, small ``phase1`` split (four views per scene): it writes
+S3-FT's phase-1 prompts of that split, which the bundled replies answer, and builds from them;
+and builds the HTML report. Each step is the matching subcommand, run as a user would.
 """
 
 from __future__ import annotations
@@ -70,8 +71,9 @@ def _step(number: int, text: str) -> None:
 
 
 def s3ft_step(out: Path, workers: int) -> int:
-    """Generate the phase1 split, build the S3-FT data from the bundled mock base model's
-    replies (all three formats where the s3ft extra is installed), print its statistics."""
+    """Generate the phase1 split, write its phase-1 prompts (the requests the bundled mock base
+    model's replies answer), build the S3-FT data from those replies (all three formats where
+    the s3ft extra is installed), print its statistics."""
     from spatialbabel.cli import main
 
     split, data = out / "split", out / "data"
@@ -79,6 +81,12 @@ def s3ft_step(out: Path, workers: int) -> int:
         ["generate", "--n", str(S3FT_SCENES), "--seed", str(S3FT_SEED), "--out", str(split)]
         + ["--workers", str(workers), "--views", str(S3FT_VIEWS), "--no-progress"]
         + ["--eval-size", str(S3FT_EVAL), "--phase1-size", str(S3FT_SCENES - S3FT_EVAL)]
+    )
+    if status != ExitCode.OK:
+        return status
+    status = main(
+        ["prompts", "--split", str(split), "--task", "s3ft-phase1"]
+        + ["--out", str(out / "phase1_requests.jsonl")]
     )
     if status != ExitCode.OK:
         return status

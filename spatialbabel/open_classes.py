@@ -202,12 +202,42 @@ def open_classes_equivalent(predicted: str | None, true: str | None) -> bool:
     return p == t or (is_catch_all(t) and class_group(p) == t)
 
 
+#: Classes whose name already means several things or a mass (NYU40's ``books``, ``clothes``,
+#: ...): a question cannot count them one by one, nor ask for "a" one.
+MASS_CLASSES: Final = frozenset({"blinds", "books", "clothes", "paper", "shelves", "stairs"})
+_IRREGULAR_PLURALS: Final = {"person": "people", "bookshelf": "bookshelves"}
+
+
+def open_plural(name: str) -> str:
+    """The plural of a class name as a question says it (``night stands``, ``boxes``)."""
+    if name in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[name]
+    if name in MASS_CLASSES:
+        return name
+    if name.endswith(("s", "x", "sh", "ch")):
+        return name + "es"
+    return name + "s"
+
+
+def with_article(name: str) -> str:
+    """``a chair``, ``an ottoman``."""
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def askable_open_class(name: str) -> bool:
+    """Whether a question may name ``name`` on its own: a class of the table that is neither an
+    NYU40 catch-all (``other prop`` names no kind of thing) nor a mass (``books``)."""
+    return is_open_class(name) and not is_catch_all(name) and name not in MASS_CLASSES
+
+
 __all__ = [
     "CATCH_ALL_IDS",
     "DOMAINS",
+    "MASS_CLASSES",
     "Domain",
     "OpenClass",
     "Taxonomy",
+    "askable_open_class",
     "class_group",
     "is_catch_all",
     "is_open_class",
@@ -216,6 +246,8 @@ __all__ = [
     "open_class_in",
     "open_class_names",
     "open_classes_equivalent",
+    "open_plural",
     "read_table",
     "taxonomy",
+    "with_article",
 ]

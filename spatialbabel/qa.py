@@ -17,6 +17,7 @@ from typing import Any, Final, Literal
 
 from spatialbabel.classes import CLASSES
 from spatialbabel.errors import SpatialBabelError
+from spatialbabel.open_classes import is_open_class
 from spatialbabel.palette import PALETTE
 from spatialbabel.registry import Registry
 from spatialbabel.relations import (
@@ -144,8 +145,10 @@ def _op_filter_color(ctx: _Context, inputs: list[Value], value: Any) -> Value:
 
 @OPS.register("filter_shape")
 def _op_filter_shape(ctx: _Context, inputs: list[Value], value: Any) -> Value:
-    if value not in CLASSES:
-        raise ProgramError(f"filter_shape: unknown shape {value!r}")
+    """The objects of the set of class ``value``: one of the six shapes, or in the open domain
+    a class of the open vocabulary (``sofa``), as the scene spells it."""
+    if value not in CLASSES and not is_open_class(value):
+        raise ProgramError(f"filter_shape: unknown shape or class {value!r}")
     return tuple(
         o
         for o in _objects(_inputs(inputs, 1, "filter_shape")[0], "filter_shape")

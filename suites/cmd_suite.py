@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from spatialbabel.batch import add_decoding_arguments, decoding_problem
 from spatialbabel.cli import ExitCode
 from spatialbabel.executor import add_executor_arguments
 from spatialbabel.files import atomic_write_chunks
@@ -44,10 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="prompts: the variants to write (default: the suite's first)",
     )
     asking.add_argument("--model", default="gpt-4o", help="prompts: the model named in requests")
-    asking.add_argument(
-        "--max-tokens", type=int, default=None, help="prompts: override the suite's token budget"
+    add_decoding_arguments(
+        asking, max_tokens_help="prompts: override the suite's token budget of every request"
     )
-    asking.add_argument("--temperature", type=float, default=None, help="prompts: temperature")
     asking.add_argument(
         "--answers",
         type=Path,
@@ -112,8 +112,9 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
     from suites.prompts import requests
 
     _need(args, "items", "out")
-    if args.max_tokens is not None and args.max_tokens < 1:
-        print("spatialbabel suite: --max-tokens must be at least 1", file=sys.stderr)
+    problem = decoding_problem(args.max_tokens, args.temperature, args.top_p)
+    if problem is not None:
+        print(f"spatialbabel suite: --{problem.replace('_', '-')}", file=sys.stderr)
         return ExitCode.USAGE
     items = read_items(args.items, suite)
     suite.prepare(items.folder, items.items)
@@ -125,6 +126,7 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
         model=args.model,
         max_tokens=args.max_tokens,
         temperature=args.temperature,
+        top_p=args.top_p,
     )
     atomic_write_chunks(
         args.out, (json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)

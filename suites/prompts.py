@@ -1,5 +1,7 @@
 """A suite's items as an OpenAI batch request file: one request per item and variant, with
 ``custom_id`` ``<suite>/<item_id>/<variant>`` and the item's inputs as image parts, in order.
+Every request states its decoding: the suite's token budget, temperature 0 (the papers'
+deterministic decoding) unless told otherwise, and a top_p only when one is given.
 
 The file is streamed to disk and renamed into place, and the same items and flags give the
 same bytes; each input file is read once however many variants ask for it.
@@ -13,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.batch import item_id
+from spatialbabel.batch import DEFAULT_TEMPERATURE, item_id
 from spatialbabel.files import FileFormatError
 from suites.base import Suite
 from suites.items import ItemSet
@@ -47,7 +49,8 @@ def requests(
     *,
     model: str,
     max_tokens: int | None = None,
-    temperature: float | None = None,
+    temperature: float | None = DEFAULT_TEMPERATURE,
+    top_p: float | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The batch requests, item by item, each variant in the order given."""
     for variant in variants:
@@ -67,6 +70,7 @@ def requests(
                 model=model,
                 max_tokens=max_tokens if max_tokens is not None else suite.max_tokens(variant),
                 temperature=temperature,
+                top_p=top_p,
             )
 
 

@@ -1,19 +1,19 @@
 """``spatialbabel prompts``: the requests of a split as an OpenAI batch file (JSONL).
 
 One line per request: ``reconstruct/<scene_id>/<language>/<mode>`` for every scene, language
-and reconstruction mode (``direct``, ``nl_cot``), or ``qa/<question_id>/<mode>`` for every
-question and QA mode; the scene's frontal image goes in as a base64 data URL. Each request
-carries the paper's generation settings unless a flag overrides them: the output budget of its
-task and mode (``spatialbabel.batch.default_max_tokens``) and temperature 0. The file is
-written as it is made (it can reach gigabytes), then renamed into place, and is the same bytes
-for the same split and flags.
+and reconstruction mode (``direct``, ``nl_cot``), ``qa/<question_id>/<mode>`` for every
+question and QA mode, or ``s3ft-phase1/<scene_id>/threejs`` for every ``phase1`` scene (S3-FT's
+phase-1 prompt: a whole Three.js program); the scene's frontal image goes in as a base64 data
+URL. Each request carries the paper's decoding settings unless a flag overrides them: the
+output budget of its task and mode (``spatialbabel.batch.default_max_tokens``), temperature 0
+and no top_p. The file is written as it is made (it can reach gigabytes), then renamed into
+place, and is the same bytes for the same split and flags.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -22,11 +22,14 @@ from typing import Any
 from spatialbabel import LANGUAGES, Scene
 from spatialbabel.batch import (
     CODE_MAX_TOKENS,
-    DEFAULT_TEMPERATURE,
     DIRECT_ANSWER_MAX_TOKENS,
     NL_COT_MAX_TOKENS,
     RECONSTRUCT_MODES,
+    S3FT_PHASE1,
+    add_decoding_arguments,
     check_reconstruct_mode,
+    decoding_problem,
+    s3ft_phase1_id,
 )
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import (
@@ -45,12 +48,16 @@ from synth.prompts import (
     qa_prompt,
     reconstruct_id,
     reconstruct_prompt,
+    s3ft_phase1_prompt,
 )
 
-HELP = "Write a split's reconstruction or QA prompts as an OpenAI batch request file (JSONL)."
+HELP = "Write a split's reconstruction, QA or S3-FT phase-1 prompts as an OpenAI batch request file (JSONL)."
 
 #: The modes written when ``--modes`` is not given: every mode of the task.
 DEFAULT_MODES = {"reconstruct": RECONSTRUCT_MODES, "qa": ("direct", "nl_cot", "code_cot")}
+TASKS = ("reconstruct", "qa", S3FT_PHASE1)
+#: The only scenes S3-FT learns from: its phase-1 requests ask for these unless told.
+S3FT_SUBSET = "phase1"
 
 
 def _names(values: Sequence[str]) -> list[str]:
@@ -67,7 +74,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the split (scenes/, images/, qa.jsonl)",
     )
     parser.add_argument(
-        "--task", required=True, choices=("reconstruct", "qa"), help="which prompts to write"
+        "--task",
+        required=True,
+        choices=TASKS,
+        help=f"which prompts to write ({S3FT_PHASE1}: S3-FT's phase-1 prompt, a whole Three.js "
+        "program of each phase1 scene, docs/s3ft.md)",
     )
     parser.add_argument(
         "--languages",
@@ -88,34 +99,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--subset",
         default=None,
         metavar="NAME",
-        help="only the scenes of this subset of subsets.json (eval, phase1, unused)",
+        help="only the scenes of this subset of subsets.json (eval, phase1, unused; "
+        f"default: every scene, and for {S3FT_PHASE1} the {S3FT_SUBSET} subset)",
     )
     parser.add_argument(
         "--model",
         default=DEFAULT_MODEL,
         help=f"the model named in every request (default {DEFAULT_MODEL})",
     )
-    parser.add_argument(
-        "--max-tokens",
-        type=int,
-        default=None,
-        help="max_completion_tokens of every request (default: the paper's, by task and mode: "
-        f"{CODE_MAX_TOKENS} for code (reconstruction, code_cot), {NL_COT_MAX_TOKENS} for nl_cot "
-        f"QA, {DIRECT_ANSWER_MAX_TOKENS} for direct QA)",
-    )
-    sampling = parser.add_mutually_exclusive_group()
-    sampling.add_argument(
-        "--temperature",
-        type=float,
-        default=DEFAULT_TEMPERATURE,
-        help=f"sampling temperature of every request (default {DEFAULT_TEMPERATURE:g}, the paper's)",
-    )
-    sampling.add_argument(
-        "--no-temperature",
-        dest="temperature",
-        action="store_const",
-        const=None,
-        help="send no temperature, for models that refuse one (OpenAI's reasoning models)",
+    add_decoding_arguments(
+        parser,
+        max_tokens_help="max_completion_tokens of every request (default: the paper's, by task "
+        f"and mode: {CODE_MAX_TOKENS} for code (reconstruction, code_cot, {S3FT_PHASE1}), "
+        f"{NL_COT_MAX_TOKENS} for nl_cot QA, {DIRECT_ANSWER_MAX_TOKENS} for direct QA)",
     )
     parser.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="the JSONL batch file to write"
@@ -198,7 +194,19 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The batch requests, scene by scene; each scene's image is read once."""
     root: Path = args.split
     languages = _names(args.languages)
-    options = {"model": args.model, "max_tokens": args.max_tokens, "temperature": args.temperature}
+    options = {
+        "model": args.model,
+        "max_tokens": args.max_tokens,
+        "temperature": args.temperature,
+        "top_p": args.top_p,
+    }
+    if args.task == S3FT_PHASE1:
+        for scene_id in scene_ids(root, args.subset or S3FT_SUBSET):
+            scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+            yield batch_request(
+                s3ft_phase1_id(scene_id), s3ft_phase1_prompt(scene), image, **options
+            )
+        return
     ids = scene_ids(root, args.subset)
     if args.task == "reconstruct":
         modes = reconstruct_modes(task_modes(args))
@@ -230,11 +238,16 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.max_tokens is not None and args.max_tokens < 1:
-        print("spatialbabel prompts: --max-tokens must be at least 1", file=sys.stderr)
+    problem = decoding_problem(args.max_tokens, args.temperature, args.top_p)
+    if problem is not None:
+        print(f"spatialbabel prompts: --{problem.replace('_', '-')}", file=sys.stderr)
         return ExitCode.USAGE
-    if args.temperature is not None and not math.isfinite(args.temperature):
-        print("spatialbabel prompts: --temperature must be a finite number", file=sys.stderr)
+    if args.task == S3FT_PHASE1 and args.modes is not None:
+        print(
+            f"spatialbabel prompts: {S3FT_PHASE1} has one prompt (a whole three.js program); "
+            "--modes does not apply",
+            file=sys.stderr,
+        )
         return ExitCode.USAGE
     unknown = [name for name in _names(args.languages) if name not in LANGUAGES]
     if unknown:
@@ -246,11 +259,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.task == "reconstruct":
             reconstruct_modes(task_modes(args))
-        else:
+        elif args.task == "qa":
             expand_modes(task_modes(args), _names(args.languages))
     except ValueError as error:
         print(f"spatialbabel prompts: {error}", file=sys.stderr)
         return ExitCode.USAGE
+    if args.task == S3FT_PHASE1 and not scene_ids(args.split, args.subset or S3FT_SUBSET):
+        print(
+            f"spatialbabel prompts: {split_paths(args.split)['subsets']}: the "
+            f"{args.subset or S3FT_SUBSET} subset is empty (generate with --phase1-size N, or "
+            "import with --subset N --phase1-size M)",
+            file=sys.stderr,
+        )
+        return ExitCode.BAD_INPUT
     written = 0
 
     def lines() -> Iterator[bytes]:

@@ -20,7 +20,6 @@ change with ``PROMPT_VERSION``.
 from __future__ import annotations
 
 import base64
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -32,6 +31,7 @@ from spatialbabel.batch import (
     DEFAULT_TEMPERATURE,
     RECONSTRUCT_MODES,
     check_reconstruct_mode,
+    decoding_problem,
     default_max_tokens,
     parse_request_id,
     qa_id,
@@ -61,6 +61,13 @@ SYSTEM_QA: Final = (
     "You are an expert in 3D scene understanding. You will see a rendered image of a 3D scene made "
     f"of simple primitives ({SHAPES_SENTENCE}) standing on a flat grey ground, and a question about "
     "the scene. Answer it as accurately as you can."
+)
+
+#: ``SYSTEM_QA`` for a scene of the open domain (a photo of a real room).
+SYSTEM_QA_OPEN: Final = (
+    "You are an expert in 3D scene understanding. You will see a photo-realistic image of a real "
+    "indoor scene, furniture and household items in a room, and a question about the scene. "
+    "Answer it as accurately as you can."
 )
 
 #: What every relation and comparison a question may use means, stated once in the shared
@@ -526,6 +533,132 @@ def reconstruct_prompt(scene: Scene, language: str, mode: str = "direct") -> Pro
     return Prompt(SYSTEM_RECONSTRUCT, text)
 
 
+# --- S3-FT's phase-1 prompt: a whole three.js program ----------------------------------------
+
+#: The paper's phase-1 request (S3-FT): the base model writes a whole three.js program of the
+#: image, which its quality filter (``s3ft.quality``) checks for a ``THREE.Scene``, a
+#: ``THREE.PerspectiveCamera`` and 1 to 50 ``THREE.Mesh`` with positions within 30 m. Unlike the
+#: benchmark's reconstruction prompt (objects only), it asks for the scene, the camera that took
+#: the image (its pose and field of view, given) and the lights and renderer of a program that
+#: runs.
+SYSTEM_S3FT_PHASE1: Final = (
+    "You are an expert in 3D scene understanding and graphics programming. You will see a rendered "
+    f"image of a 3D scene made of simple primitives ({SHAPES_SENTENCE}) standing on a flat grey "
+    "ground. Write a complete three.js program that recreates the scene as the image shows it: a "
+    "THREE.Scene, a THREE.PerspectiveCamera with the pose and field of view of the camera that "
+    "took the image, and one THREE.Mesh for every primitive you see, with its shape, colour, "
+    "position, rotation and size, as accurately as you can. Reply with the complete program in "
+    "one fenced code block."
+)
+
+SYSTEM_S3FT_PHASE1_OPEN: Final = (
+    "You are an expert in 3D scene understanding and graphics programming. You will see a "
+    "photo-realistic image of a real indoor scene: furniture and household items in a room. Write "
+    "a complete three.js program that recreates the scene as the image shows it: a THREE.Scene, a "
+    "THREE.PerspectiveCamera with the pose and field of view of the camera that took the image, "
+    "and one THREE.Mesh for every piece of furniture or item you see, drawn as its bounding box "
+    "and named with a descriptive class name, with its position, rotation and size in metres, as "
+    "accurately as you can. Reply with the complete program in one fenced code block."
+)
+
+#: The paper's quality-filter bounds, which the prompt states and ``s3ft.quality`` checks: 1 to
+#: 50 meshes, every numeric ``position.set`` argument within 30 (metres) of the origin.
+PHASE1_MIN_MESHES: Final = 1
+PHASE1_MAX_MESHES: Final = 50
+PHASE1_POSITION_LIMIT: Final = 30
+
+
+@dataclass(frozen=True)
+class Phase1Camera:
+    """The camera of the image as the phase-1 prompt gives it, in three.js's frame (the
+    canonical one): vertical field of view in degrees, the image's aspect ratio, where it is
+    and the point it looks at (2 decimals, as every prompt writes points)."""
+
+    fov_y_deg: float
+    width: int
+    height: int
+    eye: tuple[str, str, str]
+    target: tuple[str, str, str]
+
+    @property
+    def aspect(self) -> str:
+        return f"{self.width} / {self.height}"
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The three statements that make this camera."""
+        return (
+            f"const camera = new THREE.PerspectiveCamera({self.fov_y_deg:g}, {self.aspect}, 0.1, 100);",
+            f"camera.position.set({', '.join(self.eye)});",
+            f"camera.lookAt({', '.join(self.target)});",
+        )
+
+
+def phase1_camera(scene: Scene) -> Phase1Camera:
+    """The frontal camera of ``scene`` as the phase-1 prompt states it."""
+    camera = scene.frontal_camera
+    if camera is None:
+        raise ValueError(f"scene {scene.scene_id!r} has no camera to describe")
+    eye = native_point("threejs", np.asarray(camera.position))
+    target = native_point("threejs", _look_target(camera, scene.ground))
+    return Phase1Camera(
+        camera.fov_y_deg,
+        camera.width,
+        camera.height,
+        (_fmt(eye[0]), _fmt(eye[1]), _fmt(eye[2])),
+        (_fmt(target[0]), _fmt(target[1]), _fmt(target[2])),
+    )
+
+
+def s3ft_phase1_prompt(scene: Scene) -> Prompt:
+    """S3-FT's phase-1 prompt of ``scene``: a whole three.js program (scene, the image's camera
+    with its true pose and field of view, one mesh per object, lights and a renderer), in one
+    fenced block. A scene of the open domain asks for one named bounding box per object."""
+    camera = phase1_camera(scene)
+    open_domain = scene.domain == "open"
+    guide = GUIDES["threejs"]
+    if open_domain:
+        mesh = (
+            "one mesh per piece of furniture or item you see, drawn as its bounding box: "
+            "const mesh = new THREE.Mesh(new THREE.BoxGeometry(width, height, depth), new "
+            "THREE.MeshStandardMaterial()); named after its class (mesh.name = 'sofa'), placed "
+            "with mesh.position.set(x, y, z) at the centre of the box and turned with "
+            "mesh.rotation.y (radians); then scene.add(mesh)"
+        )
+        details = open_coordinate_hint(scene, "threejs")
+    else:
+        shapes = "\n".join(f"- {line}" for line in guide.primitives)
+        mesh = (
+            "one mesh per object you see: const mesh = new THREE.Mesh(geometry, new "
+            "THREE.MeshStandardMaterial({ color: ... })); of its shape and colour, placed with "
+            "mesh.position.set(x, y, z), turned with mesh.rotation and sized through the "
+            "geometry's parameters or mesh.scale; then scene.add(mesh)"
+        )
+        details = (
+            f"Shapes in {guide.title}:\n{shapes}\n"
+            f"Rotation: {guide.rotation}. Colour: {guide.color}.\n"
+            f"{palette_sentence()}\n\n{coordinate_hint(scene, 'threejs')}"
+        )
+    steps = (
+        "creates the scene: const scene = new THREE.Scene();",
+        "creates the camera that took the image, with its field of view, aspect ratio and pose: "
+        + " ".join(camera.lines),
+        f"adds {mesh}; one new THREE.Mesh(...) per object, between {PHASE1_MIN_MESHES} and "
+        f"{PHASE1_MAX_MESHES} of them, every position written as plain numbers in metres, within "
+        f"{PHASE1_POSITION_LIMIT} m of the origin;",
+        "lights the scene and renders it: a light or two, and a THREE.WebGLRenderer that renders "
+        "scene with camera.",
+    )
+    listed = "\n".join(f"{k}. {step}" for k, step in enumerate(steps, start=1))
+    text = (
+        f"Recreate the scene in the image as a complete {guide.title} program.\n\n"
+        f"Write one self-contained ES module (import * as THREE from 'three') that:\n{listed}\n\n"
+        f"{details}\n\n"
+        f"Reply with the complete program in one ```{guide.fence} fenced block."
+    )
+    return Prompt(SYSTEM_S3FT_PHASE1_OPEN if open_domain else SYSTEM_S3FT_PHASE1, text)
+
+
 def answer_format(question: Question) -> str:
     if question.category == "localization":
         return "three numbers, the x, y and z coordinates of the centre in the scene frame, as (x, y, z)"
@@ -547,6 +680,11 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
         )
     assert language is not None
     guide = GUIDES[language]
+    instructions = (
+        f"{OPEN_GUIDES[language]}\n\n{open_coordinate_hint(scene, language)}"
+        if scene.domain == "open"
+        else language_instructions(scene, language)
+    )
     mapping = (
         "the same in both frames"
         if np.allclose(language_frame(language).to_canonical, np.eye(3))
@@ -554,7 +692,7 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
     )
     return (
         f"First reconstruct the scene as {guide.title} code, then answer the question from your "
-        f"reconstruction.\n\n{language_instructions(scene, language)}\n\n"
+        f"reconstruction.\n\n{instructions}\n\n"
         f"Write the code in one ```{guide.fence} fenced block. After the code, work out the answer "
         f"from it. Give any coordinates in your answer in the scene frame described first "
         f"({mapping})."
@@ -562,8 +700,11 @@ def _mode_instruction(scene: Scene, mode: str) -> str:
 
 
 def scene_frame_hint(scene: Scene) -> str:
-    """The canonical frame, ground and camera: what the questions' coordinates refer to."""
+    """The canonical frame, ground and camera: what the questions' coordinates refer to (for
+    a scene of the open domain, the axes as its camera sees them and the floor)."""
     # Canonical JSON is written in the scene frame itself.
+    if scene.domain == "open":
+        return open_coordinate_hint(scene, "json")
     return coordinate_hint(scene, "json")
 
 
@@ -578,7 +719,7 @@ def qa_prompt(question: Question, scene: Scene, mode: str) -> Prompt:
         f"Question: {question.question}\n"
         f"Answer format: {answer_format(question)}. {FINAL_LINE}"
     )
-    return Prompt(SYSTEM_QA, text)
+    return Prompt(SYSTEM_QA_OPEN if scene.domain == "open" else SYSTEM_QA, text)
 
 
 def image_data_url(png: bytes) -> str:
@@ -605,6 +746,7 @@ def batch_request(
     model: str = DEFAULT_MODEL,
     max_tokens: int | None = None,
     temperature: float | None = DEFAULT_TEMPERATURE,
+    top_p: float | None = None,
 ) -> dict[str, Any]:
     """One line of an OpenAI batch file for the chat completions endpoint; several images
     (the views of a question suite's item) go in the order given, before the text. A
@@ -612,14 +754,14 @@ def batch_request(
 
     ``max_tokens`` defaults to the paper's budget for the id's task and mode
     (``spatialbabel.batch.default_max_tokens``; a question suite gives its own); ``temperature``
-    to 0, and ``None`` leaves it out of the request (for models that refuse one)."""
+    to 0, and ``None`` leaves it out of the request (for models that refuse one); ``top_p`` is
+    written only when given (the papers set none), so a request without it keeps its bytes."""
     urls = (image_url,) if isinstance(image_url, str) else tuple(image_url)
-    if temperature is not None and not math.isfinite(temperature):
-        raise ValueError(f"temperature must be a finite number, got {temperature}")
     if max_tokens is None:
         max_tokens = request_max_tokens(custom_id)
-    if max_tokens < 1:
-        raise ValueError(f"max_tokens must be at least 1, got {max_tokens}")
+    problem = decoding_problem(max_tokens, temperature, top_p)
+    if problem is not None:
+        raise ValueError(problem)
     body: dict[str, Any] = {
         "model": model,
         "messages": [
@@ -636,6 +778,8 @@ def batch_request(
     }
     if temperature is not None:
         body["temperature"] = temperature
+    if top_p is not None:
+        body["top_p"] = top_p
     return {"custom_id": custom_id, "method": "POST", "url": BATCH_URL, "body": body}
 
 
@@ -644,12 +788,19 @@ __all__ = [
     "DEFINITIONS",
     "GUIDES",
     "OPEN_GUIDES",
+    "PHASE1_MAX_MESHES",
+    "PHASE1_MIN_MESHES",
+    "PHASE1_POSITION_LIMIT",
     "PROMPT_VERSION",
     "RECONSTRUCT_ENDINGS",
     "SYSTEM_QA",
+    "SYSTEM_QA_OPEN",
     "SYSTEM_RECONSTRUCT",
     "SYSTEM_RECONSTRUCT_OPEN",
+    "SYSTEM_S3FT_PHASE1",
+    "SYSTEM_S3FT_PHASE1_OPEN",
     "LanguageGuide",
+    "Phase1Camera",
     "Prompt",
     "answer_format",
     "batch_request",
@@ -658,10 +809,12 @@ __all__ = [
     "native_point",
     "open_coordinate_hint",
     "open_reconstruct_prompt",
+    "phase1_camera",
     "qa_id",
     "qa_prompt",
     "reconstruct_id",
     "reconstruct_prompt",
     "request_max_tokens",
+    "s3ft_phase1_prompt",
     "to_scene_frame",
 ]

@@ -14,6 +14,17 @@ stacking, so they are asked only about splits whose generator stacks objects, an
 question never asks about a relation that cannot hold there ("a sphere below ...", when only
 cubes and cylinders carry others).
 
+Scenes of the open domain (real indoor scenes, ``Scene.domain == "open"``) get the same
+programs over their classes instead of colours and shapes (``filter_shape`` with ``sofa``):
+"the sofa", "How many chairs are there in the scene?", "Is there a lamp in the scene?". A class
+is asked about only when the ground truth can answer for the picture (``OpenAnswerable``): not
+an NYU40 catch-all (``other prop``) or a mass (``books``), not a class the split leaves out of
+every scene (an importer's room classes, ``SplitRules.unlisted``), not a class with an object
+the FOV filter dropped (its centre outside the image, part of it maybe in view), and not a class
+an NYU40 catch-all present in the scene may hide (a ``vase`` where an ``other prop`` stands).
+Comparisons are not asked of open scenes (``OPEN_QUOTAS``): the answer reader tells the two
+objects apart by colour and shape words, which real furniture does not have.
+
 Pure numpy: questions are made from ``Scene`` objects, never from Blender. The same seed and
 scene give the same questions, whatever the other scenes of the split.
 """
@@ -29,6 +40,14 @@ import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
 from spatialbabel.footprints import depth_inside
+from spatialbabel.open_classes import (
+    askable_open_class,
+    class_group,
+    is_catch_all,
+    open_class_names,
+    open_plural,
+    with_article,
+)
 from spatialbabel.qa import (
     DEFAULT_LOCALIZATION_TOLERANCE,
     AmbiguousProgram,
@@ -66,6 +85,10 @@ QUOTAS: Final[dict[Category, int]] = {
     "existence": 2,
     "comparison": 1,
 }
+
+#: The open domain's quotas: no comparison (its answers name the objects, which the reader
+#: tells apart by colour and shape words only).
+OPEN_QUOTAS: Final[dict[Category, int]] = {**QUOTAS, "comparison": 0}
 
 #: Spawn key of the questions' random stream, apart from the scenes' and the subsets' streams.
 QUESTIONS_STREAM: Final = 2
@@ -105,9 +128,13 @@ class SplitRules:
     """
 
     supports: frozenset[str] = field(default_factory=frozenset)
+    #: Classes the split leaves out of every scene (an importer's room classes: wall, floor,
+    #: ceiling): the ground truth says nothing of them, so no question names them.
+    unlisted: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "supports", frozenset(self.supports))
+        object.__setattr__(self, "unlisted", frozenset(self.unlisted))
         unknown = sorted(self.supports - set(CLASSES))
         if unknown:
             raise ValueError(f"unknown support class {unknown[0]!r}; known: {', '.join(CLASSES)}")
@@ -116,6 +143,12 @@ class SplitRules:
     def of_generator(cls, stack_prob: float) -> SplitRules:
         """The rules of a split made by ``spatialbabel generate --stack-prob stack_prob``."""
         return cls(SUPPORT_CLASSES if stack_prob > 0.0 else frozenset())
+
+    @classmethod
+    def of_import(cls, excluded: Sequence[str]) -> SplitRules:
+        """The rules of a split made by ``spatialbabel import`` with ``--exclude`` classes:
+        nothing is stacked, and the excluded classes are never asked about."""
+        return cls(unlisted=frozenset(excluded))
 
     @property
     def stacked(self) -> bool:
@@ -165,9 +198,36 @@ class _Program:
 
 
 @dataclass(frozen=True)
+class OpenAnswerable:
+    """What the ground truth of one open-domain scene can answer for its picture (the rules in
+    this module's docstring): the classes a question may name, and of those, the ones whose
+    absence or count it knows."""
+
+    named: frozenset[str]
+    #: Every class that may be asked about as absent (the vocabulary minus what is unsure).
+    absent: tuple[str, ...]
+
+    @classmethod
+    def of(cls, scene: Scene, rules: SplitRules) -> OpenAnswerable:
+        present = {o.class_name for o in scene.objects}
+        dropped = scene.meta.get("fov_dropped_classes") or {}
+        hidden = {c for c in present if is_catch_all(c)}
+        unsure = set(dropped) | set(rules.unlisted)
+
+        def sure(name: str) -> bool:
+            return (
+                askable_open_class(name) and name not in unsure and class_group(name) not in hidden
+            )
+
+        named = frozenset(c for c in present if sure(c))
+        absent = tuple(c for c in open_class_names() if c not in present and sure(c))
+        return cls(named, absent)
+
+
+@dataclass(frozen=True)
 class Referent:
-    """Words that single out one object: its colour and shape, and where those are shared,
-    a relation to an object that is itself named by colour and shape."""
+    """Words that single out one object: its colour and shape (in the open domain its class),
+    and where those are shared, a relation to an object that is itself named by them."""
 
     obj: SceneObject
     relation: Relation | None = None
@@ -175,12 +235,16 @@ class Referent:
 
     @property
     def color(self) -> str:
-        assert self.obj.color is not None
-        return self.obj.color
+        """The object's colour; "" for an object of the open domain, which has none."""
+        return self.obj.color or ""
 
     @property
     def text(self) -> str:
-        words = f"the {self.color} {self.obj.class_name}"
+        words = (
+            f"the {self.color} {self.obj.class_name}"
+            if self.color
+            else f"the {self.obj.class_name}"
+        )
         if self.relation is not None and self.anchor is not None:
             words += f" {RELATION_PHRASES[self.relation]} {self.anchor.text}"
         return words
@@ -191,11 +255,10 @@ class Referent:
 
     def emit(self, program: _Program) -> int:
         """Append the steps finding this object; returns the index of its ``unique`` step."""
-        found = program.add(
-            "filter_shape",
-            program.add("filter_color", program.add("scene"), value=self.color),
-            value=self.obj.class_name,
-        )
+        found = program.add("scene")
+        if self.color:
+            found = program.add("filter_color", found, value=self.color)
+        found = program.add("filter_shape", found, value=self.obj.class_name)
         if self.relation is not None and self.anchor is not None:
             found = program.add("relate", found, self.anchor.emit(program), value=self.relation)
         return program.add("unique", found)
@@ -225,7 +288,15 @@ class _SceneQuestions:
         self.margins = margins
         self.tolerance = tolerance
         self.rules = rules
-        self.objects = [o for o in scene.objects if o.color is not None and o.class_name in CLASSES]
+        self.open: OpenAnswerable | None = None
+        if scene.domain == "open":
+            self.open = OpenAnswerable.of(scene, rules)
+            named = self.open.named
+            self.objects = [o for o in scene.objects if o.class_name in named]
+        else:
+            self.objects = [
+                o for o in scene.objects if o.color is not None and o.class_name in CLASSES
+            ]
         self.views = {o.id: measure(o, camera) for o in self.objects}
         self.referents = self._referents()
         self.simple = [r for r in self.referents if r.simple]
@@ -256,8 +327,7 @@ class _SceneQuestions:
     def _referents(self) -> list[Referent]:
         groups: dict[tuple[str, str], list[SceneObject]] = {}
         for obj in self.objects:
-            assert obj.color is not None
-            groups.setdefault((obj.color, obj.class_name), []).append(obj)
+            groups.setdefault((obj.color or "", obj.class_name), []).append(obj)
         simple = {g[0].id: Referent(g[0]) for g in groups.values() if len(g) == 1}
         result = list(simple.values())
         for group in groups.values():
@@ -401,7 +471,22 @@ class _SceneQuestions:
             )
         return questions
 
+    def _open_counts(
+        self, answerable: OpenAnswerable
+    ) -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
+        """Counting candidates of an open scene: every class it holds that may be named, and
+        those it lacks (count 0)."""
+        classes = [o.class_name for o in self.objects]
+        present = sorted(set(classes))
+        return {
+            "shape": [
+                (open_plural(c), (c,), classes.count(c)) for c in [*present, *answerable.absent]
+            ]
+        }
+
     def counting(self, count: int) -> list[Question]:
+        if self.open is not None:
+            return self._counting(count, self._open_counts(self.open), {"shape": 1.0})
         colors = [o.color for o in self.objects]
         shapes = [o.class_name for o in self.objects]
         present = sorted({(o.color, o.class_name) for o in self.objects if o.color is not None})
@@ -425,11 +510,19 @@ class _SceneQuestions:
                 for c, s in sorted([*present, *absent])
             ],
         }
+        return self._counting(count, by_kind, COUNT_KINDS)
+
+    def _counting(
+        self,
+        count: int,
+        by_kind: dict[str, list[tuple[str, tuple[str, ...], int]]],
+        shares: dict[str, float],
+    ) -> list[Question]:
         questions: list[Question] = []
         asked: set[str] = set()
         values: set[int] = set()
-        kinds = list(COUNT_KINDS)
-        weights = np.array([COUNT_KINDS[k] for k in kinds])
+        kinds = list(shares)
+        weights = np.array([shares[k] for k in kinds])
         for _ in range(count):
             kind = kinds[int(self.rng.choice(len(kinds), p=weights / weights.sum()))]
             options = [c for c in by_kind[kind] if c[0] not in asked]
@@ -475,7 +568,25 @@ class _SceneQuestions:
                     break
         return questions
 
+    def _existence_open(self, wanted: str, answerable: OpenAnswerable) -> Question | None:
+        choices = (
+            sorted({o.class_name for o in self.objects})
+            if wanted == "yes"
+            else list(answerable.absent)
+        )
+        if not choices:
+            return None
+        shape = self._pick(choices)
+        program = _Program()
+        program.add("exists", program.add("filter_shape", program.add("scene"), value=shape))
+        if not self._checked(program, wanted):
+            return None
+        text = f"Is there {with_article(shape)} in the scene?"
+        return self._question("existence", "shape", text, wanted, program)
+
     def _existence_attribute(self, wanted: str) -> Question | None:
+        if self.open is not None:
+            return self._existence_open(wanted, self.open)
         present = {(o.color or "", o.class_name) for o in self.objects}
         pairs: list[tuple[str, str]]
         if wanted == "yes":
@@ -512,9 +623,10 @@ class _SceneQuestions:
         # both answers in this scene, so no relation's answer is given away by how often it is
         # asked with each (stacks are few: "no" options for above and below abound).
         options: dict[Relation, dict[bool, list[tuple[Referent, Relation, str]]]] = {}
+        shapes = sorted({o.class_name for o in self.objects}) if self.open else CLASSES
         for anchor in self.simple:
             for relation in self.rules.relations:
-                for shape in CLASSES:
+                for shape in shapes:
                     if not self.rules.can_hold(relation, shape, anchor.obj.class_name):
                         continue
                     others = [
@@ -539,7 +651,8 @@ class _SceneQuestions:
         program.add("exists", program.add("relate", found, anchor.emit(program), value=relation))
         if not self._checked(program, wanted):
             return None
-        text = f"Is there a {shape} {RELATION_PHRASES[relation]} {anchor.text}?"
+        noun = with_article(shape) if self.open else f"a {shape}"
+        text = f"Is there {noun} {RELATION_PHRASES[relation]} {anchor.text}?"
         return self._question("existence", "relational", text, wanted, program, objects=[anchor])
 
     def comparison(self, count: int) -> list[Question]:
@@ -658,14 +771,15 @@ def generate_scene_questions(
     margins: Margins = DEFAULT_MARGINS,
     rules: SplitRules = SplitRules(),
 ) -> list[Question]:
-    """The questions of one scene, ids ``<scene_id>-q00``..., in ``QUOTAS`` order. Works on any
-    scene with a camera; ``rules`` says what its split's generator guarantees (by default
-    nothing, so nothing is taken to be stacked)."""
+    """The questions of one scene, ids ``<scene_id>-q00``..., in ``QUOTAS`` order (``OPEN_QUOTAS``
+    for a scene of the open domain). Works on any scene with a camera; ``rules`` says what its
+    split's generator guarantees (by default nothing, so nothing is taken to be stacked)."""
     maker = _SceneQuestions(
         scene, question_rng(seed, scene.scene_id), margins, localization_tolerance, rules
     )
     made: list[Question] = []
-    for category, count in QUOTAS.items():
+    quotas = OPEN_QUOTAS if scene.domain == "open" else QUOTAS
+    for category, count in quotas.items():
         made += getattr(maker, category)(count)
     return [replace(q, question_id=f"{scene.scene_id}-q{k:02d}") for k, q in enumerate(made)]
 
@@ -693,7 +807,9 @@ def generate_split_questions(
 
 
 __all__ = [
+    "OPEN_QUOTAS",
     "QUOTAS",
+    "OpenAnswerable",
     "Referent",
     "SplitRules",
     "generate_scene_questions",

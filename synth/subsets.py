@@ -28,11 +28,17 @@ def _quotas(available: dict[str, int], total: int) -> dict[str, int]:
 
 
 def stratified_subsets(
-    scene_tiers: Sequence[tuple[str, str]], seed: int, eval_size: int, phase1_size: int
+    scene_tiers: Sequence[tuple[str, str]],
+    seed: int,
+    eval_size: int,
+    phase1_size: int,
+    *,
+    stratified_by: str = "tier",
 ) -> dict[str, Any]:
     """Subsets of ``scene_tiers`` ((scene_id, tier) pairs): ``eval`` first, then ``phase1``,
     the rest ``unused``; each subset holds the tiers in the split's proportions. Sizes larger
-    than what is left are cut down. Lists are sorted by scene id."""
+    than what is left are cut down. Lists are sorted by scene id. ``stratified_by`` names what
+    the tiers are (an importer's subsets stratify by object count)."""
     if eval_size < 0 or phase1_size < 0:
         raise ValueError(f"subset sizes must not be negative, got {eval_size} and {phase1_size}")
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SUBSETS_STREAM,)))
@@ -62,4 +68,4 @@ def stratified_subsets(
         }
         for name in SUBSET_NAMES
     }
-    return {"seed": seed, "stratified_by": "tier", **result, "counts": counts}
+    return {"seed": seed, "stratified_by": stratified_by, **result, "counts": counts}

@@ -12,7 +12,7 @@ import pytest
 
 from s3ft.demo_replies import FAILURES, MOCK_BASE
 from spatialbabel import LANGUAGES
-from spatialbabel.batch import parse_request_id
+from spatialbabel.batch import S3FT_PHASE1, parse_request_id
 from spatialbabel.cmd_demo import (
     DEMO_SCENES,
     S3FT_EVAL,
@@ -51,7 +51,8 @@ def test_bundled_s3ft_replies_answer_every_phase1_scene_once() -> None:
     records = [line.record for line in read_jsonl(bundled_s3ft_replies())]
     assert all(r is not None for r in records)
     ids = [parse_request_id(r["custom_id"]) for r in records if r]
-    assert {i.parts[1:] for i in ids} == {("threejs", "direct")}
+    # They answer S3-FT's phase-1 prompt (the paper's route), not the reconstruction prompt.
+    assert {(i.task, *i.parts[1:]) for i in ids} == {(S3FT_PHASE1, "threejs")}
     assert len({i.parts[0] for i in ids}) == len(ids) == S3FT_SCENES - S3FT_EVAL
     assert {r["response"]["body"]["model"] for r in records if r} == {MOCK_BASE.name}
     assert len(FAILURES) < len(ids) // 2
@@ -115,7 +116,12 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
     # S3-FT: the bundled phase1 replies answer the scenes the demo generates (else the bundle
     # must be remade: python -m s3ft.demo_replies), a few fail, and all three formats exist.
     s3ft = tmp_path / "s3ft" / "data"
+    # The demo writes the phase-1 prompts of its split, and the bundled replies answer them.
+    asked = [line.record for line in read_jsonl(tmp_path / "s3ft" / "phase1_requests.jsonl")]
+    answered = [line.record for line in read_jsonl(bundled_s3ft_replies())]
+    assert [r["custom_id"] for r in asked if r] == [r["custom_id"] for r in answered if r]
     stats = json.loads((s3ft / "stats.json").read_text())
+    assert stats["phase1_prompt"] and stats["mode"] == S3FT_PHASE1
     assert stats["input"]["problems"] == {k: 0 for k in stats["input"]["problems"]}
     assert stats["input"]["unanswered_scenes"] == 0
     kinds = sorted(FAILURES.values())

@@ -1,6 +1,7 @@
 """Golden prompt texts: a fixed scene and question, every reconstruction language in both
 reconstruction modes (``reconstruct_<language>.txt`` is mode direct,
-``reconstruct_nl_cot_<language>.txt`` mode nl_cot), and every QA mode.
+``reconstruct_nl_cot_<language>.txt`` mode nl_cot), every QA mode, and S3-FT's phase-1 prompt
+(``s3ft_phase1.txt``).
 
 A change in any prompt shows up as a diff in fixtures/qa/prompts/; regenerate after bumping
 ``synth.prompts.PROMPT_VERSION`` with ``.venv/bin/python -m tests.qa.prompt_goldens``.
@@ -13,7 +14,7 @@ from typing import Final
 
 from spatialbabel import LANGUAGES, Camera, Scene, SceneObject
 from spatialbabel.qa import Question
-from synth.prompts import PROMPT_VERSION, Prompt, qa_prompt, reconstruct_prompt
+from synth.prompts import PROMPT_VERSION, Prompt, qa_prompt, reconstruct_prompt, s3ft_phase1_prompt
 
 FOLDER: Final = Path(__file__).resolve().parents[2] / "fixtures" / "qa" / "prompts"
 SCENE: Final = Scene(
@@ -71,6 +72,7 @@ def goldens() -> dict[str, str]:
             for mode in QA_MODES
         }
     )
+    made["s3ft_phase1.txt"] = text(s3ft_phase1_prompt(SCENE))
     return made
 
 
