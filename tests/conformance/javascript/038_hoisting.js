@@ -1,0 +1,17 @@
+// Hoisting: function declarations are usable before them; var is undefined before it.
+console.log(early(2));
+function early(x) { return x * 10; }
+console.log(typeof v, v);
+var v = 'now set';
+console.log(v);
+function scope() {
+  if (true) { var inside = 'var escapes the block'; }
+  return inside;
+}
+console.log(scope());
+x = 5;
+var x;
+console.log(x);
+var twice = 1;
+var twice;
+console.log(twice);
