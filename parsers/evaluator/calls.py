@@ -115,6 +115,8 @@ class Calls(InterpreterState):
             props: ir.DictPattern = target  # type: ignore[assignment]
             used = set()
             for key, sub in props.props:
+                if not isinstance(key, str):  # a computed name
+                    key = self.dialect.to_string(self.eval(key, env))
                 used.add(key)
                 self.bind(sub, self.get_member(value, key, line, col), env, declare, line, col)
             if props.rest is not None:
@@ -174,13 +176,16 @@ class Calls(InterpreterState):
             while cls is not None:
                 if name in cls.static:
                     return cls.static[name]
+                if name in cls.static_getters:
+                    fn = cls.static_getters[name]
+                    return self._invoke(Closure(fn, cls.env, cls), [], {}, obj, line, col)
                 if cls.explicit_self and name in cls.methods:
                     return Closure(cls.methods[name], cls.env, cls)
                 base = cls.base
                 if isinstance(base, EngineClass):
                     return self.get_member(base, name, line, col)
                 cls = base if isinstance(base, ClassValue) else None
-            return UNDEFINED
+            return self.dialect.class_member(CallContext(self, line, col), obj, name)
         if call:
             return self.dialect.get_method(CallContext(self, line, col), obj, name)
         return self.dialect.get_member(CallContext(self, line, col), obj, name)
@@ -235,6 +240,11 @@ class Calls(InterpreterState):
         if isinstance(obj, Unknown):
             return
         if isinstance(obj, ClassValue):
+            accessor = obj.find_static_accessor(name, setter=True)
+            if accessor is not None:
+                fn, home = accessor
+                self._invoke(Closure(fn, home.env, home), [value], {}, obj, line, col)
+                return
             obj.static[name] = value
             return
         if isinstance(obj, Namespace):
@@ -339,7 +349,7 @@ class Calls(InterpreterState):
         this: Value,
         line: int,
         col: int,
-        new_target: ClassValue | None = None,
+        new_target: ClassValue | Closure | None = None,
     ) -> Value:
         fn = closure.fn
         self.budget.step()
@@ -398,7 +408,7 @@ class Calls(InterpreterState):
         this: Value,
         line: int,
         col: int,
-        new_target: ClassValue | None,
+        new_target: ClassValue | Closure | None,
     ) -> Value:
         fn = closure.fn
         if self.depth >= self.limits.max_call_depth:
@@ -587,9 +597,9 @@ class Calls(InterpreterState):
                 else:
                     cls.methods[member.name] = member.value
             elif member.kind == "getter" and isinstance(member.value, ir.FunctionExpr):
-                cls.getters[member.name] = member.value
+                (cls.static_getters if member.static else cls.getters)[member.name] = member.value
             elif member.kind == "setter" and isinstance(member.value, ir.FunctionExpr):
-                cls.setters[member.name] = member.value
+                (cls.static_setters if member.static else cls.setters)[member.name] = member.value
             elif member.kind == "field":
                 init = member.value
                 if member.static:

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import UNDEFINED, Record, Unknown, Value, is_number
+from parsers.evaluator.values import UNDEFINED, ClassValue, Record, Unknown, Value, is_number
+
+if TYPE_CHECKING:
+    from parsers.evaluator.interpreter import Interpreter
 
 
 class Dialect:
@@ -21,6 +25,10 @@ class Dialect:
 
     def globals(self) -> dict[str, Value]:
         return {}
+
+    def attach(self, interpreter: Interpreter) -> None:
+        """Called once by the interpreter that runs with this dialect, before ``globals``: a
+        dialect whose conversions call user code (JavaScript's ``toString``) keeps it."""
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:
@@ -72,6 +80,10 @@ class Dialect:
     # --- members of plain values ------------------------------------------------------------------
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
         return Unknown(f"{name} of a {type(obj).__name__} is not known")
+
+    def class_member(self, ctx: CallContext, cls: ClassValue, name: str) -> Value:
+        """``cls.name`` for a member no class of the chain declares (JavaScript's ``C.name``)."""
+        return UNDEFINED
 
     def get_method(self, ctx: CallContext, obj: Value, name: str) -> Value:
         """``obj.name`` of a plain value read to be called; ``get_member`` unless the language

@@ -45,6 +45,8 @@ class ExpressionEvaluator(Calls):
             member = self._implicit_member(expr.id, env, expr.line, expr.col)
             if member is not _NOT_A_MEMBER:
                 return member
+        if expr.id == NEW_TARGET:  # JavaScript's new.target in a call without new
+            return UNDEFINED
         fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
@@ -155,7 +157,7 @@ class ExpressionEvaluator(Calls):
         if isinstance(function, Closure):
             # A constructor function: ``this`` is a fresh plain object.
             this = Record("")
-            result = self._invoke(function, args, kwargs, this, expr.line, expr.col)
+            result = self._invoke(function, args, kwargs, this, expr.line, expr.col, function)
             return result if isinstance(result, Record | dict) else this
         return self._construct(function, args, kwargs, expr.line, expr.col)
 
@@ -330,7 +332,8 @@ class ExpressionEvaluator(Calls):
                 if isinstance(value, dict):
                     result.update(value)
                 elif isinstance(value, Record):
-                    result.update(value.fields)
+                    # Private fields (JavaScript's ``#x``) are no properties to copy.
+                    result.update((k, v) for k, v in value.fields.items() if k[:1] != "#")
                 elif isinstance(value, list):
                     result.update({str(i): v for i, v in enumerate(value)})
                 continue

@@ -78,6 +78,7 @@ class Interpreter(StatementRunner, ExpressionEvaluator):
             ir.Return: self._return,
             ir.Break: self._break,
             ir.Continue: self._continue,
+            ir.Labeled: self._labeled,
             ir.Throw: self._throw,
             ir.Try: self._try,
             ir.Switch: self._switch,

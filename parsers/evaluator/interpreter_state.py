@@ -40,6 +40,7 @@ class InterpreterState:
         self.budget = budget or Budget(self.limits)
         self.reporter = Reporter()
         self.globals = Scope(None, function=True)
+        dialect.attach(self)  # type: ignore[arg-type]  # only ever an Interpreter
         # Neither table declares constants: plain entries of the fresh global scope.
         self.globals.vars.update(dialect.globals())
         self.globals.vars.update(engine.globals())

@@ -311,9 +311,10 @@ class ListPattern(Node):
 
 @dataclass(slots=True)
 class DictPattern(Node):
-    """``{x, y: b, ...rest}``: (property name, target) pairs."""
+    """``{x, y: b, [key]: c, ...rest}``: (property name, target) pairs; a computed name is an
+    expression."""
 
-    props: tuple[tuple[str, Pattern], ...]
+    props: tuple[tuple[str | Expr, Pattern], ...]
     rest: Pattern | None = None
 
 
@@ -337,7 +338,8 @@ class ExprStmt(Node):
 
 @dataclass(slots=True)
 class Declare(Node):
-    """``const``/``let``/``var`` (JS), a typed local (C#). ``value`` None declares undefined."""
+    """``const``/``let``/``var`` (JS), a typed local (C#). ``value`` None declares undefined;
+    ``var`` without a value leaves a name its function already binds as it is."""
 
     target: Pattern
     value: Expr | None
@@ -361,20 +363,27 @@ class If(Node):
 
 @dataclass(slots=True)
 class While(Node):
+    """``while``/``do-while``; ``labels`` name it for ``break``/``continue`` (JavaScript)."""
+
     test: Expr
     body: Block
     do_while: bool = False
     other: Block | None = None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
 class ForC(Node):
-    """C-style ``for (init; test; update)``; each part may be absent."""
+    """C-style ``for (init; test; update)``; each part may be absent. ``per_iteration``: the
+    variables ``init`` declares are bound afresh for each iteration (JavaScript's ``let``,
+    which a closure made in the body keeps)."""
 
     init: Stmt | None
     test: Expr | None
     update: Expr | None
     body: Block
+    per_iteration: bool = False
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -389,6 +398,7 @@ class ForEach(Node):
     declare: Literal["const", "let", "var"] | None = "let"
     mode: Literal["of", "in"] = "of"
     other: Block | None = None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -410,12 +420,22 @@ class Return(Node):
 
 @dataclass(slots=True)
 class Break(Node):
-    pass
+    """``break``, or ``break label`` (the loop or ``Labeled`` statement named ``label``)."""
+
+    label: str | None = None
 
 
 @dataclass(slots=True)
 class Continue(Node):
-    pass
+    label: str | None = None
+
+
+@dataclass(slots=True)
+class Labeled(Node):
+    """A labelled statement other than a loop: ``break label`` inside leaves it."""
+
+    label: str
+    body: Block
 
 
 @dataclass(slots=True)
@@ -466,5 +486,6 @@ class Pass(Node):
 
 Stmt: TypeAlias = (
     "ExprStmt | Declare | Block | If | While | ForC | ForEach | FunctionDecl | ClassDecl"
-    " | Return | Break | Continue | Throw | Try | Switch | With | NonLocal | Delete | Pass"
+    " | Return | Break | Continue | Labeled | Throw | Try | Switch | With | NonLocal | Delete"
+    " | Pass"
 )

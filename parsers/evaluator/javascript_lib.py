@@ -3,25 +3,42 @@ empty arrays are truthy, and the parts of the standard library scene scripts use
 (``Math``, array methods, ``Object.assign``, ``Array.from``, ``Number``, ``String``).
 
 The ``JavaScript`` dialect (conversions, operators, members, iteration) is here; the members of
-arrays, strings and functions are in ``javascript_methods``, the global names in
-``javascript_globals``."""
+arrays, strings, numbers and functions are in ``javascript_methods``, Map, Set, the order of
+keys and JSON in ``javascript_collections``, numbers as text in ``javascript_numbers``, the
+global names in ``javascript_globals``.
+
+A user class instance with its own ``toString`` or ``valueOf`` converts through it (``${v}``,
+``'' + v``, ``v * 2``): the dialect calls back into the interpreter it is attached to."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.javascript_globals import js_globals
+from parsers.evaluator.engine import Kind
+from parsers.evaluator.javascript_collections import (
+    JsMap,
+    JsSet,
+    map_member,
+    map_methods,
+    object_keys,
+    own_keys,
+    set_member,
+    set_methods,
+)
+from parsers.evaluator.javascript_globals import ERROR_CLASSES, js_globals
 from parsers.evaluator.javascript_methods import (
     JsIterator,
     function_methods,
     list_methods,
+    number_methods,
     string_methods,
-    to_fixed,
 )
+from parsers.evaluator.javascript_numbers import js_pow, number_text, string_to_number
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -35,21 +52,11 @@ from parsers.evaluator.values import (
     is_number,
 )
 
+if TYPE_CHECKING:
+    from parsers.evaluator.interpreter import Interpreter
 
-def js_number_text(value: float) -> str:
-    """``String(n)`` for a JS number (``1`` not ``1.0``, ``1e+21``)."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if float(value).is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(float(value))
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        sign = "-" if exponent.startswith("-") else "+"
-        return f"{mantissa.removesuffix('.0')}e{sign}{exponent.lstrip('+-').lstrip('0') or '0'}"
-    return text
+#: ``String(n)`` for a JS number (``1`` not ``1.0``, ``1e+21``).
+js_number_text = number_text
 
 
 def _int32(value: float) -> int:
@@ -65,7 +72,22 @@ class JavaScript(Dialect):
     def __init__(self) -> None:
         self._list_methods = list_methods(self)
         self._string_methods = string_methods(self)
+        self._number_methods = number_methods(self)
         self._function_methods = function_methods()
+        self.map_methods = map_methods(self)
+        self.set_methods = set_methods(self)
+        #: Objects passed to ``Object.freeze`` (by identity; the value keeps each alive).
+        self.frozen: dict[int, Value] = {}
+        self._interp: Interpreter | None = None
+
+    def attach(self, interpreter: Interpreter) -> None:
+        self._interp = interpreter
+        # Error objects are records of these kinds, so that ``instanceof Error`` holds for a
+        # TypeError and for a user class extending Error.
+        engine = interpreter.engine
+        for name, base in ERROR_CLASSES.items():
+            if name not in engine.kinds:
+                engine.add_kind(Kind(name, base=base))
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:
@@ -91,13 +113,11 @@ class JavaScript(Dialect):
         if value is UNDEFINED:
             return math.nan
         if isinstance(value, str):
-            text = value.strip()
-            if not text:
-                return 0.0
-            try:
-                return float(int(text, 16)) if text.lower().startswith("0x") else float(text)
-            except ValueError:
-                return math.nan
+            return string_to_number(value)
+        if isinstance(value, Record) and value.cls is not None:
+            primitive = self._user_primitive(value, "number")
+            if primitive is not value:
+                return self.to_number(primitive)
         if isinstance(value, list):
             if not value:
                 return 0.0
@@ -119,12 +139,52 @@ class JavaScript(Dialect):
             return value
         if isinstance(value, list | tuple):
             return ",".join("" if v is None or v is UNDEFINED else self.to_string(v) for v in value)
+        if isinstance(value, Record) and value.cls is not None:
+            primitive = self._user_primitive(value, "string")
+            if primitive is not value and not isinstance(primitive, Unknown):
+                return self.to_string(primitive)
+        if isinstance(value, Record) and value.kind in ERROR_CLASSES:
+            name = self.to_string(value.fields.get("name", "Error"))
+            message = self.to_string(value.fields.get("message", ""))
+            return f"{name}: {message}" if name and message else name or message
         if isinstance(value, dict | Record):
             return "[object Object]"
+        if isinstance(value, JsMap):
+            return "[object Map]"
+        if isinstance(value, JsSet):
+            return "[object Set]"
         return str(value)
 
+    def format_value(self, value: Value) -> str | None:
+        if isinstance(value, Record) and value.cls is not None:
+            primitive = self._user_primitive(value, "string")
+            if isinstance(primitive, Unknown):
+                return None
+        return super().format_value(value)
+
+    def _user_primitive(self, value: Record, hint: str) -> Value:
+        """``value`` converted by its class's own ``toString``/``valueOf`` (``valueOf`` first
+        unless the hint is ``string``); ``value`` itself when its class defines neither."""
+        cls = value.cls
+        if cls is None or self._interp is None:
+            return value
+        order = ("toString", "valueOf") if hint == "string" else ("valueOf", "toString")
+        for name in order:
+            found = cls.find_method(name)
+            if found is None:
+                continue
+            fn, home = found
+            result = self._interp.call_value(Closure(fn, home.env, home), [], {}, 0, 0, value)
+            if not isinstance(result, list | tuple | dict | Record):
+                return result
+        return value
+
     def _primitive(self, value: Value) -> Value:
-        if isinstance(value, list | tuple | dict | Record):
+        if isinstance(value, Record) and value.cls is not None:
+            primitive = self._user_primitive(value, "default")
+            if primitive is not value:
+                return primitive
+        if isinstance(value, list | tuple | dict | Record | JsMap | JsSet):
             return self.to_string(value)
         return value
 
@@ -151,6 +211,10 @@ class JavaScript(Dialect):
             return Unknown("'in' on a value that is not an object")
         if op == "+":
             a, b = self._primitive(left), self._primitive(right)
+            if isinstance(a, Unknown):
+                return a
+            if isinstance(b, Unknown):
+                return b
             if isinstance(a, str) or isinstance(b, str):
                 text = self.to_string(a) + self.to_string(b)
                 return text if len(text) <= 1_000_000 else Unknown("a string too long to build")
@@ -183,12 +247,7 @@ class JavaScript(Dialect):
                     return math.nan
                 return math.fmod(x, y)
             if op == "**":
-                try:
-                    return float(x**y)
-                except OverflowError:
-                    return math.inf
-                except ZeroDivisionError:
-                    return math.inf
+                return js_pow(x, y)
             if op in ("&", "|", "^", "<<", ">>", ">>>"):
                 a_i, b_i = _int32(x), _int32(y)
                 if op == "&":
@@ -267,6 +326,11 @@ class JavaScript(Dialect):
             return "function"
         return "object"
 
+    def class_member(self, ctx: CallContext, cls: ClassValue, name: str) -> Value:
+        if name == "name":
+            return cls.name
+        return UNDEFINED
+
     # --- members ----------------------------------------------------------------------------------
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
         if isinstance(obj, list | tuple):
@@ -282,6 +346,8 @@ class JavaScript(Dialect):
                     obj,
                     Builtin("hasOwnProperty", lambda c, o, a, k: self.to_string(arg(a, 0)) in o),
                 )
+            if name == "toString":
+                return BoundMethod(obj, Builtin("toString", lambda c, o, a, k: "[object Object]"))
             return UNDEFINED
         if isinstance(obj, str):
             if name == "length":
@@ -289,25 +355,60 @@ class JavaScript(Dialect):
             method = self._string_methods.get(name)
             return BoundMethod(obj, method) if method is not None else UNDEFINED
         if is_number(obj):
-            if name == "toFixed":
-                return BoundMethod(obj, Builtin("toFixed", to_fixed))
-            if name == "toString":
-                return BoundMethod(obj, Builtin("toString", lambda c, o, a, k: self.to_string(o)))
-            return UNDEFINED
+            method = self._number_methods.get(name)
+            return BoundMethod(obj, method) if method is not None else UNDEFINED
         if isinstance(obj, Closure | Builtin | BoundMethod):
             method = self._function_methods.get(name)
-            return BoundMethod(obj, method) if method is not None else UNDEFINED
+            if method is not None:
+                return BoundMethod(obj, method)
+            if isinstance(obj, Closure):
+                return self._function_member(obj, name)
+            return UNDEFINED
+        if isinstance(obj, JsMap):
+            return map_member(self, obj, name)
+        if isinstance(obj, JsSet):
+            return set_member(self, obj, name)
         if obj is None or obj is UNDEFINED:
-            return Unknown(f"reading {name} of {self.to_string(obj)}")
+            return Unknown(f"reading {name} of {self.to_string(obj)} (a TypeError)")
+        return UNDEFINED
+
+    @staticmethod
+    def _function_member(fn: Closure, name: str) -> Value:
+        if name == "length":
+            count = 0
+            for param in fn.fn.params:
+                if param.default is not None or param.kind != "positional":
+                    break
+                count += 1
+            return float(count)
+        if name == "name":
+            if fn.fn.name:
+                return fn.fn.name
+            return Unknown("the name JavaScript infers for an anonymous function")
+        if name == "prototype":
+            return Unknown("a function's prototype is not followed")
         return UNDEFINED
 
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         if isinstance(obj, dict):
-            obj[name] = value
+            if id(obj) not in self.frozen:
+                obj[name] = value
         elif isinstance(obj, list) and name == "length":
             number = self.to_number(value)
             if number is not None and number.is_integer() and 0 <= number <= len(obj):
                 del obj[int(number) :]
+            elif number is not None and number.is_integer() and number > len(obj):
+                self.set_index(ctx, obj, number - 1, UNDEFINED)
+        elif obj is None or obj is UNDEFINED:
+            ctx.warning(
+                "eval.ignored_assignment",
+                f"setting {name} of {self.to_string(obj)} throws a TypeError; ignored",
+            )
+        elif isinstance(obj, list | Closure | Builtin | BoundMethod | JsMap | JsSet):
+            ctx.warning(
+                "eval.ignored_assignment",
+                f"a property {name} set on a {self.typeof(obj)} value is not followed; ignored",
+            )
 
     def _index_number(self, key: Value) -> int | None:
         number = key if is_number(key) else self.to_number(key) if isinstance(key, str) else None
@@ -337,23 +438,33 @@ class JavaScript(Dialect):
                 obj.extend([UNDEFINED] * (i + 1 - len(obj)))
             obj[i] = value
         elif isinstance(obj, dict):
-            obj[self.to_string(index)] = value
+            if id(obj) not in self.frozen:
+                obj[self.to_string(index)] = value
+        else:
+            self.set_member(ctx, obj, self.to_string(index), value)
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
         if isinstance(value, Unknown):
             return None
         if mode == "in":
-            if isinstance(value, dict):
-                return list(value.keys())
+            keys = object_keys(value)
+            if keys is not None:
+                return keys
             if isinstance(value, list | tuple | str):
                 return [str(i) for i in range(len(value))]
             if isinstance(value, Record):
-                return list(value.fields.keys())
+                return own_keys(k for k in value.fields if not k.startswith("#"))
+            if isinstance(value, JsMap | JsSet):
+                return []
             return None
         if isinstance(value, list | tuple | str):
             return iter(value)
         if isinstance(value, JsIterator):
             return iter(value.items)
+        if isinstance(value, JsMap):
+            return None if value.unknown else [[k, v] for k, v in value.entries.values()]
+        if isinstance(value, JsSet):
+            return None if value.unknown else list(value.entries.values())
         return None
 
     def globals(self) -> dict[str, Value]:

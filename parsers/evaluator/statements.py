@@ -89,6 +89,13 @@ class StatementRunner(Calls):
         self._eval[type(stmt.expr)](stmt.expr, env)
 
     def _declare(self, stmt: ir.Declare, env: Scope) -> None:
+        if (
+            stmt.value is None
+            and stmt.kind == "var"
+            and type(stmt.target) is ir.Name
+            and stmt.target.id in env.function_scope().vars
+        ):
+            return  # ``var x;`` leaves a name its function already binds as it is
         value = UNDEFINED if stmt.value is None else self.eval(stmt.value, env)
         self.bind(stmt.target, value, env, stmt.kind, stmt.line, stmt.col)
 
@@ -117,14 +124,18 @@ class StatementRunner(Calls):
         elif stmt.other is not None:
             self.exec_block(stmt.other.body, Scope(env) if stmt.other.scoped else env)
 
-    def _run_body(self, body: ir.Block, env: Scope) -> bool:
-        """Run a loop body; False when it breaks."""
+    def _run_body(self, body: ir.Block, env: Scope, labels: tuple[str, ...] = ()) -> bool:
+        """Run a loop body; False when it breaks. A ``break``/``continue`` naming a label the
+        loop does not carry goes on to the statement that does."""
         try:
             self.exec_block(body.body, Scope(env) if body.scoped else env)
-        except BreakSignal:
+        except BreakSignal as signal:
+            if signal.label is not None and signal.label not in labels:
+                raise
             return False
-        except ContinueSignal:
-            pass
+        except ContinueSignal as signal:
+            if signal.label is not None and signal.label not in labels:
+                raise
         return True
 
     def _while(self, stmt: ir.While, env: Scope) -> None:
@@ -143,7 +154,7 @@ class StatementRunner(Calls):
                 self._loop_limit(stmt)
                 return
             self.budget.step()
-            if not self._run_body(stmt.body, env):
+            if not self._run_body(stmt.body, env, stmt.labels):
                 broke = True
                 break
         if not broke and stmt.other is not None:
@@ -153,6 +164,9 @@ class StatementRunner(Calls):
         loop_env = Scope(env)
         if stmt.init is not None:
             self.exec(stmt.init, loop_env)
+        per_iteration = stmt.per_iteration
+        if per_iteration:
+            loop_env = loop_env.copy()
         count = 0
         limit = self.limits.max_loop_iterations
         while True:
@@ -169,8 +183,10 @@ class StatementRunner(Calls):
                 self._loop_limit(stmt)
                 return
             self.budget.step()
-            if not self._run_body(stmt.body, loop_env):
+            if not self._run_body(stmt.body, loop_env, stmt.labels):
                 return
+            if per_iteration:
+                loop_env = loop_env.copy()
             if stmt.update is not None:
                 self.eval(stmt.update, loop_env)
 
@@ -200,10 +216,13 @@ class StatementRunner(Calls):
             self.bind(stmt.target, item, iteration, stmt.declare, stmt.line, stmt.col)
             try:
                 self.exec_block(stmt.body.body, Scope(iteration) if stmt.body.scoped else iteration)
-            except BreakSignal:
+            except BreakSignal as signal:
+                if signal.label is not None and signal.label not in stmt.labels:
+                    raise
                 return
-            except ContinueSignal:
-                pass
+            except ContinueSignal as signal:
+                if signal.label is not None and signal.label not in stmt.labels:
+                    raise
         if stmt.other is not None:
             self.exec_block(stmt.other.body, env)
 
@@ -220,10 +239,17 @@ class StatementRunner(Calls):
         raise ReturnSignal(UNDEFINED if stmt.value is None else self.eval(stmt.value, env))
 
     def _break(self, stmt: ir.Break, env: Scope) -> None:
-        raise BreakSignal
+        raise BreakSignal(stmt.label)
 
     def _continue(self, stmt: ir.Continue, env: Scope) -> None:
-        raise ContinueSignal
+        raise ContinueSignal(stmt.label)
+
+    def _labeled(self, stmt: ir.Labeled, env: Scope) -> None:
+        try:
+            self.exec_block(stmt.body.body, env)
+        except BreakSignal as signal:
+            if signal.label != stmt.label:
+                raise
 
     def _throw(self, stmt: ir.Throw, env: Scope) -> None:
         value = UNDEFINED if stmt.value is None else self.eval(stmt.value, env)
@@ -269,8 +295,9 @@ class StatementRunner(Calls):
                         matched = True
                     if matched:
                         self.exec_block(body, switch_env)
-        except BreakSignal:
-            return
+        except BreakSignal as signal:
+            if signal.label is not None:
+                raise
 
     def _with(self, stmt: ir.With, env: Scope) -> None:
         for expr, target in stmt.items:
@@ -289,10 +316,34 @@ class StatementRunner(Calls):
         for target in stmt.targets:
             if isinstance(target, ir.Member):
                 obj = self.eval(target.obj, env)
-                if isinstance(obj, dict):
-                    obj.pop(target.name, None)
-                elif isinstance(obj, Record):
-                    obj.fields.pop(target.name, None)
+                key: object = target.name
+            elif isinstance(target, ir.Index):
+                obj = self.eval(target.obj, env)
+                key = self.eval(target.index, env)
+            else:
+                continue
+            if isinstance(obj, dict):
+                obj.pop(key if key in obj else self.dialect.to_string(key), None)
+            elif isinstance(obj, Record) and isinstance(key, str):
+                obj.fields.pop(key, None)
+            elif isinstance(obj, list) and not isinstance(key, Unknown):
+                number = self.dialect.to_number(key)
+                if number is not None and number.is_integer() and 0 <= number < len(obj):
+                    obj[int(number)] = UNDEFINED  # the length stays
+                    self.warning(
+                        "eval.array_hole",
+                        "delete leaves a hole in an array, read as undefined (iteration"
+                        " methods and 'in' would skip it)",
+                        stmt.line,
+                        stmt.col,
+                    )
+            else:
+                self.warning(
+                    "eval.ignored_assignment",
+                    "delete of a member the evaluator cannot follow; ignored",
+                    stmt.line,
+                    stmt.col,
+                )
 
     def _pass(self, stmt: ir.Pass, env: Scope) -> None:
         return None

@@ -159,6 +159,9 @@ class ClassValue:
     getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     static: dict[str, Value] = field(default_factory=dict)
+    #: Static accessors (JavaScript's ``static get x()``), looked up through the chain.
+    static_getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
+    static_setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
@@ -180,6 +183,19 @@ class ClassValue:
             table = cls.setters if setter else cls.getters
             if name in table:
                 return table[name], cls
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def find_static_accessor(
+        self, name: str, setter: bool
+    ) -> tuple[ir.FunctionExpr, ClassValue] | None:
+        cls: ClassValue | None = self
+        while cls is not None:
+            table = cls.static_setters if setter else cls.static_getters
+            if name in table:
+                return table[name], cls
+            if name in cls.static:
+                return None
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 

@@ -86,7 +86,9 @@ class Inspector:
             return "true" if value else "false"
         if is_number(value):
             number = float(value)
-            return "-0" if number == 0 and math.copysign(1.0, number) < 0 else js_number_text(number)
+            return (
+                "-0" if number == 0 and math.copysign(1.0, number) < 0 else js_number_text(number)
+            )
         if isinstance(value, str):
             if len(value) > 16 and "\n" in value:
                 raise Unmodelled("a long string of several lines")
@@ -103,8 +105,12 @@ class Inspector:
         raise Unmodelled(f"the formatting of a {type(value).__name__} value")
 
     def raw(
-        self, value: list[Value] | tuple[Value, ...] | dict[str, Value], recurse: int,
-        open_: str, close: str, name: str,
+        self,
+        value: list[Value] | tuple[Value, ...] | dict[str, Value],
+        recurse: int,
+        open_: str,
+        close: str,
+        name: str,
     ) -> str:
         # An empty array or object is shown as such at any depth.
         if not value:
@@ -116,7 +122,7 @@ class Inspector:
         output: list[str] = []
         is_array = not isinstance(value, dict)
         if is_array:
-            items = list(value)  # type: ignore[arg-type]
+            items = list(value)
             if len(items) > 100:
                 raise Unmodelled("an array of more than 100 items")
             for item in items:
@@ -150,7 +156,9 @@ class Inspector:
                 if "\n" not in joined:
                     return f"{open_} {joined} {close}"
         indentation = "\n" + " " * self.indentation
-        return f"{open_}{indentation}  " + f",{indentation}  ".join(output) + f"{indentation}{close}"
+        return (
+            f"{open_}{indentation}  " + f",{indentation}  ".join(output) + f"{indentation}{close}"
+        )
 
     @staticmethod
     def below_break_length(output: list[str], start: int) -> bool:
@@ -171,8 +179,7 @@ class Inspector:
         longest = max(lengths)
         actual = longest + separator
         if not (
-            actual * 3 + self.indentation < BREAK_LENGTH
-            and (total / actual > 5 or longest <= 6)
+            actual * 3 + self.indentation < BREAK_LENGTH and (total / actual > 5 or longest <= 6)
         ):
             return output
         bias = math.sqrt(actual - total / len(output))

@@ -47,7 +47,16 @@ REPO = HERE.parents[1]
 #: The programs the evaluator only reports (its output differs from node's after a warning
 #: naming the construct), each with the reason. A program that starts to pass, or one that
 #: stops being reported, fails its test until this list says so.
-EXPECTED_REPORTED: dict[str, str] = {}
+EXPECTED_REPORTED: dict[str, str] = {
+    "037_functions.js": "the arguments object is not bound (its uses are unknown)",
+    "049_getters_object_literal.js": "getters and setters in object literals are not followed",
+    "051_constructor_functions.js": "functions' prototype objects are not followed",
+    "053_delete_expression.js": "the value of delete used as an expression is not followed",
+    "054_hoisting_top_level.js": (
+        "top-level var names are not hoisted (a page's script may redeclare a library's global)"
+    ),
+    "055_delete_array_element.js": "an array hole left by delete reads as undefined",
+}
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,9 @@ class ConsoleEngine(Engine):
 
     def globals(self) -> dict[str, Value]:
         log = console_log(self.transcript)
-        return {"console": Namespace("console", {"log": log, "info": log, "warn": log, "error": log})}
+        return {
+            "console": Namespace("console", {"log": log, "info": log, "warn": log, "error": log})
+        }
 
 
 def run_evaluator(path: Path) -> Transcript:
@@ -136,7 +147,9 @@ def main(words: list[str]) -> int:
             continue
         counts[found.kind] = counts.get(found.kind, 0) + 1
         print(f"{path.name:40} {found}")
-    print(", ".join(f"{kind} {count}" for kind, count in sorted(counts.items())), f"of {len(paths)}")
+    print(
+        ", ".join(f"{kind} {count}" for kind, count in sorted(counts.items())), f"of {len(paths)}"
+    )
     return 0
 
 
