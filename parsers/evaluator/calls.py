@@ -21,6 +21,7 @@ from parsers.evaluator.control_flow import (
     ReturnSignal,
 )
 from parsers.evaluator.engine import HelperCall
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.interpreter_state import InterpreterState
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
@@ -89,7 +90,7 @@ class Calls(InterpreterState):
             self.bind(default.target, value, env, declare, line, col)
         elif kind is ir.ListPattern:
             pattern: ir.ListPattern = target  # type: ignore[assignment]
-            items = self.dialect.iterate(value, "of")
+            items = self.iterate(value, "of")
             if items is None:
                 reason = (
                     value.reason
@@ -427,6 +428,9 @@ class Calls(InterpreterState):
             if new_target is not None:
                 scope.declare(NEW_TARGET, new_target)
         self._bind_params(fn, args, kwargs, scope, line, col)
+        if fn.generator and isinstance(fn.body, ir.Block):
+            # Its body runs as its items are asked for.
+            return Generator(self, body=fn.body, scope=scope, frame=(closure.name, args))
         self.depth += 1
         self.frames.append((closure.name, args))
         try:

@@ -62,6 +62,16 @@ class Dialect:
     def unary(self, op: str, operand: Value) -> Value:
         raise NotImplementedError
 
+    def comprehension(
+        self, kind: str, items: list[Value], pairs: list[tuple[Value, Value]]
+    ) -> Value:
+        """What a list, set or dict comprehension gives from its items (``pairs`` for a dict)."""
+        if kind == "dict":
+            return {k: v for k, v in pairs if not isinstance(k, Unknown)}
+        if kind == "set":
+            return list(dict.fromkeys(v for v in items if not isinstance(v, list | dict | Record)))
+        return items
+
     def augmented(self, op: str, current: Value, value: Value) -> Value:
         """``current op= value``: the value to bind. Languages whose ``+=`` works in place on
         some types (Python lists, open3d meshes) mutate ``current`` and return it."""

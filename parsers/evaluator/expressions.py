@@ -5,12 +5,14 @@ templates, assignments, functions, comprehensions under the iteration cap, impor
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import HOME, NEW_TARGET, THIS, BreakSignal, ContinueSignal
+from parsers.evaluator.generators import Generator, run_yield
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
     UNDEFINED,
@@ -410,7 +412,11 @@ class ExpressionEvaluator(Calls):
         return self._closure(expr, env)
 
     def _comprehension(self, expr: ir.Comprehension, env: Scope) -> Value:
-        scope = Scope(env, function=True)
+        # The loop targets are the comprehension's own (declared in its scope); an assignment
+        # expression inside it binds in the enclosing function, as Python's ``:=`` does.
+        scope = Scope(env)
+        if expr.kind == "generator":
+            return self._generator_expression(expr, scope)
         results: list[Value] = []
         pairs: list[tuple[Value, Value]] = []
         counter = [0]
@@ -430,14 +436,14 @@ class ExpressionEvaluator(Calls):
                 return
             clause = expr.clauses[level]
             if isinstance(clause, ir.CompIf):
-                if self.dialect.truthy(self.eval(clause.test, scope)):
+                if self._comprehension_test(clause, scope):
                     run(level + 1)
                 return
-            items = self.dialect.iterate(self.eval(clause.iterable, scope), "of")
+            items = self.iterate(self.eval(clause.iterable, scope), "of")
             if items is None:
                 raise ContinueSignal
             for item in items:
-                self.bind(clause.target, item, scope, None, clause.line, clause.col)
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
                 run(level + 1)
 
         try:
@@ -452,13 +458,70 @@ class ExpressionEvaluator(Calls):
                 expr.col,
             )
             return Unknown("comprehension over an unknown value", expr.line)
-        if expr.kind == "dict":
-            return {k: v for k, v in pairs if not isinstance(k, Unknown)}
-        if expr.kind == "set":
-            return list(
-                dict.fromkeys(v for v in results if not isinstance(v, list | dict | Record))
+        return self.dialect.comprehension(expr.kind, results, pairs)
+
+    def _comprehension_test(self, clause: ir.CompIf, scope: Scope) -> bool:
+        truth = self.dialect.truthy(self.eval(clause.test, scope))
+        if truth is None:
+            self.warning(
+                "eval.unknown_condition",
+                "this comprehension condition cannot be decided statically; the item is left out",
+                clause.line,
+                clause.col,
             )
-        return results
+        return bool(truth)
+
+    def _generator_expression(self, expr: ir.Comprehension, scope: Scope) -> Value:
+        """A generator expression: its first iterable is read at once, everything else as
+        its items are asked for."""
+        first = expr.clauses[0] if expr.clauses else None
+        if not isinstance(first, ir.CompFor) or not isinstance(expr.element, ir.Node):
+            return Unknown("a generator expression that cannot be read", expr.line)
+        head = self.iterate(self.eval(first.iterable, scope), "of")
+        if head is None:
+            self.warning(
+                "eval.unknown_iterable",
+                "generator expression over a value that cannot be known statically",
+                expr.line,
+                expr.col,
+            )
+            return Unknown("generator expression over an unknown value", expr.line)
+        element: ir.Expr = expr.element
+        clauses = expr.clauses
+        limit = self.limits.max_loop_iterations
+
+        def items(level: int, source: Iterable[Value] | None) -> Iterator[Value]:
+            if level == len(clauses):
+                yield self.eval(element, scope)
+                return
+            clause = clauses[level]
+            if isinstance(clause, ir.CompIf):
+                if self._comprehension_test(clause, scope):
+                    yield from items(level + 1, None)
+                return
+            if source is None:
+                source = self.iterate(self.eval(clause.iterable, scope), "of")
+                if source is None:
+                    self.warning(
+                        "eval.unknown_iterable",
+                        "generator expression over a value that cannot be known statically",
+                        clause.line,
+                        clause.col,
+                    )
+                    return
+            for item in source:
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
+                yield from items(level + 1, None)
+
+        def capped() -> Iterator[Value]:
+            for count, item in enumerate(items(0, head), start=1):
+                if count > limit:
+                    self._loop_limit(expr)
+                    return
+                self.budget.step()
+                yield item
+
+        return Generator(self, items=capped())
 
     def _import(self, expr: ir.ImportValue, env: Scope) -> Value:
         return self.engine.resolve_import(
@@ -467,6 +530,10 @@ class ExpressionEvaluator(Calls):
 
     def _await(self, expr: ir.Await, env: Scope) -> Value:
         return self.eval(expr.value, env)
+
+    def _yield(self, expr: ir.Yield, env: Scope) -> Value:
+        value = UNDEFINED if expr.value is None else self.eval(expr.value, env)
+        return run_yield(self, expr, value)
 
     def _opaque(self, expr: ir.Opaque, env: Scope) -> Value:
         return Unknown(expr.what, expr.line)

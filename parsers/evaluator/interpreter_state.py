@@ -6,7 +6,7 @@ function declarations hoisted), the loop cap, the stop at the budget, and report
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from parsers.evaluator import ir
@@ -14,6 +14,7 @@ from parsers.evaluator.context import CallContext, Reporter
 from parsers.evaluator.control_flow import HOME
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Engine
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import ClassValue, Closure, Record, Unknown, Value, type_name
@@ -52,6 +53,10 @@ class InterpreterState:
         self.stopped: str | None = None
         #: For each derived constructor being run, where its super() call leaves ``this``.
         self._pending_this: list[dict[str, Value]] = []
+        #: Generator bodies started in this run (abandoned at its end if still suspended).
+        self.generators: list[Generator] = []
+        #: True while those are abandoned: no more of the script runs (no ``finally``).
+        self.abandoning = False
 
     # --- entry points -----------------------------------------------------------------------
     def context(self, line: int = 0, col: int = 0) -> CallContext:
@@ -124,11 +129,18 @@ class InterpreterState:
     def eval(self, expr: ir.Expr, env: Scope) -> Value:
         return self._eval[type(expr)](expr, env)
 
+    def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        """The items a loop, spread or destructuring visits: a generator's, lazily, in every
+        language; otherwise the dialect's (None when not iterable or unknown)."""
+        if type(value) is Generator:
+            return value
+        return self.dialect.iterate(value, mode)
+
     def _spread(self, spread: ir.Spread, env: Scope, into: list[Value]) -> None:
         """``...xs`` / ``*xs``: the items of ``xs`` appended to ``into`` (at most the collection
         cap), or one unknown when they cannot be known."""
         value = self.eval(spread.value, env)
-        items = self.dialect.iterate(value, "of")
+        items = self.iterate(value, "of")
         if items is None:
             into.append(
                 Unknown(value.reason if isinstance(value, Unknown) else "spread of a non-iterable")

@@ -223,12 +223,15 @@ class Param(Node):
 @dataclass(slots=True)
 class FunctionExpr(Node):
     """A function, method or lambda. ``arrow`` functions see the ``this`` of their scope.
-    ``body`` is a block, or an expression for arrows and lambdas."""
+    ``body`` is a block, or an expression for arrows and lambdas. A ``generator`` function
+    (its body holds a ``Yield``: Python, JS ``function*``, a C# iterator) returns a generator
+    whose body runs as its items are asked for (``parsers/evaluator/generators.py``)."""
 
     name: str | None
     params: tuple[Param, ...]
     body: Block | Expr
     arrow: bool = False
+    generator: bool = False
 
 
 ClassMemberKind: TypeAlias = Literal["method", "getter", "setter", "field", "constructor"]
@@ -285,6 +288,18 @@ class Await(Node):
 
 
 @dataclass(slots=True)
+class Yield(Node):
+    """``yield value`` in a generator function (``value`` None: the language's nothing;
+    C#'s ``yield return``). With ``delegate`` (Python ``yield from``, JS ``yield*``) every
+    item of ``value`` is yielded in turn. Its value is what the consumer sends in (Python
+    ``send``, JS ``next(v)``; plain iteration sends ``UNDEFINED``), and for a delegation to a
+    generator that generator's return value. C#'s ``yield break`` is a ``Return``."""
+
+    value: Expr | None
+    delegate: bool = False
+
+
+@dataclass(slots=True)
 class Opaque(Node):
     """A construct the front end cannot lower; evaluates to an ``Unknown`` saying ``what``."""
 
@@ -295,7 +310,7 @@ Expr: TypeAlias = (
     "Const | Name | Member | Index | Slice | Call | New | SuperCall | SuperMember | Binary"
     " | Compare | Logical | Unary | Conditional | ListLit | TupleLit | DictLit | Template"
     " | Sequence | Assign | Update | FunctionExpr | ClassExpr | Comprehension | ImportValue"
-    " | Await | Opaque"
+    " | Await | Yield | Opaque"
 )
 
 # --- patterns (assignment and declaration targets) ------------------------------------------

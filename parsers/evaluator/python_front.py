@@ -84,6 +84,8 @@ class PythonFrontEnd(TreeLowering):
     ``prefix`` (``py.syntax``)."""
 
     PREFIX = "py"
+    #: Whether the function being lowered holds a ``yield`` (it is then a generator).
+    _yields = False
 
     def _handlers(self) -> tuple[StatementHandlers, ExpressionHandlers]:
         statements: StatementHandlers = {
@@ -146,6 +148,7 @@ class PythonFrontEnd(TreeLowering):
             "assignment": self._assignment,
             "augmented_assignment": self._augmented,
             "await": lambda n: ir.Await(*self._pos(n), self.expression(self._named(n)[0])),
+            "yield": self._yield,
             "keyword_argument": self._stray_keyword,
         }
         return statements, expressions
@@ -392,8 +395,29 @@ class PythonFrontEnd(TreeLowering):
     def _function(self, node: Node) -> ir.FunctionExpr:
         name = self.text(self._required(node, "name"))
         params = self._params(self._field(node, "parameters"))
-        body = self._block(self._required(node, "body"))
-        return ir.FunctionExpr(*self._pos(node), name, params, body, False)
+        outer, self._yields = self._yields, False
+        try:
+            body = self._block(self._required(node, "body"))
+            generator = self._yields
+        finally:
+            self._yields = outer
+        return ir.FunctionExpr(*self._pos(node), name, params, body, False, generator)
+
+    def _yield(self, node: Node) -> ir.Expr:
+        """``yield``, ``yield value``, ``yield from items``: the function holding it is a
+        generator."""
+        self._yields = True
+        line, col = self._pos(node)
+        named = self._named(node)
+        delegate = any(child.type == "from" for child in node.children)
+        if not named:
+            return ir.Yield(line, col, ir.Const(line, col, None), delegate)
+        value = (
+            self.expression(named[0])
+            if len(named) == 1
+            else ir.TupleLit(line, col, tuple(self.expression(n) for n in named))
+        )
+        return ir.Yield(line, col, value, delegate)
 
     def _function_definition(self, node: Node) -> ir.Stmt:
         return ir.FunctionDecl(*self._pos(node), self._function(node))
@@ -785,7 +809,16 @@ class PythonFrontEnd(TreeLowering):
 
     def _lambda(self, node: Node) -> ir.Expr:
         params = self._params(self._field(node, "parameters"))
-        body = self.expression(self._required(node, "body"))
+        outer, self._yields = self._yields, False
+        try:
+            body = self.expression(self._required(node, "body"))
+            if self._yields:
+                # ``lambda: (yield x)``: a generator whose body is that one expression.
+                line, col = self._pos(node)
+                block = ir.Block(line, col, (ir.ExprStmt(line, col, body),), scoped=False)
+                return ir.FunctionExpr(line, col, None, params, block, True, True)
+        finally:
+            self._yields = outer
         return ir.FunctionExpr(*self._pos(node), None, params, body, True)
 
     def _walrus(self, node: Node) -> ir.Expr:

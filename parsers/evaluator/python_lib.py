@@ -16,6 +16,7 @@ from parsers.evaluator import numpy_lib as npl
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -282,6 +283,8 @@ class Python(Dialect):
             return iter(list(value))
         if isinstance(value, _LazyIterator):
             return value.items
+        if isinstance(value, Generator):
+            return value
         return None
 
     def globals(self) -> dict[str, Value]:
@@ -430,7 +433,29 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
             )
         },
     }
-    return {list: list_methods, tuple: tuple_methods, dict: dict_methods, str: str_methods}
+
+    def send(gen: Generator, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        try:
+            return gen.send(arg(args, 0))
+        except StopIteration:
+            return Unknown("send to a generator that is done")
+
+    def close(gen: Generator, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        gen.done = True
+        return None
+
+    generator_methods = {
+        "send": m("generator.send", send),
+        "close": m("generator.close", close),
+        "__next__": m("generator.__next__", lambda g, a, k: send(g, [None], k)),
+    }
+    return {
+        list: list_methods,
+        tuple: tuple_methods,
+        dict: dict_methods,
+        str: str_methods,
+        Generator: generator_methods,
+    }
 
 
 def _python_globals(py: Python) -> dict[str, Value]:
@@ -484,6 +509,34 @@ def _python_globals(py: Python) -> dict[str, Value]:
         if isinstance(value, list | tuple | str | range):
             return _LazyIterator("reversed", iter(value[::-1]))
         return Unknown("reversed of a value that cannot be known statically")
+
+    def next_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        source, default = arg(args, 0), arg(args, 1)
+        if isinstance(source, Generator):
+            items: Iterator[Value] | Unknown = source
+        elif isinstance(source, _LazyIterator):
+            items = source.items
+        else:
+            items = Unknown(
+                source.reason
+                if isinstance(source, Unknown)
+                else f"next of a {type_name(source)}, which is no iterator"
+            )
+        if isinstance(items, Unknown):
+            return items
+        try:
+            return next(items)
+        except StopIteration:
+            if default is UNDEFINED:
+                return Unknown("next of an exhausted iterator", ctx.line)
+            return default
+
+    def iter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        source = arg(args, 0)
+        if isinstance(source, Generator | _LazyIterator):
+            return source
+        items = iterable(source, "iter")
+        return items if isinstance(items, Unknown) else _LazyIterator("iter", items)
 
     def len_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         value = arg(args, 0)
@@ -746,6 +799,8 @@ def _python_globals(py: Python) -> dict[str, Value]:
         "zip": Builtin("zip", zip_),
         "reversed": Builtin("reversed", reversed_),
         "len": Builtin("len", len_),
+        "next": Builtin("next", next_),
+        "iter": Builtin("iter", iter_),
         "list": collect("list", list),
         "tuple": collect("tuple", tuple),
         "sorted": collect(

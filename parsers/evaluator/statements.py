@@ -14,6 +14,7 @@ from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal, ThrowSignal
+from parsers.evaluator.generators import abandon_all
 from parsers.evaluator.limits import BudgetExceeded
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import UNDEFINED, Record, Unknown, type_name
@@ -38,26 +39,32 @@ class StatementRunner(Calls):
     def run(self, program: ir.Block) -> None:
         """Run a whole program; never raises for anything the program does."""
         with _recursion_room(20_000):
-            self._run_top(program.body, self.globals)
-            if self.stopped is None:
-                try:
-                    self.engine.after_program(CallContext(self, program.line, program.col))
-                except BudgetExceeded as stop:
-                    self._stop(program.line, stop)
-                except ThrowSignal as thrown:
-                    self.warning(
-                        "eval.uncaught_throw",
-                        f"an event handler throws {self._describe(thrown.value)}; it stopped there",
-                        thrown.line,
-                        0,
-                    )
-                except RecursionError:
-                    self.warning(
-                        "eval.too_deep",
-                        "an event handler nests too deeply to follow",
-                        program.line,
-                        0,
-                    )
+            try:
+                self._run_program(program)
+            finally:
+                abandon_all(self)
+
+    def _run_program(self, program: ir.Block) -> None:
+        self._run_top(program.body, self.globals)
+        if self.stopped is None:
+            try:
+                self.engine.after_program(CallContext(self, program.line, program.col))
+            except BudgetExceeded as stop:
+                self._stop(program.line, stop)
+            except ThrowSignal as thrown:
+                self.warning(
+                    "eval.uncaught_throw",
+                    f"an event handler throws {self._describe(thrown.value)}; it stopped there",
+                    thrown.line,
+                    0,
+                )
+            except RecursionError:
+                self.warning(
+                    "eval.too_deep",
+                    "an event handler nests too deeply to follow",
+                    program.line,
+                    0,
+                )
 
     def _run_top(self, body: tuple[ir.Stmt, ...], env: Scope) -> None:
         self._hoist(body, env)
@@ -192,7 +199,7 @@ class StatementRunner(Calls):
 
     def _for_each(self, stmt: ir.ForEach, env: Scope) -> None:
         iterable = self.eval(stmt.iterable, env)
-        items = self.dialect.iterate(iterable, stmt.mode)
+        items = self.iterate(iterable, stmt.mode)
         if items is None:
             reason = (
                 iterable.reason
@@ -268,7 +275,7 @@ class StatementRunner(Calls):
                 )
             self.exec_block(stmt.handler.body, handler_env)
         finally:
-            if stmt.final is not None:
+            if stmt.final is not None and not self.abandoning:
                 self.exec_block(stmt.final.body, Scope(env))
 
     def _switch(self, stmt: ir.Switch, env: Scope) -> None:
