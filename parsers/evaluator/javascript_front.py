@@ -5,7 +5,9 @@ ERROR and MISSING nodes) is left out with a diagnostic giving its line and colum
 complete statement around it is kept. Constructs with no static meaning (regexes, JSX)
 become ``Opaque`` values.
 
-Some of JavaScript's semantics are lowered here onto plain ``ir``: ``var`` names are declared
+Generators (``function*``, ``*method()``, ``yield``, ``yield*``) lower onto the core's
+(``FunctionExpr.generator``, ``ir.Yield``). Some of JavaScript's semantics are lowered here
+onto plain ``ir``: ``var`` names are declared
 at the top of their function (hoisting);
 a link after ``?.`` short-circuits with it (``a?.b.c`` is undefined when ``a`` is); a tagged
 template calls its tag with the literal parts and the values; ``delete`` as a statement is
@@ -35,6 +37,8 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 
 _LOGICAL = {"&&": "and", "||": "or", "??": "??"}
+#: Generator functions (``function*``; methods mark theirs with a ``*`` child).
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
 #: Statements a label can name for ``continue``.
 _LOOPS = frozenset(
     {"for_statement", "for_in_statement", "while_statement", "do_statement", "labeled_statement"}
@@ -201,6 +205,7 @@ class JavaScriptFrontEnd(TreeLowering):
                 *self._pos(n), self.expression(self._named(n)[0])
             ),
             "meta_property": self._meta_property,
+            "yield_expression": self._yield,
         }
         return statements, expressions
 
@@ -454,6 +459,12 @@ class JavaScriptFrontEnd(TreeLowering):
         return ir.Pass(*self._pos(node))
 
     # --- expressions ------------------------------------------------------------------------------
+    def _yield(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        value = self.expression(named[0]) if named else None
+        delegate = any(c.type == "*" for c in node.children if not c.is_named)
+        return ir.Yield(*self._pos(node), value, delegate)
+
     def _meta_property(self, node: Node) -> ir.Expr:
         if self.text(node).replace(" ", "") == "new.target":
             return ir.Name(*self._pos(node), NEW_TARGET)
@@ -752,7 +763,11 @@ class JavaScriptFrontEnd(TreeLowering):
                 body = ir.Block(body.line, body.col, _hoisted(names) + body.body, body.scoped)
         else:
             body = self.expression(body_node)
-        return ir.FunctionExpr(*self._pos(node), name, params, body, arrow)
+        generator = node.type in _GENERATORS or (
+            node.type == "method_definition"
+            and any(c.type == "*" for c in node.children if not c.is_named)
+        )
+        return ir.FunctionExpr(*self._pos(node), name, params, body, arrow, generator)
 
     def _arrow(self, node: Node) -> ir.Expr:
         return self._function(node, arrow=True)
@@ -798,7 +813,7 @@ class JavaScriptFrontEnd(TreeLowering):
             # A private name keeps its ``#``: it is no public property and never enumerated.
             name = self.text(self._required(member, "name"))
             fn = self._function(member)
-            fn = ir.FunctionExpr(fn.line, fn.col, name, fn.params, fn.body, False)
+            fn = ir.FunctionExpr(fn.line, fn.col, name, fn.params, fn.body, False, fn.generator)
             if name == "constructor" and not static:
                 return ir.ClassMember(line, col, name, "constructor", fn)
             kind = "getter" if "get" in keywords else "setter" if "set" in keywords else "method"

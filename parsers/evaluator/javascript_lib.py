@@ -20,6 +20,7 @@ from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Kind
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.javascript_collections import (
     JsMap,
     JsSet,
@@ -34,6 +35,7 @@ from parsers.evaluator.javascript_globals import ERROR_CLASSES, js_globals
 from parsers.evaluator.javascript_methods import (
     JsIterator,
     function_methods,
+    generator_methods,
     list_methods,
     number_methods,
     string_methods,
@@ -74,6 +76,7 @@ class JavaScript(Dialect):
         self._string_methods = string_methods(self)
         self._number_methods = number_methods(self)
         self._function_methods = function_methods()
+        self._generator_methods = generator_methods()
         self.map_methods = map_methods(self)
         self.set_methods = set_methods(self)
         #: Objects passed to ``Object.freeze`` (by identity; the value keeps each alive).
@@ -153,6 +156,8 @@ class JavaScript(Dialect):
             return "[object Map]"
         if isinstance(value, JsSet):
             return "[object Set]"
+        if isinstance(value, Generator):
+            return "[object Generator]"
         return str(value)
 
     def format_value(self, value: Value) -> str | None:
@@ -368,6 +373,9 @@ class JavaScript(Dialect):
             return map_member(self, obj, name)
         if isinstance(obj, JsSet):
             return set_member(self, obj, name)
+        if isinstance(obj, Generator):
+            method = self._generator_methods.get(name)
+            return BoundMethod(obj, method) if method is not None else UNDEFINED
         if obj is None or obj is UNDEFINED:
             return Unknown(f"reading {name} of {self.to_string(obj)} (a TypeError)")
         return UNDEFINED
@@ -461,6 +469,8 @@ class JavaScript(Dialect):
             return iter(value)
         if isinstance(value, JsIterator):
             return iter(value.items)
+        if isinstance(value, Generator):
+            return value
         if isinstance(value, JsMap):
             return None if value.unknown else [[k, v] for k, v in value.entries.values()]
         if isinstance(value, JsSet):

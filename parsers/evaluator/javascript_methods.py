@@ -715,3 +715,36 @@ def function_methods() -> dict[str, Builtin]:
         "apply": Builtin("apply", apply),
         "bind": Builtin("bind", bind),
     }
+
+
+def generator_methods() -> dict[str, Builtin]:
+    """``next(v)``, ``return(v)`` and ``throw(e)`` of a generator object: each step is
+    ``{value, done}``."""
+
+    def step(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if gen.done:
+            return {"value": UNDEFINED, "done": True}
+        try:
+            item = gen.send(arg(args, 0))
+        except StopIteration:
+            result, gen.result = gen.result, UNDEFINED
+            return {"value": result, "done": True}
+        return {"value": item, "done": False}
+
+    def finish(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if not gen.done:
+            ctx.warning(
+                "eval.unsupported",
+                "return() of a suspended generator ends it without running its finally blocks",
+            )
+            gen.abandon()
+        return {"value": arg(args, 0), "done": True}
+
+    def throw(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return Unknown("throw() into a generator is not followed", ctx.line)
+
+    return {
+        "next": Builtin("Generator.next", step),
+        "return": Builtin("Generator.return", finish),
+        "throw": Builtin("Generator.throw", throw),
+    }

@@ -349,7 +349,7 @@ class TypeScriptFrontEnd(JavaScriptFrontEnd):
         )
         body[at:at] = assignments
         block = ir.Block(fn.body.line, fn.body.col, tuple(body), fn.body.scoped)
-        fn = ir.FunctionExpr(fn.line, fn.col, fn.name, fn.params, block, fn.arrow)
+        fn = ir.FunctionExpr(fn.line, fn.col, fn.name, fn.params, block, fn.arrow, fn.generator)
         return ir.ClassMember(
             constructor.line,
             constructor.col,
