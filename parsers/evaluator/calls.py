@@ -239,6 +239,11 @@ class Calls(InterpreterState):
             obj.fields[name] = value
             return
         if isinstance(obj, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                obj,
+                f"{name} set on a value that cannot be known statically",
+            )
             return
         if isinstance(obj, ClassValue):
             accessor = obj.find_static_accessor(name, setter=True)
@@ -257,7 +262,19 @@ class Calls(InterpreterState):
         if isinstance(obj, Record) and isinstance(key, str):
             self.set_member(obj, key, value, line, col)
             return
-        if isinstance(obj, Unknown) or isinstance(key, Unknown):
+        if isinstance(obj, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                obj,
+                "an element set on a value that cannot be known statically",
+            )
+            return
+        if isinstance(key, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                key,
+                "an element set at an index that cannot be known statically",
+            )
             return
         self.dialect.set_index(CallContext(self, line, col), obj, key, value)
 

@@ -103,6 +103,15 @@ class Dialect:
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         ctx.info("eval.ignored_assignment", f"cannot set {name} on this value; ignored")
 
+    def unknown_target(self, ctx: CallContext, target: Unknown, what: str) -> None:
+        """An assignment that cannot be followed (``what`` says which: a member of a value
+        that cannot be known, an element at an index that cannot be); ``target`` is the
+        unknown. A dialect that reports it says so here."""
+
+    def unknown_receiver(self, ctx: CallContext, receiver: Unknown, name: str) -> None:
+        """A statement calls ``name`` on a value that cannot be known, and the engine does not
+        read the call: it is not followed. A dialect that reports it says so here."""
+
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         return Unknown("index is not known")
 

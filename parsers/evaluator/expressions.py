@@ -120,6 +120,10 @@ class ExpressionEvaluator(Calls):
                     handled = self.undefined_helper(
                         func_expr.name, args, kwargs, expr.line, expr.col
                     )
+                if handled is None and expr is self.statement_expr:
+                    self.dialect.unknown_receiver(
+                        CallContext(self, expr.line, expr.col), receiver, func_expr.name
+                    )
                 return receiver if handled is None else handled
             function = self.get_member(
                 receiver, func_expr.name, func_expr.line, func_expr.col, call=True

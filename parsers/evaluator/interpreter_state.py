@@ -51,6 +51,9 @@ class InterpreterState:
         #: Whether the engine reads helpers without a body (``Engine.object_count``).
         self.reads_helpers = engine.object_count() is not None
         self.stopped: str | None = None
+        #: The expression of the expression statement being run (a call whose value is
+        #: dropped: one made for what it does).
+        self.statement_expr: ir.Expr | None = None
         #: For each derived constructor being run, where its super() call leaves ``this``.
         self._pending_this: list[dict[str, Value]] = []
         #: Generator bodies started in this run (abandoned at its end if still suspended).

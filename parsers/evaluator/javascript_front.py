@@ -169,7 +169,7 @@ class JavaScriptFrontEnd(TreeLowering):
             "import_statement": self._import,
             "export_statement": self._export,
             "with_statement": self._unsupported_statement,
-            "using_declaration": self._unsupported_statement,
+            "using_declaration": self._using,
         }
         expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
@@ -227,11 +227,30 @@ class JavaScriptFrontEnd(TreeLowering):
             col,
         )
 
-    def _unsupported_statement(self, node: Node) -> ir.Stmt:
+    def _unknown_statement(self, node: Node) -> None:
+        """A statement of a type no handler lowers: it may change an object, so a warning."""
         self._report(
-            "info", "unsupported", f"{node.type.replace('_', ' ')} not understood; skipped", node
+            "warning",
+            "unsupported",
+            f"{node.type.replace('_', ' ')} not understood; skipped",
+            node,
         )
+
+    def _unsupported_statement(self, node: Node) -> ir.Stmt:
+        self._unknown_statement(node)
         return ir.Pass(*self._pos(node))
+
+    def _using(self, node: Node) -> ir.Stmt:
+        """``using x = f()``: a constant (its disposal at the end of the block changes no
+        object of a scene)."""
+        declarations: list[ir.Stmt] = []
+        for child in self._named(node):
+            if child.type == "variable_declarator":
+                target = self.pattern(self._required(child, "name"))
+                value_node = self._field(child, "value")
+                value = self.expression(value_node) if value_node is not None else None
+                declarations.append(ir.Declare(*self._pos(child), target, value, "const"))
+        return ir.Block(*self._pos(node), tuple(declarations), scoped=False)
 
     def _body(self, node: Node | None) -> ir.Block:
         """A loop or branch body as a block (a single statement is wrapped)."""
@@ -255,7 +274,11 @@ class JavaScriptFrontEnd(TreeLowering):
         if inner.type == "unary_expression" and self._operator(inner) == "delete":
             target = self.expression(self._required(inner, "argument"))
             return ir.Delete(*self._pos(node), (target,))
-        return ir.ExprStmt(*self._pos(node), self.expression(inner))
+        expr = self.expression(inner)
+        if isinstance(expr, ir.Opaque):
+            # The whole statement has no meaning the evaluator knows: what it does is lost.
+            self._report("warning", "unsupported", f"{expr.what}; statement not followed", node)
+        return ir.ExprStmt(*self._pos(node), expr)
 
     def _declaration(self, node: Node) -> ir.Stmt:
         keyword = node.children[0].type if node.children else "let"
@@ -634,6 +657,12 @@ class JavaScriptFrontEnd(TreeLowering):
         argument = self._required(node, "argument")
         line, col = self._pos(node)
         if op == "delete":
+            self._report(
+                "warning",
+                "unsupported",
+                "delete inside an expression is not followed; the property stays",
+                node,
+            )
             return ir.Opaque(line, col, "delete has no static value")
         return ir.Unary(line, col, _UNARY.get(op, op), self.expression(argument))
 
@@ -825,7 +854,13 @@ class JavaScriptFrontEnd(TreeLowering):
             value = self.expression(value_node) if value_node is not None else None
             return ir.ClassMember(line, col, self.text(prop), "field", value, static)
         if member.type == "class_static_block":
-            self._report("info", "unsupported", "static initialisation block not followed", member)
+            # Run once when the class is made, ``this`` being the class: a static field whose
+            # value calls the block as an arrow function.
+            block = self._block(self._required(member, "body"))
+            self._closures += 1
+            fn = ir.FunctionExpr(line, col, None, (), block, True)
+            call = ir.Call(line, col, fn, ())
+            return ir.ClassMember(line, col, f"%static{line}:{col}", "field", call, True)
         return None
 
     def _sequence(self, node: Node) -> ir.Expr:

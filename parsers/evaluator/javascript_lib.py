@@ -418,6 +418,21 @@ class JavaScript(Dialect):
                 f"a property {name} set on a {self.typeof(obj)} value is not followed; ignored",
             )
 
+    def unknown_target(self, ctx: CallContext, target: Unknown, what: str) -> None:
+        if not target.inert:
+            ctx.warning(
+                "eval.unknown_target",
+                f"{what} ({target.reason}); the assignment is not followed",
+            )
+
+    def unknown_receiver(self, ctx: CallContext, receiver: Unknown, name: str) -> None:
+        if not receiver.inert:
+            ctx.warning(
+                "eval.unknown_target",
+                f"{name}() called on a value that cannot be known statically"
+                f" ({receiver.reason}); the call is not followed",
+            )
+
     def _index_number(self, key: Value) -> int | None:
         number = key if is_number(key) else self.to_number(key) if isinstance(key, str) else None
         if number is None or not math.isfinite(number) or not float(number).is_integer():

@@ -93,6 +93,7 @@ class StatementRunner(Calls):
                 continue
 
     def _expr_stmt(self, stmt: ir.ExprStmt, env: Scope) -> None:
+        self.statement_expr = stmt.expr
         self._eval[type(stmt.expr)](stmt.expr, env)
 
     def _declare(self, stmt: ir.Declare, env: Scope) -> None:

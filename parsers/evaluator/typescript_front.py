@@ -31,6 +31,7 @@ _TYPE_ONLY = (
     "abstract_method_signature",
     "method_signature",
     "index_signature",
+    "function_signature",
 )
 #: Expressions wrapping a value in a type, the value first (``x as T``, ``x!``, ``f<T>``).
 _TYPED_VALUE = (
@@ -93,6 +94,7 @@ class TypeScriptFrontEnd(JavaScriptFrontEnd):
         statements["enum_declaration"] = self._enum
         statements["internal_module"] = self._namespace
         statements["module"] = self._namespace
+        statements["import_alias"] = self._import_alias
         for kind in _TYPED_VALUE:
             expressions[kind] = lambda node: self.expression(self._named(node)[0])
         # ``<T>x``: the value comes last.
@@ -115,6 +117,31 @@ class TypeScriptFrontEnd(JavaScriptFrontEnd):
         if named and named[0].type == "internal_module":  # ``namespace N {}`` at the top
             return self._namespace(named[0])
         return super()._expression_statement(node)
+
+    def _import_alias(self, node: Node) -> ir.Stmt:
+        """``import V = THREE.Vector3``: a constant naming what the path names."""
+        named = self._named(node)
+        if len(named) < 2:
+            return self._unsupported_statement(node)
+        target = ir.Name(*self._pos(named[0]), self.text(named[0]))
+        path = named[-1]
+        value: ir.Expr
+        if path.type == "nested_identifier":
+            parts = self.text(path).replace(" ", "").split(".")
+            value = ir.Name(*self._pos(path), parts[0])
+            for part in parts[1:]:
+                value = ir.Member(*self._pos(path), value, part)
+        else:
+            value = self.expression(path)
+        return ir.Declare(*self._pos(node), target, value, "const")
+
+    def pattern(self, node: Node) -> ir.Pattern:
+        if node.type in _TYPED_VALUE or node.type == "type_assertion":
+            # ``(x as T) = v``, ``x! = v``: the value is the target.
+            named = self._named(node)
+            if named:
+                return self.pattern(named[-1] if node.type == "type_assertion" else named[0])
+        return super().pattern(node)
 
     def _enum(self, node: Node) -> ir.Stmt:
         """``enum E { A, B = A * 2, C }`` as ``tsc`` emits it: ``E.A = 0; E[0] = "A"; ...``,

@@ -51,6 +51,9 @@ class Unknown:
 
     reason: str
     line: int | None = None
+    #: A member of an object that never changes the scene (a renderer, a control): what is
+    #: done to it needs no remark.
+    inert: bool = False
 
     def __repr__(self) -> str:
         return f"<unknown: {self.reason}>"
