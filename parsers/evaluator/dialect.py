@@ -108,9 +108,10 @@ class Dialect:
         that cannot be known, an element at an index that cannot be); ``target`` is the
         unknown. A dialect that reports it says so here."""
 
-    def unknown_receiver(self, ctx: CallContext, receiver: Unknown, name: str) -> None:
-        """A statement calls ``name`` on a value that cannot be known, and the engine does not
-        read the call: it is not followed. A dialect that reports it says so here."""
+    def unfollowed_call(self, ctx: CallContext, name: str, why: Unknown) -> None:
+        """A statement calls method ``name`` for its effect and the call cannot be followed:
+        its receiver cannot be known, or the engine does not model the method (``why`` says
+        which). A dialect that reports it says so here."""
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         return Unknown("index is not known")

@@ -108,6 +108,8 @@ class ExpressionEvaluator(Calls):
         func_expr = expr.func
         this: Value = UNDEFINED
         if type(func_expr) is ir.Member:
+            # A call whose value is dropped is made for what it does to an object.
+            for_effect = expr is self.statement_expr
             receiver = self._eval[type(func_expr.obj)](func_expr.obj, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
@@ -120,9 +122,9 @@ class ExpressionEvaluator(Calls):
                     handled = self.undefined_helper(
                         func_expr.name, args, kwargs, expr.line, expr.col
                     )
-                if handled is None and expr is self.statement_expr:
-                    self.dialect.unknown_receiver(
-                        CallContext(self, expr.line, expr.col), receiver, func_expr.name
+                if handled is None and for_effect:
+                    self.dialect.unfollowed_call(
+                        CallContext(self, expr.line, expr.col), func_expr.name, receiver
                     )
                 return receiver if handled is None else handled
             function = self.get_member(
@@ -135,7 +137,24 @@ class ExpressionEvaluator(Calls):
                 replaced = self.undefined_helper(func_expr.name, args, kwargs, expr.line, expr.col)
                 if replaced is not None:
                     return replaced
-                return self._call_value(function, args, kwargs, expr.line, expr.col, this)
+                result = self._call_value(function, args, kwargs, expr.line, expr.col, this)
+                if for_effect and isinstance(result, Unknown):
+                    self.dialect.unfollowed_call(
+                        CallContext(self, expr.line, expr.col), func_expr.name, result
+                    )
+                return result
+            if for_effect and (
+                function is UNDEFINED or (isinstance(function, Unknown) and not function.inert)
+            ):
+                # An engine method the table does not model, or no method at all.
+                why = (
+                    function
+                    if isinstance(function, Unknown)
+                    else Unknown(f"a {type_name(receiver)} has no method {func_expr.name}")
+                )
+                self.dialect.unfollowed_call(
+                    CallContext(self, expr.line, expr.col), func_expr.name, why
+                )
         elif type(func_expr) is ir.SuperMember:
             function = self._super_member(func_expr, env)
             _found, this = env.lookup(THIS)

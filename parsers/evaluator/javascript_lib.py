@@ -425,12 +425,11 @@ class JavaScript(Dialect):
                 f"{what} ({target.reason}); the assignment is not followed",
             )
 
-    def unknown_receiver(self, ctx: CallContext, receiver: Unknown, name: str) -> None:
-        if not receiver.inert:
+    def unfollowed_call(self, ctx: CallContext, name: str, why: Unknown) -> None:
+        if not why.inert:
             ctx.warning(
                 "eval.unknown_target",
-                f"{name}() called on a value that cannot be known statically"
-                f" ({receiver.reason}); the call is not followed",
+                f"{name}() cannot be followed ({why.reason}); what it does is left out",
             )
 
     def _index_number(self, key: Value) -> int | None:

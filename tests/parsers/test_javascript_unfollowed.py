@@ -57,6 +57,20 @@ def test_a_call_for_its_effect_on_an_unknown_value_is_a_warning() -> None:
     assert ("eval.unknown_target", 2) in found
 
 
+def test_a_method_the_engine_does_not_model_is_a_warning() -> None:
+    reply = """```js
+import * as THREE from 'three';
+const scene = new THREE.Scene();
+const mesh = new THREE.Mesh(new THREE.BoxGeometry(), new THREE.MeshStandardMaterial());
+mesh.frobnicate(3);
+scene.add(mesh);
+[1, 2].frobnicate();
+new THREE.WebGLRenderer().render(scene, new THREE.PerspectiveCamera());
+```"""
+    found = [(d.code, d.line) for d in parse(reply, "threejs").diagnostics]
+    assert ("eval.unknown_target", 6) in found and ("eval.unknown_target", 8) in found
+
+
 def test_a_call_for_its_value_on_an_unknown_value_is_quiet() -> None:
     # The value is unknown; whoever needs it reports it (a mesh's size, a position).
     assert warnings_at("const r = Math.random().toFixed(2);") == []
