@@ -68,7 +68,7 @@ scene.add(mesh);
 new THREE.WebGLRenderer().render(scene, new THREE.PerspectiveCamera());
 ```"""
     found = [(d.code, d.line) for d in parse(reply, "threejs").diagnostics]
-    assert ("eval.unknown_target", 6) in found and ("eval.unknown_target", 8) in found
+    assert ("eval.unknown_target", 5) in found and ("eval.unknown_target", 7) in found
 
 
 def test_a_call_for_its_value_on_an_unknown_value_is_quiet() -> None:
