@@ -91,6 +91,11 @@ class Dialect:
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
         return Unknown(f"{name} of a {type(obj).__name__} is not known")
 
+    def instance_of(self, value: Value, cls: Value) -> bool | None:
+        """``value instanceof cls`` where the language's own types decide it (JavaScript's
+        ``[] instanceof Array``); None leaves it to user classes and the engine's kinds."""
+        return None
+
     def class_member(self, ctx: CallContext, cls: ClassValue, name: str) -> Value:
         """``cls.name`` for a member no class of the chain declares (JavaScript's ``C.name``)."""
         return UNDEFINED

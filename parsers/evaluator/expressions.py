@@ -240,6 +240,13 @@ class ExpressionEvaluator(Calls):
             if method is not None:
                 fn, owner = method
                 return Closure(fn, owner.env, owner)
+            getter = base.find_accessor(expr.name, setter=False)
+            if getter is not None:
+                fn, owner = getter
+                args = [this] if owner.explicit_self else []
+                return self._invoke(
+                    Closure(fn, owner.env, owner), args, {}, this, expr.line, expr.col
+                )
             base = base.engine_base()
         if isinstance(base, EngineClass) and isinstance(this, Record) and this.kind:
             builtin = self.engine.method(this.kind, expr.name)
@@ -258,6 +265,9 @@ class ExpressionEvaluator(Calls):
     def _instanceof(self, value: Value, cls: Value) -> Value:
         if isinstance(value, Unknown) or isinstance(cls, Unknown):
             return Unknown("instanceof of an unknown value")
+        builtin = self.dialect.instance_of(value, cls)
+        if builtin is not None:
+            return builtin
         if not isinstance(value, Record):
             return False
         if isinstance(cls, EngineClass):

@@ -21,6 +21,7 @@ from parsers.evaluator.javascript_collections import (
     object_keys,
     pair,
 )
+from parsers.evaluator.javascript_methods import TypedArray
 from parsers.evaluator.javascript_numbers import (
     js_cbrt,
     js_hypot,
@@ -41,6 +42,37 @@ from parsers.evaluator.values import (
 
 if TYPE_CHECKING:
     from parsers.evaluator.javascript_lib import JavaScript
+
+#: Standard global names the dialect does not model: each is an unknown (never undefined,
+#: which ``typeof`` would silently tell a script).
+UNMODELLED_GLOBALS = (
+    "globalThis",
+    "Symbol",
+    "Promise",
+    "Reflect",
+    "Proxy",
+    "WeakMap",
+    "WeakSet",
+    "WeakRef",
+    "FinalizationRegistry",
+    "Intl",
+    "Date",
+    "RegExp",
+    "BigInt",
+    "ArrayBuffer",
+    "SharedArrayBuffer",
+    "DataView",
+    "Atomics",
+    "Iterator",
+    "AggregateError",
+    "eval",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "structuredClone",
+    "queueMicrotask",
+)
 
 #: The error classes a script can throw and extend, each with its base.
 ERROR_CLASSES = {
@@ -158,12 +190,6 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         # A value in [-0.5, 0) rounds to -0.
         return math.copysign(float(rounded), x) if rounded == 0 else float(rounded)
 
-    def fround(x: float) -> float:
-        try:
-            return float(struct.unpack("f", struct.pack("f", x))[0])
-        except OverflowError:
-            return math.copysign(math.inf, x)
-
     def clz32(x: float) -> float:
         return float(32 - (int(x) & 0xFFFFFFFF).bit_length()) if math.isfinite(x) else 32.0
 
@@ -204,7 +230,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
             "log2": number_fn(_log(math.log2)),
             "log10": number_fn(_log(math.log10)),
             "log1p": number_fn(_log1p),
-            "fround": number_fn(fround),
+            "fround": number_fn(_fround),
             "clz32": number_fn(clz32),
             "imul": number_fn(imul, 2),
             "floor": number_fn(floor),
@@ -224,14 +250,18 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         target = arg(args, 0)
         for source in args[1:]:
             keys = object_keys(source)
-            if keys is None:
-                if isinstance(source, Unknown):
-                    return source
-                continue
-            for key in keys:
-                value = object_get(source, key)
-                if isinstance(target, dict):
-                    ctx.interp.dialect.set_member(ctx, target, key, value)
+            pairs: list[tuple[str, Value]]
+            if keys is not None:
+                pairs = [(key, object_get(source, key)) for key in keys]
+            elif isinstance(source, list | str):
+                pairs = [(str(i), v) for i, v in enumerate(source)]
+            elif isinstance(source, Unknown):
+                return source
+            else:
+                continue  # null, undefined and numbers have no own properties
+            for key, value in pairs:
+                if isinstance(target, dict | list):
+                    js.set_index(ctx, target, key, value)
                 else:
                     ctx.set_member(target, key, value)
         return target
@@ -396,11 +426,9 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
 
     def typed_array(name: str) -> EngineClass:
         """``new Float32Array(n | values)``: a plain array of numbers, each stored as the type
-        stores it (a Float32Array rounds to single precision, an Int32Array truncates)."""
-        convert: Callable[[float], float] = {
-            "Float32Array": lambda v: float(struct.unpack("f", struct.pack("f", v))[0]),
-            "Float64Array": float,
-        }.get(name, lambda v: float(math.trunc(v)) if math.isfinite(v) else 0.0)
+        stores it (a Float32Array rounds to single precision, an Int8Array wraps, a
+        Uint8ClampedArray clamps)."""
+        convert = TYPED_ELEMENTS[name]
 
         def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
             source = arg(args, 0)
@@ -408,7 +436,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
                 count = int(source)
                 if count > ctx.interp.limits.max_collection or count < 0:
                     return Unknown("an array too large to build")
-                return [0.0] * count
+                return TypedArray(name, convert, [0.0] * count)
             items = js.iterate(source, "of") if source is not UNDEFINED else iter(())
             if items is None:
                 return Unknown(f"{name} of values that cannot be known statically")
@@ -417,10 +445,10 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
                 number = js.to_number(item)
                 values.append(
                     convert(number)
-                    if number is not None and math.isfinite(number)
-                    else Unknown(f"a {name} element that is no number")
+                    if number is not None
+                    else Unknown(f"a {name} element that cannot be known")
                 )
-            return values
+            return TypedArray(name, convert, values)
 
         cls = EngineClass(name, build)
         cls.static.update(
@@ -431,19 +459,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         )
         return cls
 
-    typed_arrays = {
-        name: typed_array(name)
-        for name in (
-            "Float32Array",
-            "Float64Array",
-            "Int8Array",
-            "Uint8Array",
-            "Int16Array",
-            "Uint16Array",
-            "Int32Array",
-            "Uint32Array",
-        )
-    }
+    typed_arrays = {name: typed_array(name) for name in TYPED_ELEMENTS}
 
     def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         value = arg(args, 0)
@@ -469,10 +485,12 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return lambda c, a, k: is_number(arg(a, 0)) and test(float(arg(a, 0)))
 
     number_cls = EngineClass("Number", lambda ctx, args, kwargs: to_number(ctx, args, kwargs))
+    parse_float_fn = Builtin("parseFloat", parse_float)
+    parse_int_fn = Builtin("parseInt", parse_int)
     number_cls.static.update(
         {
-            "parseFloat": Builtin("parseFloat", parse_float),
-            "parseInt": Builtin("parseInt", parse_int),
+            "parseFloat": parse_float_fn,
+            "parseInt": parse_int_fn,
             "isInteger": Builtin(
                 "isInteger", number_test(lambda x: math.isfinite(x) and x.is_integer())
             ),
@@ -567,12 +585,14 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         **typed_arrays,
         "Number": number_cls,
         "String": string_cls,
+        **{name: Unknown(f"{name} is not modelled") for name in UNMODELLED_GLOBALS},
+        "Function": EngineClass("Function", not_followed("new Function").fn),
         "Map": EngineClass("Map", lambda ctx, args, kwargs: fill_map(ctx, js, arg(args, 0))),
         "Set": EngineClass("Set", lambda ctx, args, kwargs: fill_set(ctx, js, arg(args, 0))),
         **{name: error_class(name) for name in ERROR_CLASSES},
         "Boolean": Builtin("Boolean", to_boolean),
-        "parseFloat": Builtin("parseFloat", parse_float),
-        "parseInt": Builtin("parseInt", parse_int),
+        "parseFloat": parse_float_fn,
+        "parseInt": parse_int_fn,
         "isNaN": Builtin("isNaN", lambda c, a, k: _number_check(js, arg(a, 0), math.isnan)),
         "isFinite": Builtin(
             "isFinite", lambda c, a, k: _number_check(js, arg(a, 0), math.isfinite)
@@ -589,6 +609,49 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
             },
         ),
     }
+
+
+def _fround(x: float) -> float:
+    """A double stored as a single (Float32Array, Math.fround): beyond its range, infinite."""
+    if not math.isfinite(x):
+        return x
+    try:
+        return float(struct.unpack("f", struct.pack("f", x))[0])
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _wrapping(bits: int, signed: bool) -> Callable[[float], float]:
+    """ToInt8, ToUint16...: the integer part, modulo 2**bits."""
+
+    def convert(x: float) -> float:
+        if not math.isfinite(x):
+            return 0.0
+        value = math.trunc(x) % (1 << bits)
+        return float(value - (1 << bits) if signed and value >= 1 << (bits - 1) else value)
+
+    return convert
+
+
+def _clamped(x: float) -> float:
+    """ToUint8Clamp: NaN is 0, the range 0..255, halves to even."""
+    if math.isnan(x):
+        return 0.0
+    return float(round(min(255.0, max(0.0, x))))
+
+
+#: How each typed array stores a number.
+TYPED_ELEMENTS: dict[str, Callable[[float], float]] = {
+    "Float32Array": _fround,
+    "Float64Array": float,
+    "Int8Array": _wrapping(8, True),
+    "Uint8Array": _wrapping(8, False),
+    "Uint8ClampedArray": _clamped,
+    "Int16Array": _wrapping(16, True),
+    "Uint16Array": _wrapping(16, False),
+    "Int32Array": _wrapping(32, True),
+    "Uint32Array": _wrapping(32, False),
+}
 
 
 def _int32_of(number: float | None) -> int:

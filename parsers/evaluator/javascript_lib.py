@@ -34,10 +34,12 @@ from parsers.evaluator.javascript_collections import (
 from parsers.evaluator.javascript_globals import ERROR_CLASSES, js_globals
 from parsers.evaluator.javascript_methods import (
     JsIterator,
+    TypedArray,
     function_methods,
     generator_methods,
     list_methods,
     number_methods,
+    stored_element,
     string_methods,
 )
 from parsers.evaluator.javascript_numbers import js_pow, number_text, string_to_number
@@ -48,6 +50,7 @@ from parsers.evaluator.values import (
     ClassValue,
     Closure,
     EngineClass,
+    Namespace,
     Record,
     Unknown,
     Value,
@@ -331,6 +334,27 @@ class JavaScript(Dialect):
             return "function"
         return "object"
 
+    def instance_of(self, value: Value, cls: Value) -> bool | None:
+        if not isinstance(cls, EngineClass | Namespace):  # ``Object`` is a namespace
+            return None if isinstance(value, Record) else False
+        name = cls.name
+        if name == "Object":
+            return not (
+                value is None
+                or value is UNDEFINED
+                or isinstance(value, bool | str)
+                or is_number(value)
+            )
+        if name == "Array":
+            return isinstance(value, list)
+        if name == "Map":
+            return isinstance(value, JsMap)
+        if name == "Set":
+            return isinstance(value, JsSet)
+        if name == "Function":
+            return isinstance(value, Closure | Builtin | BoundMethod | ClassValue | EngineClass)
+        return None if isinstance(value, Record) else False
+
     def class_member(self, ctx: CallContext, cls: ClassValue, name: str) -> Value:
         if name == "name":
             return cls.name
@@ -376,6 +400,12 @@ class JavaScript(Dialect):
         if isinstance(obj, Generator):
             method = self._generator_methods.get(name)
             return BoundMethod(obj, method) if method is not None else UNDEFINED
+        if isinstance(obj, JsIterator):
+            return (
+                BoundMethod(obj, Builtin("Iterator.next", lambda c, it, a, k: it.step()))
+                if name == "next"
+                else UNDEFINED
+            )
         if obj is None or obj is UNDEFINED:
             return Unknown(f"reading {name} of {self.to_string(obj)} (a TypeError)")
         return UNDEFINED
@@ -413,9 +443,16 @@ class JavaScript(Dialect):
                 f"setting {name} of {self.to_string(obj)} throws a TypeError; ignored",
             )
         elif isinstance(obj, list | Closure | Builtin | BoundMethod | JsMap | JsSet):
+            what = (
+                "an array"
+                if isinstance(obj, list)
+                else "a Map or Set"
+                if isinstance(obj, JsMap | JsSet)
+                else "a function"
+            )
             ctx.warning(
                 "eval.ignored_assignment",
-                f"a property {name} set on a {self.typeof(obj)} value is not followed; ignored",
+                f"a property {name} set on {what} is not followed; ignored",
             )
 
     def unknown_target(self, ctx: CallContext, target: Unknown, what: str) -> None:
@@ -451,7 +488,12 @@ class JavaScript(Dialect):
     def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
         if isinstance(obj, list):
             i = self._index_number(index)
-            if i is None or i < 0:
+            if i is None or i < 0:  # a property, not an element (``length``, ``arr.name``)
+                self.set_member(ctx, obj, self.to_string(index), value)
+                return
+            if isinstance(obj, TypedArray):
+                if i < len(obj):  # a typed array never grows
+                    obj[i] = stored_element(self, obj, value)
                 return
             if i >= len(obj):
                 if i > ctx.interp.limits.max_collection:
@@ -482,7 +524,7 @@ class JavaScript(Dialect):
         if isinstance(value, list | tuple | str):
             return iter(value)
         if isinstance(value, JsIterator):
-            return iter(value.items)
+            return value
         if isinstance(value, Generator):
             return value
         if isinstance(value, JsMap):

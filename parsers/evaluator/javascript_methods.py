@@ -41,12 +41,44 @@ Method = Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
 
 
 class JsIterator:
-    """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable."""
+    """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable, and
+    stepped by ``next()``. Iterating it consumes it, as in JavaScript."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "position")
 
     def __init__(self, items: list[Value]) -> None:
         self.items = items
+        self.position = 0
+
+    def __iter__(self) -> JsIterator:
+        return self
+
+    def __next__(self) -> Value:
+        if self.position >= len(self.items):
+            raise StopIteration
+        self.position += 1
+        return self.items[self.position - 1]
+
+    def step(self) -> Value:
+        """``next()``: ``{value, done}``."""
+        for item in self:
+            return {"value": item, "done": False}
+        return {"value": UNDEFINED, "done": True}
+
+
+class TypedArray(list[Value]):
+    """A typed array (``Float32Array``...): a plain array to the evaluator and the engines,
+    whose elements are stored as the type stores them (``convert``) and whose length is
+    fixed."""
+
+    __slots__ = ("convert", "kind")
+
+    def __init__(
+        self, kind: str, convert: Callable[[float], float], items: Iterable[Value]
+    ) -> None:
+        super().__init__(items)
+        self.kind = kind
+        self.convert = convert
 
 
 class _Undecided(Exception):
@@ -58,6 +90,14 @@ def _digits(ctx: CallContext, value: Value, what: str, low: int, high: int) -> i
     number = ctx.number(value, what, 0.0)
     count = math.trunc(number)
     return count if low <= count <= high else None
+
+
+def stored_element(js: JavaScript, array: TypedArray, value: Value) -> Value:
+    """``value`` as the typed array stores it (an unknown stays unknown)."""
+    if isinstance(value, Unknown):
+        return value
+    number = js.to_number(value)
+    return array.convert(math.nan if number is None else number)
 
 
 def number_methods(js: JavaScript) -> dict[str, Builtin]:
@@ -145,7 +185,10 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return UNDEFINED
 
     def map_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
+        mapped = [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
+        if isinstance(lst, TypedArray):  # a typed array maps to one of its type
+            return TypedArray(lst.kind, lst.convert, [stored_element(js, lst, v) for v in mapped])
+        return mapped
 
     def filter_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         kept = []
@@ -303,8 +346,13 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         if isinstance(lst, list):
             start = start_index(ctx, arg(args, 1), len(lst), 0)
             end = start_index(ctx, arg(args, 2), len(lst), len(lst))
+            value = (
+                stored_element(js, lst, arg(args, 0))
+                if isinstance(lst, TypedArray)
+                else arg(args, 0)
+            )
             for i in range(start, end):
-                lst[i] = arg(args, 0)
+                lst[i] = value
         return lst
 
     def flatten(items: Iterable[Value], depth: float, into: list[Value], limit: int) -> None:
@@ -399,6 +447,21 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     ) -> Value:
         return list(reversed(lst))
 
+    def set_from(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """A typed array's ``set(values, offset)`` (typed arrays are plain arrays here)."""
+        source = js.iterate(arg(args, 0), "of")
+        offset = 0 if arg(args, 1) is UNDEFINED else int(ctx.number(arg(args, 1), "offset", 0))
+        if source is None or not isinstance(lst, list):
+            ctx.warning("eval.unknown_value", "set() of values that cannot be known; ignored")
+            return UNDEFINED
+        values = list(source)
+        if offset < 0 or offset + len(values) > len(lst):
+            return Unknown("set() past the end of the array throws a RangeError", ctx.line)
+        if isinstance(lst, TypedArray):
+            values = [stored_element(js, lst, v) for v in values]
+        lst[offset : offset + len(values)] = values
+        return UNDEFINED
+
     def entries(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         return JsIterator([[float(i), v] for i, v in enumerate(lst)])
 
@@ -431,6 +494,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         "reduceRight": reduce_right,
         "toSorted": to_sorted,
         "toString": lambda ctx, lst, args, kwargs: js.to_string(lst),
+        "set": set_from,
         "toReversed": to_reversed,
         "join": join,
         "reverse": reverse,
