@@ -558,14 +558,16 @@ class JavaScriptFrontEnd(TreeLowering):
         # one lookup instead of building every child node.
         return node.child_by_field_name("optional_chain") is not None
 
-    def _chained(self, node: Node, inner_node: Node, inner: ir.Expr) -> bool:
+    @staticmethod
+    def _chained(node: Node, inner_node: Node, inner: ir.Expr) -> bool:
         """Whether a member, index or call short-circuits to undefined: its own ``?.``, or one
         earlier in the same chain (parentheses end a chain)."""
-        if self._optional(node):
+        if node.child_by_field_name("optional_chain") is not None:
             return True
+        kind = type(inner)
         return (
-            isinstance(inner, ir.Member | ir.Index | ir.Call)
-            and inner.optional
+            (kind is ir.Member or kind is ir.Index or kind is ir.Call)
+            and inner.optional  # type: ignore[union-attr]
             and inner_node.type != "parenthesized_expression"
         )
 
@@ -603,7 +605,8 @@ class JavaScriptFrontEnd(TreeLowering):
 
     def _call(self, node: Node) -> ir.Expr:
         function = self._required(node, "function")
-        args = self._arguments(self._field(node, "arguments"))
+        arguments = self._field(node, "arguments")
+        args = self._arguments(arguments)
         line, col = self._pos(node)
         if function.type == "super":
             return ir.SuperCall(line, col, args)
@@ -612,7 +615,6 @@ class JavaScriptFrontEnd(TreeLowering):
             if isinstance(module, ir.Const) and isinstance(module.value, str):
                 return ir.ImportValue(line, col, module.value, None)
             return ir.Opaque(line, col, "a dynamic import of an unknown module")
-        arguments = self._field(node, "arguments")
         if (
             arguments is not None
             and arguments.type == "template_string"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.engine import Kind
 from parsers.evaluator.javascript_collections import (
     fill_map,
     fill_set,
@@ -539,6 +540,14 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
 
     def error_class(name: str) -> EngineClass:
         def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            engine = ctx.interp.engine
+            if name not in engine.kinds:
+                # Error objects are records of these kinds (registered when the first is
+                # made), so that ``instanceof Error`` holds for a TypeError and for a user
+                # class extending Error.
+                for kind, base in ERROR_CLASSES.items():
+                    if kind not in engine.kinds:
+                        engine.add_kind(Kind(kind, base=base))
             message = arg(args, 0)
             text = "" if message is UNDEFINED else js.to_string(message)
             return Record(name, {"name": name, "message": text})

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.engine import Kind
 from parsers.evaluator.generators import Generator
 from parsers.evaluator.javascript_collections import (
     JsMap,
@@ -88,12 +87,6 @@ class JavaScript(Dialect):
 
     def attach(self, interpreter: Interpreter) -> None:
         self._interp = interpreter
-        # Error objects are records of these kinds, so that ``instanceof Error`` holds for a
-        # TypeError and for a user class extending Error.
-        engine = interpreter.engine
-        for name, base in ERROR_CLASSES.items():
-            if name not in engine.kinds:
-                engine.add_kind(Kind(name, base=base))
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:
@@ -188,7 +181,10 @@ class JavaScript(Dialect):
         return value
 
     def _primitive(self, value: Value) -> Value:
-        if isinstance(value, Record) and value.cls is not None:
+        kind = type(value)
+        if kind is float or kind is str:  # the common case, decided at once
+            return value
+        if kind is Record and value.cls is not None:
             primitive = self._user_primitive(value, "default")
             if primitive is not value:
                 return primitive
