@@ -78,7 +78,7 @@ class StatementRunner(Calls):
                 self.warning(
                     "eval.uncaught_throw",
                     f"the script throws {self._describe(thrown.value)} here; the statements after it do not run",
-                    thrown.line,
+                    thrown.line or stmt.line,
                     0,
                 )
                 return
@@ -104,7 +104,7 @@ class StatementRunner(Calls):
 
     def _decide(self, test: ir.Expr, env: Scope, what: str) -> bool | None:
         value = self.eval(test, env)
-        truth = self.dialect.truthy(value)
+        truth = self.truth(value, test.line, test.col)
         if truth is None:
             reason = value.reason if isinstance(value, Unknown) else type_name(value)
             self.warning(
@@ -215,7 +215,7 @@ class StatementRunner(Calls):
             self.exec_block(stmt.other.body, env)
 
     def _function_decl(self, stmt: ir.FunctionDecl, env: Scope) -> None:
-        if stmt.fn.name and stmt.fn.name not in env.vars:
+        if stmt.fn.name and (self.dialect.rebinds_definitions or stmt.fn.name not in env.vars):
             env.declare(stmt.fn.name, self._closure(stmt.fn, env))
 
     def _class_decl(self, stmt: ir.ClassDecl, env: Scope) -> None:
@@ -300,6 +300,15 @@ class StatementRunner(Calls):
                     obj.pop(target.name, None)
                 elif isinstance(obj, Record):
                     obj.fields.pop(target.name, None)
+            elif isinstance(target, ir.Index):
+                obj = self.eval(target.obj, env)
+                key = self.eval(target.index, env)
+                if not isinstance(obj, Unknown) and not isinstance(key, Unknown):
+                    self.dialect.delete_index(CallContext(self, target.line, target.col), obj, key)
+            elif isinstance(target, ir.Name):
+                owner = env.owner(target.id)
+                if owner is not None:
+                    del owner.vars[target.id]
 
     def _pass(self, stmt: ir.Pass, env: Scope) -> None:
         return None
