@@ -200,9 +200,21 @@ class PythonFrontEnd(ClassLowering, MatchLowering):
 
     def _exec_statement(self, node: Node) -> ir.Stmt:
         self._report(
-            "info", "python2", "a Python 2 exec statement runs code the reader cannot see", node
+            "warning",
+            "python2",
+            "a Python 2 exec statement runs code the reader cannot see; skipped",
+            node,
         )
         return ir.Pass(*self._pos(node))
+
+    def _unknown_statement(self, node: Node) -> None:
+        # Whatever it does to the scene is not followed: a warning, never a silent skip.
+        self._report(
+            "warning",
+            "unsupported",
+            f"{node.type.replace('_', ' ')} is not understood; skipped",
+            node,
+        )
 
     def _import(self, node: Node) -> ir.Stmt:
         line, col = self._pos(node)
