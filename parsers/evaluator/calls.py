@@ -101,8 +101,9 @@ class Calls(InterpreterState):
                 for item in pattern.items:
                     if item is not None:
                         self.bind(item, unknown, env, declare, line, col)
-                if pattern.rest is not None:
-                    self.bind(pattern.rest, unknown, env, declare, line, col)
+                for item in (pattern.rest, *pattern.after):
+                    if item is not None:
+                        self.bind(item, unknown, env, declare, line, col)
                 return
             values = list(itertools.islice(items, self.limits.max_collection))
             for i, item in enumerate(pattern.items):
@@ -110,8 +111,16 @@ class Calls(InterpreterState):
                     self.bind(
                         item, values[i] if i < len(values) else UNDEFINED, env, declare, line, col
                     )
+            end = len(values)
+            if pattern.after:
+                end = max(len(pattern.items), len(values) - len(pattern.after))
+                for i, item in enumerate(pattern.after):
+                    if item is not None:
+                        at = end + i
+                        value = values[at] if at < len(values) else UNDEFINED
+                        self.bind(item, value, env, declare, line, col)
             if pattern.rest is not None:
-                self.bind(pattern.rest, values[len(pattern.items) :], env, declare, line, col)
+                self.bind(pattern.rest, values[len(pattern.items) : end], env, declare, line, col)
         elif kind is ir.DictPattern:
             props: ir.DictPattern = target  # type: ignore[assignment]
             used = set()
@@ -176,6 +185,8 @@ class Calls(InterpreterState):
             cls: ClassValue | None = obj
             while cls is not None:
                 if name in cls.static:
+                    if name in cls.class_methods:
+                        return BoundMethod(obj, cls.static[name])
                     return cls.static[name]
                 if name in cls.static_getters:
                     fn = cls.static_getters[name]
@@ -210,6 +221,12 @@ class Calls(InterpreterState):
             if method is not None:
                 fn, home = method
                 return BoundMethod(record, Closure(fn, home.env, home))
+            if cls.explicit_self:
+                # Python: a class attribute is read through its instances.
+                found = cls.find_static(name)
+                if found is not None:
+                    value, owner = found
+                    return BoundMethod(cls, value) if name in owner.class_methods else value
         if record.kind:
             ctx = CallContext(self, line, col)
             getter = self.engine.getter(record.kind, name)
@@ -220,6 +237,8 @@ class Calls(InterpreterState):
                 return BoundMethod(record, builtin)
             if self.engine.kinds.get(record.kind) is not None:
                 return self.engine.missing_member(ctx, record, name)
+        if cls is not None and self.dialect.record_protocols:
+            return self.dialect.record_member(CallContext(self, line, col), record, name)
         return UNDEFINED
 
     def set_member(self, obj: Value, name: str, value: Value, line: int, col: int) -> None:
@@ -444,7 +463,7 @@ class Calls(InterpreterState):
                 scope.declare(HOME, closure.home)
             if new_target is not None:
                 scope.declare(NEW_TARGET, new_target)
-        self._bind_params(fn, args, kwargs, scope, line, col)
+        self._bind_params(fn, args, kwargs, scope, line, col, self.defaults_of(closure))
         if fn.generator and isinstance(fn.body, ir.Block):
             # Its body runs as its items are asked for.
             return Generator(self, body=fn.body, scope=scope, frame=(closure.name, args))
@@ -472,12 +491,14 @@ class Calls(InterpreterState):
         scope: Scope,
         line: int,
         col: int,
+        defaults: tuple[Value, ...] | None = None,
     ) -> None:
         position = 0
         remaining = dict(kwargs)
-        for param in fn.params:
+        for number, param in enumerate(fn.params):
             if param.kind == "rest":
-                self.bind(param.target, list(args[position:]), scope, "let", line, col)
+                rest = self.dialect.rest_arguments(list(args[position:]))
+                self.bind(param.target, rest, scope, "let", line, col)
                 position = len(args)
                 continue
             if param.kind == "kwrest":
@@ -492,7 +513,9 @@ class Calls(InterpreterState):
             elif name is not None and name in remaining:
                 value = remaining.pop(name)
             if value is UNDEFINED and param.default is not None:
-                value = self.eval(param.default, scope)
+                value = (
+                    defaults[number] if defaults is not None else self.eval(param.default, scope)
+                )
             self.bind(param.target, value, scope, "let", line, col)
 
     def _construct(
@@ -524,6 +547,10 @@ class Calls(InterpreterState):
             )
             return Unknown(f"{cls.name} nests too deeply", line)
         if cls.explicit_self:
+            if self.dialect.record_protocols:
+                made = self.dialect.instantiate(CallContext(self, line, col), cls, args, kwargs)
+                if made is not NotImplemented:
+                    return made
             # Python: the instance exists first; __init__ (inherited or not) fills it.
             engine_base = cls.engine_base()
             instance: Value = Record("", cls=target)
@@ -612,6 +639,9 @@ class Calls(InterpreterState):
         for member in expr.members:
             if member.kind == "constructor" and isinstance(member.value, ir.FunctionExpr):
                 cls.constructor = member.value
+            elif member.kind == "classmethod" and isinstance(member.value, ir.FunctionExpr):
+                cls.static[member.name] = Closure(member.value, class_env, cls)
+                cls.class_methods.add(member.name)
             elif member.kind == "method" and isinstance(member.value, ir.FunctionExpr):
                 if member.static:
                     cls.static[member.name] = Closure(member.value, class_env, cls)
@@ -632,7 +662,7 @@ class Calls(InterpreterState):
                 else:
                     fields.append((member.name, init))
         cls.instance_fields = tuple(fields)
-        return cls
+        return self.dialect.class_defined(CallContext(self, expr.line, expr.col), cls)
 
 
 def _is_stub(body: ir.Block | ir.Expr) -> bool:

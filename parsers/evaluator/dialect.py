@@ -22,6 +22,58 @@ class Dialect:
     #: C#: a bare name inside a method that is no local is a member of ``this`` (or a static of
     #: the class).
     implicit_this = False
+    #: Python: parameter defaults are evaluated once, when the function is defined.
+    defaults_at_definition = False
+    #: Python: a function definition (re)binds its name when the statement is reached (it is
+    #: still hoisted, so a call before it finds the first definition).
+    rebinds_definitions = False
+    #: Python: instances of user classes take part in operators, truth, iteration and
+    #: construction through their class's methods: ``record_binary``, ``record_unary``,
+    #: ``record_truthy``, ``record_items`` and ``instantiate`` are asked first.
+    record_protocols = False
+
+    # --- user-class protocols (only asked when ``record_protocols``) ---------------------------
+    def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
+        """``left op right`` when either is a record; ``NotImplemented`` for ``binary``."""
+        return NotImplemented
+
+    def record_unary(self, ctx: CallContext, op: str, operand: Record) -> Value:
+        """``op operand`` of a record; ``NotImplemented`` for ``unary``."""
+        return NotImplemented
+
+    def record_truthy(self, ctx: CallContext, value: Record) -> bool | None:
+        """Truth of a record (Python's ``__bool__``/``__len__``)."""
+        return self.truthy(value)
+
+    def record_items(self, ctx: CallContext, value: Record) -> Iterable[Value] | None:
+        """Items of a record the dialect's ``iterate`` does not know (Python's ``__iter__``)."""
+        return None
+
+    def record_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+        """A member of a user class instance that neither it nor its class defines (Python's
+        ``__class__``, ``__dict__``); ``UNDEFINED`` when it has none."""
+        return UNDEFINED
+
+    def instantiate(
+        self, ctx: CallContext, cls: ClassValue, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """What calling an ``explicit_self`` class gives, when it is not a plain construction
+        (Python's enums look their members up); ``NotImplemented`` to construct it."""
+        return NotImplemented
+
+    def class_defined(self, ctx: CallContext, cls: ClassValue) -> Value:
+        """What a class definition binds, once its members are in (Python turns an ``Enum``
+        subclass's attributes into its members)."""
+        return cls
+
+    def delete_index(self, ctx: CallContext, obj: Value, index: Value) -> None:
+        """``del obj[index]`` (JS ``delete obj[key]``): a key of a dict or a record's field."""
+        if isinstance(obj, dict):
+            obj.pop(index, None)
+        elif isinstance(obj, Record) and isinstance(index, str):
+            obj.fields.pop(index, None)
+        else:
+            ctx.warning("eval.ignored_delete", "this deletion is not modelled; ignored")
 
     def globals(self) -> dict[str, Value]:
         return {}
@@ -61,6 +113,11 @@ class Dialect:
 
     def unary(self, op: str, operand: Value) -> Value:
         raise NotImplementedError
+
+    def rest_arguments(self, values: list[Value]) -> Value:
+        """What a rest parameter (``...args``, Python's ``*args``) binds: a list; Python's is a
+        tuple."""
+        return values
 
     def comprehension(
         self, kind: str, items: list[Value], pairs: list[tuple[Value, Value]]

@@ -31,6 +31,11 @@ from parsers.evaluator.values import (
 _NOT_A_MEMBER = object()
 
 
+def _instance(value: Value) -> bool:
+    """Whether ``value`` is an instance of a user class."""
+    return type(value) is Record and value.cls is not None
+
+
 class ExpressionEvaluator(Calls):
     """The handler of each expression of ``ir``."""
 
@@ -239,7 +244,9 @@ class ExpressionEvaluator(Calls):
             method = base.find_method(expr.name)
             if method is not None:
                 fn, owner = method
-                return Closure(fn, owner.env, owner)
+                closure = Closure(fn, owner.env, owner)
+                # Python's super().m(...) passes the instance as the method's first argument.
+                return BoundMethod(this, closure) if owner.explicit_self else closure
             getter = base.find_accessor(expr.name, setter=False)
             if getter is not None:
                 fn, owner = getter
@@ -260,7 +267,7 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
-        return self.dialect.binary(op, left, right)
+        return self.binary(op, left, right, expr.line, expr.col)
 
     def _instanceof(self, value: Value, cls: Value) -> Value:
         if isinstance(value, Unknown) or isinstance(cls, Unknown):
@@ -284,8 +291,8 @@ class ExpressionEvaluator(Calls):
         result: Value = True
         for op, operand in zip(expr.ops, expr.operands[1:], strict=True):
             right = self.eval(operand, env)
-            result = self.dialect.binary(op, left, right)
-            truth = self.dialect.truthy(result)
+            result = self.binary(op, left, right, expr.line, expr.col)
+            truth = self.truth(result, expr.line, expr.col)
             if truth is None:
                 return Unknown("comparison of unknown values")
             if not truth:
@@ -322,6 +329,12 @@ class ExpressionEvaluator(Calls):
             return self.dialect.typeof(value)
         if expr.op == "void":
             return UNDEFINED
+        if self.dialect.record_protocols and type(value) is Record:
+            result = self.dialect.record_unary(
+                CallContext(self, expr.line, expr.col), expr.op, value
+            )
+            if result is not NotImplemented:
+                return result
         return self.dialect.unary(expr.op, value)
 
     def _conditional(self, expr: ir.Conditional, env: Scope) -> Value:
@@ -423,7 +436,11 @@ class ExpressionEvaluator(Calls):
             value = self.eval(expr.value, env)
         else:
             current = self.eval(expr.target, env)  # type: ignore[arg-type]
-            value = self.dialect.augmented(expr.op, current, self.eval(expr.value, env))
+            operand = self.eval(expr.value, env)
+            if self.dialect.record_protocols and _instance(current):
+                value = self.binary(expr.op, current, operand, expr.line, expr.col)
+            else:
+                value = self.dialect.augmented(expr.op, current, operand)
         self.bind(expr.target, value, env, None, expr.line, expr.col)
         return value
 

@@ -234,7 +234,10 @@ class FunctionExpr(Node):
     generator: bool = False
 
 
-ClassMemberKind: TypeAlias = Literal["method", "getter", "setter", "field", "constructor"]
+#: A ``classmethod`` is a static method that receives the class it is read from.
+ClassMemberKind: TypeAlias = Literal[
+    "method", "getter", "setter", "field", "constructor", "classmethod"
+]
 
 
 @dataclass(slots=True)
@@ -318,10 +321,12 @@ Expr: TypeAlias = (
 
 @dataclass(slots=True)
 class ListPattern(Node):
-    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element."""
+    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element.
+    ``after`` are the targets that follow the rest (Python's ``first, *middle, last``)."""
 
     items: tuple[Pattern | None, ...]
     rest: Pattern | None = None
+    after: tuple[Pattern | None, ...] = ()
 
 
 @dataclass(slots=True)

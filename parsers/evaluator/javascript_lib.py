@@ -503,6 +503,24 @@ class JavaScript(Dialect):
         else:
             self.set_member(ctx, obj, self.to_string(index), value)
 
+    def delete_index(self, ctx: CallContext, obj: Value, index: Value) -> None:
+        if isinstance(obj, dict):
+            if id(obj) not in self.frozen:
+                obj.pop(self.to_string(index), None)
+        elif isinstance(obj, Record):
+            obj.fields.pop(self.to_string(index), None)
+        elif isinstance(obj, list):
+            i = self._index_number(index)
+            if i is not None and 0 <= i < len(obj):
+                obj[i] = UNDEFINED  # the length stays
+                ctx.warning(
+                    "eval.array_hole",
+                    "delete leaves a hole in an array, read as undefined (iteration methods"
+                    " and 'in' would skip it)",
+                )
+        else:
+            ctx.warning("eval.ignored_delete", "this deletion is not modelled; ignored")
+
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
         if isinstance(value, Unknown):
             return None

@@ -78,7 +78,7 @@ class StatementRunner(Calls):
                 self.warning(
                     "eval.uncaught_throw",
                     f"the script throws {self._describe(thrown.value)} here; the statements after it do not run",
-                    thrown.line,
+                    thrown.line or stmt.line,
                     0,
                 )
                 return
@@ -112,7 +112,7 @@ class StatementRunner(Calls):
 
     def _decide(self, test: ir.Expr, env: Scope, what: str) -> bool | None:
         value = self.eval(test, env)
-        truth = self.dialect.truthy(value)
+        truth = self.truth(value, test.line, test.col)
         if truth is None:
             reason = value.reason if isinstance(value, Unknown) else type_name(value)
             self.warning(
@@ -235,7 +235,7 @@ class StatementRunner(Calls):
             self.exec_block(stmt.other.body, env)
 
     def _function_decl(self, stmt: ir.FunctionDecl, env: Scope) -> None:
-        if stmt.fn.name and stmt.fn.name not in env.vars:
+        if stmt.fn.name and (self.dialect.rebinds_definitions or stmt.fn.name not in env.vars):
             env.declare(stmt.fn.name, self._closure(stmt.fn, env))
 
     def _class_decl(self, stmt: ir.ClassDecl, env: Scope) -> None:
@@ -324,34 +324,39 @@ class StatementRunner(Calls):
         for target in stmt.targets:
             if isinstance(target, ir.Member):
                 obj = self.eval(target.obj, env)
-                key: object = target.name
+                if isinstance(obj, dict):
+                    obj.pop(target.name, None)
+                elif isinstance(obj, Record):
+                    obj.fields.pop(target.name, None)
+                elif isinstance(obj, Unknown):
+                    self.dialect.unknown_target(
+                        CallContext(self, target.line, target.col),
+                        obj,
+                        f"{target.name} deleted from a value that cannot be known statically",
+                    )
+                else:
+                    self.warning(
+                        "eval.ignored_delete",
+                        "this deletion is not modelled; ignored",
+                        target.line,
+                        target.col,
+                    )
             elif isinstance(target, ir.Index):
                 obj = self.eval(target.obj, env)
                 key = self.eval(target.index, env)
-            else:
-                continue
-            if isinstance(obj, dict):
-                obj.pop(key if key in obj else self.dialect.to_string(key), None)
-            elif isinstance(obj, Record) and isinstance(key, str):
-                obj.fields.pop(key, None)
-            elif isinstance(obj, list) and not isinstance(key, Unknown):
-                number = self.dialect.to_number(key)
-                if number is not None and number.is_integer() and 0 <= number < len(obj):
-                    obj[int(number)] = UNDEFINED  # the length stays
-                    self.warning(
-                        "eval.array_hole",
-                        "delete leaves a hole in an array, read as undefined (iteration"
-                        " methods and 'in' would skip it)",
-                        stmt.line,
-                        stmt.col,
+                if not isinstance(obj, Unknown) and not isinstance(key, Unknown):
+                    self.dialect.delete_index(CallContext(self, target.line, target.col), obj, key)
+                else:
+                    self.dialect.unknown_target(
+                        CallContext(self, target.line, target.col),
+                        obj if isinstance(obj, Unknown) else key,
+                        "an element deleted from a value, or at an index, that cannot be known"
+                        " statically",
                     )
-            else:
-                self.warning(
-                    "eval.ignored_assignment",
-                    "delete of a member the evaluator cannot follow; ignored",
-                    stmt.line,
-                    stmt.col,
-                )
+            elif isinstance(target, ir.Name):
+                owner = env.owner(target.id)
+                if owner is not None:
+                    del owner.vars[target.id]
 
     def _pass(self, stmt: ir.Pass, env: Scope) -> None:
         return None

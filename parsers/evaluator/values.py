@@ -128,6 +128,9 @@ class Closure:
     env: Scope
     home: ClassValue | None = None
     bound_this: Value = UNDEFINED
+    #: Parameter defaults evaluated when the function was defined (Python), one per
+    #: parameter (``UNDEFINED`` where it has none); None: evaluated at each call (JS).
+    defaults: tuple[Value, ...] | None = None
 
     @property
     def name(self) -> str:
@@ -168,6 +171,8 @@ class ClassValue:
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
+    #: Static members that receive the class they are read from (Python's ``@classmethod``).
+    class_methods: set[str] = field(default_factory=set)
 
     def __repr__(self) -> str:
         return f"<class {self.name}>"
@@ -199,6 +204,15 @@ class ClassValue:
                 return table[name], cls
             if name in cls.static:
                 return None
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def find_static(self, name: str) -> tuple[Value, ClassValue] | None:
+        """A static member (a class attribute) and the class holding it, bases included."""
+        cls: ClassValue | None = self
+        while cls is not None:
+            if name in cls.static:
+                return cls.static[name], cls
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 
