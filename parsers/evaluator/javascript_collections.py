@@ -175,7 +175,7 @@ def set_member(js: JavaScript, target: JsSet, name: str) -> Value:
     return BoundMethod(target, method) if method is not None else UNDEFINED
 
 
-def map_methods(js: JavaScript) -> dict[str, Builtin]:
+def map_methods() -> dict[str, Builtin]:
     from parsers.evaluator.javascript_methods import JsIterator
 
     def key(ctx: CallContext, target: JsMap, args: list[Value]) -> Hashable | None:
@@ -260,7 +260,7 @@ def map_methods(js: JavaScript) -> dict[str, Builtin]:
     return {name: Builtin(f"Map.{name}", fn) for name, fn in table.items()}
 
 
-def set_methods(js: JavaScript) -> dict[str, Builtin]:
+def set_methods() -> dict[str, Builtin]:
     from parsers.evaluator.javascript_methods import JsIterator
 
     def add(ctx: CallContext, target: JsSet, args: list[Value], kwargs: dict[str, Value]) -> Value:

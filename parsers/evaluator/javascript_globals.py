@@ -22,7 +22,7 @@ from parsers.evaluator.javascript_collections import (
     object_keys,
     pair,
 )
-from parsers.evaluator.javascript_methods import TypedArray
+from parsers.evaluator.javascript_methods import TypedArray, dialect_of
 from parsers.evaluator.javascript_numbers import (
     js_cbrt,
     js_hypot,
@@ -125,9 +125,10 @@ def _extreme(numbers: list[float], largest: bool) -> float:
     return best
 
 
-def js_globals(js: JavaScript) -> dict[str, Value]:
+def js_globals() -> dict[str, Value]:
     def number_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             values = []
             for i in range(arity):
                 value = arg(args, i)
@@ -147,6 +148,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return Builtin(fn.__name__, call)
 
     def hypot(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         numbers = []
         for value in args:
             if isinstance(value, Unknown):
@@ -157,6 +159,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
 
     def variadic(name: str, fn: Callable[[list[float]], float]) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             numbers = []
             for value in args:
                 if isinstance(value, Unknown):
@@ -248,6 +251,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     )
 
     def assign(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         target = arg(args, 0)
         for source in args[1:]:
             keys = object_keys(source)
@@ -295,6 +299,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return Unknown("Object.entries of a value that is not an object")
 
     def from_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         items = js.iterate(arg(args, 0), "of")
         if items is None:
             return Unknown("Object.fromEntries of a value that cannot be known statically")
@@ -307,6 +312,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return result
 
     def freeze(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         obj = arg(args, 0)
         if isinstance(obj, dict):
             js.frozen[id(obj)] = obj
@@ -317,12 +323,14 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return obj
 
     def is_frozen(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         obj = arg(args, 0)
         if isinstance(obj, dict):
             return id(obj) in js.frozen or not obj
         return not isinstance(obj, list | Record)
 
     def same_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         a, b = arg(args, 0), arg(args, 1)
         if isinstance(a, Unknown) or isinstance(b, Unknown):
             return Unknown("Object.is of a value that cannot be known")
@@ -334,12 +342,14 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return js.equals(a, b)
 
     def has_own(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         found = object_keys(arg(args, 0))
         if found is None:
             return Unknown("Object.hasOwn of a value that is not an object")
         return js.to_string(arg(args, 1)) in found
 
     def define_property(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         obj, key, descriptor = arg(args, 0), arg(args, 1), arg(args, 2)
         if (
             isinstance(descriptor, dict)
@@ -382,6 +392,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     )
 
     def array_from(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         source = arg(args, 0)
         fn = arg(args, 1)
         items: list[Value]
@@ -432,6 +443,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         convert = TYPED_ELEMENTS[name]
 
         def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             source = arg(args, 0)
             if is_number(source):
                 count = int(source)
@@ -463,12 +475,14 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     typed_arrays = {name: typed_array(name) for name in TYPED_ELEMENTS}
 
     def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         value = arg(args, 0)
         if isinstance(value, Unknown):
             return value
         return parse_float_text(js.to_string(value))
 
     def parse_int(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         value, radix = arg(args, 0), arg(args, 1)
         if isinstance(value, Unknown) or isinstance(radix, Unknown):
             return Unknown("parseInt of a value that cannot be known", ctx.line)
@@ -476,6 +490,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return parse_int_text(js.to_string(value), base)
 
     def to_number(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         value = arg(args, 0) if args else 0.0
         if isinstance(value, Unknown):
             return value
@@ -513,6 +528,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     )
 
     def to_string(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         value = arg(args, 0) if args else ""
         if isinstance(value, Unknown):
             return value
@@ -520,6 +536,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return Unknown("a toString that cannot be known", ctx.line) if text is None else text
 
     def from_char_code(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         codes = []
         for value in args:
             number = js.to_number(value)
@@ -540,6 +557,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
 
     def error_class(name: str) -> EngineClass:
         def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             engine = ctx.interp.engine
             if name not in engine.kinds:
                 # Error objects are records of these kinds (registered when the first is
@@ -555,6 +573,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         return EngineClass(name, build)
 
     def to_boolean(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         truth = js.truthy(arg(args, 0))
         return Unknown("Boolean of an unknown value") if truth is None else truth
 
@@ -564,6 +583,7 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     console = Namespace("console", missing=lambda name: Builtin(f"console.{name}", nothing))
 
     def stringify(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         replacer, space = arg(args, 1), arg(args, 2)
         if replacer not in (UNDEFINED, None):
             return Unknown("JSON.stringify with a replacer is not followed", ctx.line)
@@ -596,15 +616,21 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         "String": string_cls,
         **{name: Unknown(f"{name} is not modelled") for name in UNMODELLED_GLOBALS},
         "Function": EngineClass("Function", not_followed("new Function").fn),
-        "Map": EngineClass("Map", lambda ctx, args, kwargs: fill_map(ctx, js, arg(args, 0))),
-        "Set": EngineClass("Set", lambda ctx, args, kwargs: fill_set(ctx, js, arg(args, 0))),
+        "Map": EngineClass(
+            "Map", lambda ctx, args, kwargs: fill_map(ctx, dialect_of(ctx), arg(args, 0))
+        ),
+        "Set": EngineClass(
+            "Set", lambda ctx, args, kwargs: fill_set(ctx, dialect_of(ctx), arg(args, 0))
+        ),
         **{name: error_class(name) for name in ERROR_CLASSES},
         "Boolean": Builtin("Boolean", to_boolean),
         "parseFloat": parse_float_fn,
         "parseInt": parse_int_fn,
-        "isNaN": Builtin("isNaN", lambda c, a, k: _number_check(js, arg(a, 0), math.isnan)),
+        "isNaN": Builtin(
+            "isNaN", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isnan)
+        ),
         "isFinite": Builtin(
-            "isFinite", lambda c, a, k: _number_check(js, arg(a, 0), math.isfinite)
+            "isFinite", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isfinite)
         ),
         "Infinity": math.inf,
         "NaN": math.nan,

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from parsers.evaluator.arguments import arg
@@ -70,17 +72,47 @@ def _int32(value: float) -> int:
     return number - 0x100000000 if number >= 0x80000000 else number
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """The dialect's library, the same for every run (its built-ins find their run's dialect
+    through the call, ``javascript_methods.dialect_of``): built once, on first use."""
+
+    list_methods: dict[str, Builtin]
+    string_methods: dict[str, Builtin]
+    number_methods: dict[str, Builtin]
+    function_methods: dict[str, Builtin]
+    generator_methods: dict[str, Builtin]
+    map_methods: dict[str, Builtin]
+    set_methods: dict[str, Builtin]
+    globals: dict[str, Value]
+
+
+@cache
+def _tables() -> _Tables:
+    return _Tables(
+        list_methods(),
+        string_methods(),
+        number_methods(),
+        function_methods(),
+        generator_methods(),
+        map_methods(),
+        set_methods(),
+        js_globals(),
+    )
+
+
 class JavaScript(Dialect):
     name = "javascript"
 
     def __init__(self) -> None:
-        self._list_methods = list_methods(self)
-        self._string_methods = string_methods(self)
-        self._number_methods = number_methods(self)
-        self._function_methods = function_methods()
-        self._generator_methods = generator_methods()
-        self.map_methods = map_methods(self)
-        self.set_methods = set_methods(self)
+        tables = _tables()
+        self._list_methods = tables.list_methods
+        self._string_methods = tables.string_methods
+        self._number_methods = tables.number_methods
+        self._function_methods = tables.function_methods
+        self._generator_methods = tables.generator_methods
+        self.map_methods = tables.map_methods
+        self.set_methods = tables.set_methods
         #: Objects passed to ``Object.freeze`` (by identity; the value keeps each alive).
         self.frozen: dict[int, Value] = {}
         self._interp: Interpreter | None = None
@@ -548,4 +580,11 @@ class JavaScript(Dialect):
         return None
 
     def globals(self) -> dict[str, Value]:
-        return js_globals(self)
+        # The library is built once per process; a namespace a script can write into
+        # (``Math.foo = 1``) is this run's own copy.
+        return {
+            name: Namespace(value.name, dict(value.members), value.missing)
+            if isinstance(value, Namespace)
+            else value
+            for name, value in _tables().globals.items()
+        }

@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 Method = Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
 
 
+def dialect_of(ctx: CallContext) -> JavaScript:
+    """The dialect the calling interpreter runs with. The library's tables are built once per
+    process and shared, so a built-in finds its dialect (its frozen objects, its interpreter
+    for user ``toString``) through the call."""
+    return ctx.interp.dialect  # type: ignore[return-value]  # only JavaScript installs them
+
+
 class JsIterator:
     """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable, and
     stepped by ``next()``. Iterating it consumes it, as in JavaScript."""
@@ -100,7 +107,7 @@ def stored_element(js: JavaScript, array: TypedArray, value: Value) -> Value:
     return array.convert(math.nan if number is None else number)
 
 
-def number_methods(js: JavaScript) -> dict[str, Builtin]:
+def number_methods() -> dict[str, Builtin]:
     def to_fixed(ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         digits = _digits(ctx, arg(args, 0), "toFixed digits", 0, 100)
         if digits is None:
@@ -108,6 +115,7 @@ def number_methods(js: JavaScript) -> dict[str, Builtin]:
         return to_fixed_text(n, digits)
 
     def to_string(ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         if arg(args, 0) is UNDEFINED:
             return js.to_string(n)
         radix = _digits(ctx, arg(args, 0), "toString radix", 2, 36)
@@ -118,6 +126,7 @@ def number_methods(js: JavaScript) -> dict[str, Builtin]:
     def to_precision(
         ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        js = dialect_of(ctx)
         if arg(args, 0) is UNDEFINED or not math.isfinite(n):
             return js.to_string(n)
         precision = _digits(ctx, arg(args, 0), "toPrecision precision", 1, 100)
@@ -158,7 +167,7 @@ def _callback(
         yield i, item, ctx.call(fn, [item, float(i), receiver])
 
 
-def list_methods(js: JavaScript) -> dict[str, Builtin]:
+def list_methods() -> dict[str, Builtin]:
     def push(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         if isinstance(lst, list):
             if len(lst) + len(args) > ctx.interp.limits.max_collection:
@@ -185,12 +194,14 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return UNDEFINED
 
     def map_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         mapped = [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
         if isinstance(lst, TypedArray):  # a typed array maps to one of its type
             return TypedArray(lst.kind, lst.convert, [stored_element(js, lst, v) for v in mapped])
         return mapped
 
     def filter_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         kept = []
         for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "filter"):
             truth = js.truthy(result)
@@ -204,6 +215,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return kept
 
     def find(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "find"):
             if js.truthy(result):
                 return item
@@ -212,18 +224,21 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     def find_index(
         ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        js = dialect_of(ctx)
         for i, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "findIndex"):
             if js.truthy(result):
                 return float(i)
         return -1.0
 
     def some(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         return any(
             js.truthy(result)
             for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "some")
         )
 
     def every(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         return all(
             js.truthy(result)
             for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "every")
@@ -268,6 +283,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return max(0, length + index) if index < 0 else min(index, length)
 
     def index_of(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         target = arg(args, 0)
         for i in range(start_index(ctx, arg(args, 1), len(lst), 0), len(lst)):
             if js._strict_equals(lst[i], target):
@@ -277,6 +293,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     def last_index_of(
         ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        js = dialect_of(ctx)
         target = arg(args, 0)
         start = len(lst) - 1
         if len(args) > 1:
@@ -298,6 +315,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return index_of(ctx, lst, [target, arg(args, 1)], kwargs) != -1.0
 
     def find_last(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         for i in range(len(lst) - 1, -1, -1):
             ctx.interp.budget.step()
             if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
@@ -307,6 +325,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     def find_last_index(
         ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        js = dialect_of(ctx)
         for i in range(len(lst) - 1, -1, -1):
             ctx.interp.budget.step()
             if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
@@ -331,6 +350,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return acc
 
     def join(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         separator = arg(args, 0)
         sep = "," if separator is UNDEFINED else js.to_string(separator)
         if any(isinstance(v, Unknown) for v in lst):
@@ -343,6 +363,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return lst
 
     def fill(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         if isinstance(lst, list):
             start = start_index(ctx, arg(args, 1), len(lst), 0)
             end = start_index(ctx, arg(args, 2), len(lst), len(lst))
@@ -365,6 +386,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
                 into.append(item)
 
     def flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         depth = 1.0 if arg(args, 0) is UNDEFINED else js.to_number(arg(args, 0))
         if depth is None or math.isnan(depth):
             depth = 0.0
@@ -397,6 +419,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     def ordered(ctx: CallContext, items: list[Value], fn: Value) -> list[Value] | None:
         """``items`` in the order ``sort(fn)`` gives (stable; undefined last), or None with a
         warning when the order cannot be known."""
+        js = dialect_of(ctx)
         present = [v for v in items if v is not UNDEFINED]
         missing = [UNDEFINED] * (len(items) - len(present))
         if len(items) > ctx.interp.limits.max_loop_iterations:
@@ -449,6 +472,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
 
     def set_from(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """A typed array's ``set(values, offset)`` (typed arrays are plain arrays here)."""
+        js = dialect_of(ctx)
         source = js.iterate(arg(args, 0), "of")
         offset = 0 if arg(args, 1) is UNDEFINED else int(ctx.number(arg(args, 1), "offset", 0))
         if source is None or not isinstance(lst, list):
@@ -493,7 +517,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         "findLastIndex": find_last_index,
         "reduceRight": reduce_right,
         "toSorted": to_sorted,
-        "toString": lambda ctx, lst, args, kwargs: js.to_string(lst),
+        "toString": lambda ctx, lst, args, kwargs: dialect_of(ctx).to_string(lst),
         "set": set_from,
         "toReversed": to_reversed,
         "join": join,
@@ -532,13 +556,14 @@ def _collation_key(text: str) -> tuple[str, str]:
     return text.lower(), text.swapcase()
 
 
-def string_methods(js: JavaScript) -> dict[str, Builtin]:
-    def text_arg(args: list[Value], i: int) -> str:
+def string_methods() -> dict[str, Builtin]:
+    def text_arg(ctx: CallContext, args: list[Value], i: int) -> str:
         value = arg(args, i)
-        return "" if value is UNDEFINED else js.to_string(value)
+        return "" if value is UNDEFINED else dialect_of(ctx).to_string(value)
 
     def position(ctx: CallContext, value: Value, length: int, default: int) -> int:
         """A position argument (ToIntegerOrInfinity), clamped to 0..length."""
+        js = dialect_of(ctx)
         if value is UNDEFINED:
             return default
         number = js.to_number(value)
@@ -554,6 +579,7 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
 
     def relative(ctx: CallContext, value: Value, length: int, default: int) -> int:
         """A relative position (negative counts from the end), clamped to 0..length."""
+        js = dialect_of(ctx)
         if value is UNDEFINED:
             return default
         number = js.to_number(value)
@@ -562,8 +588,8 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         index = math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number))
         return max(0, length + index) if index < 0 else min(index, length)
 
-    def simple(fn: Callable[[str, list[Value]], Value]) -> Method:
-        return lambda ctx, s, args, kwargs: fn(s, args)
+    def simple(fn: Callable[[CallContext, str, list[Value]], Value]) -> Method:
+        return lambda ctx, s, args, kwargs: fn(ctx, s, args)
 
     def repeat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         count = int(ctx.number(arg(args, 0), "repeat count", 0))
@@ -574,7 +600,7 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
     def pad(start: bool) -> Method:
         def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
             width = min(int(ctx.number(arg(args, 0), "pad width", 0)), 10_000)
-            fill = text_arg(args, 1) if arg(args, 1) is not UNDEFINED else " "
+            fill = text_arg(ctx, args, 1) if arg(args, 1) is not UNDEFINED else " "
             if len(s) >= width or not fill:
                 return s
             padding = (fill * width)[: width - len(s)]
@@ -583,6 +609,7 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         return fn
 
     def split(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         separator = arg(args, 0)
         limit = arg(args, 1)
         count = (
@@ -612,25 +639,26 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         return s[start : start + length]
 
     def index_of(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return float(s.find(text_arg(args, 0), position(ctx, arg(args, 1), len(s), 0)))
+        return float(s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)))
 
     def last_index_of(
         ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        needle = text_arg(args, 0)
+        needle = text_arg(ctx, args, 0)
         start = position(ctx, arg(args, 1), len(s), len(s))
         return float(s.rfind(needle, 0, start + len(needle)))
 
     def includes(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s.find(text_arg(args, 0), position(ctx, arg(args, 1), len(s), 0)) >= 0
+        return s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)) >= 0
 
     def starts_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s.startswith(text_arg(args, 0), position(ctx, arg(args, 1), len(s), 0))
+        return s.startswith(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0))
 
     def ends_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s[: position(ctx, arg(args, 1), len(s), len(s))].endswith(text_arg(args, 0))
+        return s[: position(ctx, arg(args, 1), len(s), len(s))].endswith(text_arg(ctx, args, 0))
 
     def char_at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         number = js.to_number(arg(args, 0)) if arg(args, 0) is not UNDEFINED else 0.0
         i = math.trunc(number) if number is not None and math.isfinite(number) else -1
         return s[i] if 0 <= i < len(s) else ""
@@ -652,6 +680,7 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
 
     def replace(every: bool) -> Method:
         def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             pattern, replacement = arg(args, 0), arg(args, 1)
             if not isinstance(pattern, str):
                 return Unknown("replace with a regular expression is not followed", ctx.line)
@@ -693,7 +722,7 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
     def locale_compare(
         ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        other = text_arg(args, 0)
+        other = text_arg(ctx, args, 0)
         if not (_COLLATABLE.fullmatch(s) and _COLLATABLE.fullmatch(other)):
             return Unknown("localeCompare of text beyond letters, digits and spaces", ctx.line)
         a, b = _collation_key(s), _collation_key(other)
@@ -708,8 +737,8 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         return fn
 
     table: dict[str, Method] = {
-        "toUpperCase": simple(lambda s, a: s.upper()),
-        "toLowerCase": simple(lambda s, a: s.lower()),
+        "toUpperCase": simple(lambda c, s, a: s.upper()),
+        "toLowerCase": simple(lambda c, s, a: s.lower()),
         "trim": trim(JS_WHITESPACE, True, True),
         "trimStart": trim(JS_WHITESPACE, True, False),
         "trimLeft": trim(JS_WHITESPACE, True, False),
@@ -731,15 +760,15 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         "search": search,
         "localeCompare": locale_compare,
         "normalize": simple(
-            lambda s, a: (
-                unicodedata.normalize(_FORMS[text_arg(a, 0)], s)
-                if text_arg(a, 0) in _FORMS
+            lambda c, s, a: (
+                unicodedata.normalize(_FORMS[text_arg(c, a, 0)], s)
+                if text_arg(c, a, 0) in _FORMS
                 else Unknown("normalize with an unknown form throws a RangeError")
             )
         ),
-        "concat": simple(lambda s, a: s + "".join(js.to_string(v) for v in a)),
-        "toString": simple(lambda s, a: s),
-        "valueOf": simple(lambda s, a: s),
+        "concat": simple(lambda c, s, a: s + "".join(dialect_of(c).to_string(v) for v in a)),
+        "toString": simple(lambda c, s, a: s),
+        "valueOf": simple(lambda c, s, a: s),
         "repeat": repeat,
         "padStart": pad(True),
         "padEnd": pad(False),
