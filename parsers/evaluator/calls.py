@@ -21,6 +21,7 @@ from parsers.evaluator.control_flow import (
     ReturnSignal,
 )
 from parsers.evaluator.engine import HelperCall
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.interpreter_state import InterpreterState
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
@@ -89,7 +90,7 @@ class Calls(InterpreterState):
             self.bind(default.target, value, env, declare, line, col)
         elif kind is ir.ListPattern:
             pattern: ir.ListPattern = target  # type: ignore[assignment]
-            items = self.dialect.iterate(value, "of")
+            items = self.iterate(value, "of")
             if items is None:
                 reason = (
                     value.reason
@@ -100,8 +101,9 @@ class Calls(InterpreterState):
                 for item in pattern.items:
                     if item is not None:
                         self.bind(item, unknown, env, declare, line, col)
-                if pattern.rest is not None:
-                    self.bind(pattern.rest, unknown, env, declare, line, col)
+                for item in (pattern.rest, *pattern.after):
+                    if item is not None:
+                        self.bind(item, unknown, env, declare, line, col)
                 return
             values = list(itertools.islice(items, self.limits.max_collection))
             for i, item in enumerate(pattern.items):
@@ -109,12 +111,22 @@ class Calls(InterpreterState):
                     self.bind(
                         item, values[i] if i < len(values) else UNDEFINED, env, declare, line, col
                     )
+            end = len(values)
+            if pattern.after:
+                end = max(len(pattern.items), len(values) - len(pattern.after))
+                for i, item in enumerate(pattern.after):
+                    if item is not None:
+                        at = end + i
+                        value = values[at] if at < len(values) else UNDEFINED
+                        self.bind(item, value, env, declare, line, col)
             if pattern.rest is not None:
-                self.bind(pattern.rest, values[len(pattern.items) :], env, declare, line, col)
+                self.bind(pattern.rest, values[len(pattern.items) : end], env, declare, line, col)
         elif kind is ir.DictPattern:
             props: ir.DictPattern = target  # type: ignore[assignment]
             used = set()
             for key, sub in props.props:
+                if not isinstance(key, str):  # a computed name
+                    key = self.dialect.to_string(self.eval(key, env))
                 used.add(key)
                 self.bind(sub, self.get_member(value, key, line, col), env, declare, line, col)
             if props.rest is not None:
@@ -173,14 +185,19 @@ class Calls(InterpreterState):
             cls: ClassValue | None = obj
             while cls is not None:
                 if name in cls.static:
+                    if name in cls.class_methods:
+                        return BoundMethod(obj, cls.static[name])
                     return cls.static[name]
+                if name in cls.static_getters:
+                    fn = cls.static_getters[name]
+                    return self._invoke(Closure(fn, cls.env, cls), [], {}, obj, line, col)
                 if cls.explicit_self and name in cls.methods:
                     return Closure(cls.methods[name], cls.env, cls)
                 base = cls.base
                 if isinstance(base, EngineClass):
                     return self.get_member(base, name, line, col)
                 cls = base if isinstance(base, ClassValue) else None
-            return UNDEFINED
+            return self.dialect.class_member(CallContext(self, line, col), obj, name)
         if call:
             return self.dialect.get_method(CallContext(self, line, col), obj, name)
         return self.dialect.get_member(CallContext(self, line, col), obj, name)
@@ -204,6 +221,12 @@ class Calls(InterpreterState):
             if method is not None:
                 fn, home = method
                 return BoundMethod(record, Closure(fn, home.env, home))
+            if cls.explicit_self:
+                # Python: a class attribute is read through its instances.
+                found = cls.find_static(name)
+                if found is not None:
+                    value, owner = found
+                    return BoundMethod(cls, value) if name in owner.class_methods else value
         if record.kind:
             ctx = CallContext(self, line, col)
             getter = self.engine.getter(record.kind, name)
@@ -214,6 +237,8 @@ class Calls(InterpreterState):
                 return BoundMethod(record, builtin)
             if self.engine.kinds.get(record.kind) is not None:
                 return self.engine.missing_member(ctx, record, name)
+        if cls is not None and self.dialect.record_protocols:
+            return self.dialect.record_member(CallContext(self, line, col), record, name)
         return UNDEFINED
 
     def set_member(self, obj: Value, name: str, value: Value, line: int, col: int) -> None:
@@ -233,8 +258,18 @@ class Calls(InterpreterState):
             obj.fields[name] = value
             return
         if isinstance(obj, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                obj,
+                f"{name} set on a value that cannot be known statically",
+            )
             return
         if isinstance(obj, ClassValue):
+            accessor = obj.find_static_accessor(name, setter=True)
+            if accessor is not None:
+                fn, home = accessor
+                self._invoke(Closure(fn, home.env, home), [value], {}, obj, line, col)
+                return
             obj.static[name] = value
             return
         if isinstance(obj, Namespace):
@@ -246,7 +281,19 @@ class Calls(InterpreterState):
         if isinstance(obj, Record) and isinstance(key, str):
             self.set_member(obj, key, value, line, col)
             return
-        if isinstance(obj, Unknown) or isinstance(key, Unknown):
+        if isinstance(obj, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                obj,
+                "an element set on a value that cannot be known statically",
+            )
+            return
+        if isinstance(key, Unknown):
+            self.dialect.unknown_target(
+                CallContext(self, line, col),
+                key,
+                "an element set at an index that cannot be known statically",
+            )
             return
         self.dialect.set_index(CallContext(self, line, col), obj, key, value)
 
@@ -339,7 +386,7 @@ class Calls(InterpreterState):
         this: Value,
         line: int,
         col: int,
-        new_target: ClassValue | None = None,
+        new_target: ClassValue | Closure | None = None,
     ) -> Value:
         fn = closure.fn
         self.budget.step()
@@ -398,7 +445,7 @@ class Calls(InterpreterState):
         this: Value,
         line: int,
         col: int,
-        new_target: ClassValue | None,
+        new_target: ClassValue | Closure | None,
     ) -> Value:
         fn = closure.fn
         if self.depth >= self.limits.max_call_depth:
@@ -416,7 +463,10 @@ class Calls(InterpreterState):
                 scope.declare(HOME, closure.home)
             if new_target is not None:
                 scope.declare(NEW_TARGET, new_target)
-        self._bind_params(fn, args, kwargs, scope, line, col)
+        self._bind_params(fn, args, kwargs, scope, line, col, self.defaults_of(closure))
+        if fn.generator and isinstance(fn.body, ir.Block):
+            # Its body runs as its items are asked for.
+            return Generator(self, body=fn.body, scope=scope, frame=(closure.name, args))
         self.depth += 1
         self.frames.append((closure.name, args))
         try:
@@ -441,12 +491,14 @@ class Calls(InterpreterState):
         scope: Scope,
         line: int,
         col: int,
+        defaults: tuple[Value, ...] | None = None,
     ) -> None:
         position = 0
         remaining = dict(kwargs)
-        for param in fn.params:
+        for number, param in enumerate(fn.params):
             if param.kind == "rest":
-                self.bind(param.target, list(args[position:]), scope, "let", line, col)
+                rest = self.dialect.rest_arguments(list(args[position:]))
+                self.bind(param.target, rest, scope, "let", line, col)
                 position = len(args)
                 continue
             if param.kind == "kwrest":
@@ -461,7 +513,9 @@ class Calls(InterpreterState):
             elif name is not None and name in remaining:
                 value = remaining.pop(name)
             if value is UNDEFINED and param.default is not None:
-                value = self.eval(param.default, scope)
+                value = (
+                    defaults[number] if defaults is not None else self.eval(param.default, scope)
+                )
             self.bind(param.target, value, scope, "let", line, col)
 
     def _construct(
@@ -493,6 +547,10 @@ class Calls(InterpreterState):
             )
             return Unknown(f"{cls.name} nests too deeply", line)
         if cls.explicit_self:
+            if self.dialect.record_protocols:
+                made = self.dialect.instantiate(CallContext(self, line, col), cls, args, kwargs)
+                if made is not NotImplemented:
+                    return made
             # Python: the instance exists first; __init__ (inherited or not) fills it.
             engine_base = cls.engine_base()
             instance: Value = Record("", cls=target)
@@ -581,15 +639,18 @@ class Calls(InterpreterState):
         for member in expr.members:
             if member.kind == "constructor" and isinstance(member.value, ir.FunctionExpr):
                 cls.constructor = member.value
+            elif member.kind == "classmethod" and isinstance(member.value, ir.FunctionExpr):
+                cls.static[member.name] = Closure(member.value, class_env, cls)
+                cls.class_methods.add(member.name)
             elif member.kind == "method" and isinstance(member.value, ir.FunctionExpr):
                 if member.static:
                     cls.static[member.name] = Closure(member.value, class_env, cls)
                 else:
                     cls.methods[member.name] = member.value
             elif member.kind == "getter" and isinstance(member.value, ir.FunctionExpr):
-                cls.getters[member.name] = member.value
+                (cls.static_getters if member.static else cls.getters)[member.name] = member.value
             elif member.kind == "setter" and isinstance(member.value, ir.FunctionExpr):
-                cls.setters[member.name] = member.value
+                (cls.static_setters if member.static else cls.setters)[member.name] = member.value
             elif member.kind == "field":
                 init = member.value
                 if member.static:
@@ -601,7 +662,7 @@ class Calls(InterpreterState):
                 else:
                     fields.append((member.name, init))
         cls.instance_fields = tuple(fields)
-        return cls
+        return self.dialect.class_defined(CallContext(self, expr.line, expr.col), cls)
 
 
 def _is_stub(body: ir.Block | ir.Expr) -> bool:

@@ -17,11 +17,20 @@ class ReturnSignal(Exception):
 
 
 class BreakSignal(Exception):
-    pass
+    """``break``; ``label`` names the statement it leaves (None: the innermost loop or
+    switch)."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str | None = None) -> None:
+        self.label = label
 
 
 class ContinueSignal(Exception):
-    pass
+    __slots__ = ("label",)
+
+    def __init__(self, label: str | None = None) -> None:
+        self.label = label
 
 
 class ThrowSignal(Exception):

@@ -142,7 +142,7 @@ class Engine:
     def missing_member(self, ctx: CallContext, record: Record, name: str) -> Value:
         """What reading an unmodelled member of an engine record gives."""
         if self.is_inert(record.kind):
-            return Unknown(f"{record.kind}.{name} does not change the scene")
+            return Unknown(f"{record.kind}.{name} does not change the scene", inert=True)
         return Unknown(f"{record.kind}.{name} is not modelled")
 
     def call_on_unknown(

@@ -5,12 +5,14 @@ templates, assignments, functions, comprehensions under the iteration cap, impor
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import HOME, NEW_TARGET, THIS, BreakSignal, ContinueSignal
+from parsers.evaluator.generators import Generator, run_yield
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
     UNDEFINED,
@@ -29,6 +31,11 @@ from parsers.evaluator.values import (
 _NOT_A_MEMBER = object()
 
 
+def _instance(value: Value) -> bool:
+    """Whether ``value`` is an instance of a user class."""
+    return type(value) is Record and value.cls is not None
+
+
 class ExpressionEvaluator(Calls):
     """The handler of each expression of ``ir``."""
 
@@ -45,6 +52,8 @@ class ExpressionEvaluator(Calls):
             member = self._implicit_member(expr.id, env, expr.line, expr.col)
             if member is not _NOT_A_MEMBER:
                 return member
+        if expr.id == NEW_TARGET:  # JavaScript's new.target in a call without new
+            return UNDEFINED
         fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
@@ -104,6 +113,8 @@ class ExpressionEvaluator(Calls):
         func_expr = expr.func
         this: Value = UNDEFINED
         if type(func_expr) is ir.Member:
+            # A call whose value is dropped is made for what it does to an object.
+            for_effect = expr is self.statement_expr
             receiver = self._eval[type(func_expr.obj)](func_expr.obj, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
@@ -116,6 +127,10 @@ class ExpressionEvaluator(Calls):
                     handled = self.undefined_helper(
                         func_expr.name, args, kwargs, expr.line, expr.col
                     )
+                if handled is None and for_effect:
+                    self.dialect.unfollowed_call(
+                        CallContext(self, expr.line, expr.col), func_expr.name, receiver
+                    )
                 return receiver if handled is None else handled
             function = self.get_member(
                 receiver, func_expr.name, func_expr.line, func_expr.col, call=True
@@ -127,7 +142,24 @@ class ExpressionEvaluator(Calls):
                 replaced = self.undefined_helper(func_expr.name, args, kwargs, expr.line, expr.col)
                 if replaced is not None:
                     return replaced
-                return self._call_value(function, args, kwargs, expr.line, expr.col, this)
+                result = self._call_value(function, args, kwargs, expr.line, expr.col, this)
+                if for_effect and isinstance(result, Unknown):
+                    self.dialect.unfollowed_call(
+                        CallContext(self, expr.line, expr.col), func_expr.name, result
+                    )
+                return result
+            if for_effect and (
+                function is UNDEFINED or (isinstance(function, Unknown) and not function.inert)
+            ):
+                # An engine method the table does not model, or no method at all.
+                why = (
+                    function
+                    if isinstance(function, Unknown)
+                    else Unknown(f"a {type_name(receiver)} has no method {func_expr.name}")
+                )
+                self.dialect.unfollowed_call(
+                    CallContext(self, expr.line, expr.col), func_expr.name, why
+                )
         elif type(func_expr) is ir.SuperMember:
             function = self._super_member(func_expr, env)
             _found, this = env.lookup(THIS)
@@ -155,7 +187,7 @@ class ExpressionEvaluator(Calls):
         if isinstance(function, Closure):
             # A constructor function: ``this`` is a fresh plain object.
             this = Record("")
-            result = self._invoke(function, args, kwargs, this, expr.line, expr.col)
+            result = self._invoke(function, args, kwargs, this, expr.line, expr.col, function)
             return result if isinstance(result, Record | dict) else this
         return self._construct(function, args, kwargs, expr.line, expr.col)
 
@@ -212,7 +244,16 @@ class ExpressionEvaluator(Calls):
             method = base.find_method(expr.name)
             if method is not None:
                 fn, owner = method
-                return Closure(fn, owner.env, owner)
+                closure = Closure(fn, owner.env, owner)
+                # Python's super().m(...) passes the instance as the method's first argument.
+                return BoundMethod(this, closure) if owner.explicit_self else closure
+            getter = base.find_accessor(expr.name, setter=False)
+            if getter is not None:
+                fn, owner = getter
+                args = [this] if owner.explicit_self else []
+                return self._invoke(
+                    Closure(fn, owner.env, owner), args, {}, this, expr.line, expr.col
+                )
             base = base.engine_base()
         if isinstance(base, EngineClass) and isinstance(this, Record) and this.kind:
             builtin = self.engine.method(this.kind, expr.name)
@@ -226,11 +267,14 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
-        return self.dialect.binary(op, left, right)
+        return self.binary(op, left, right, expr.line, expr.col)
 
     def _instanceof(self, value: Value, cls: Value) -> Value:
         if isinstance(value, Unknown) or isinstance(cls, Unknown):
             return Unknown("instanceof of an unknown value")
+        builtin = self.dialect.instance_of(value, cls)
+        if builtin is not None:
+            return builtin
         if not isinstance(value, Record):
             return False
         if isinstance(cls, EngineClass):
@@ -247,8 +291,8 @@ class ExpressionEvaluator(Calls):
         result: Value = True
         for op, operand in zip(expr.ops, expr.operands[1:], strict=True):
             right = self.eval(operand, env)
-            result = self.dialect.binary(op, left, right)
-            truth = self.dialect.truthy(result)
+            result = self.binary(op, left, right, expr.line, expr.col)
+            truth = self.truth(result, expr.line, expr.col)
             if truth is None:
                 return Unknown("comparison of unknown values")
             if not truth:
@@ -285,6 +329,12 @@ class ExpressionEvaluator(Calls):
             return self.dialect.typeof(value)
         if expr.op == "void":
             return UNDEFINED
+        if self.dialect.record_protocols and type(value) is Record:
+            result = self.dialect.record_unary(
+                CallContext(self, expr.line, expr.col), expr.op, value
+            )
+            if result is not NotImplemented:
+                return result
         return self.dialect.unary(expr.op, value)
 
     def _conditional(self, expr: ir.Conditional, env: Scope) -> Value:
@@ -330,7 +380,8 @@ class ExpressionEvaluator(Calls):
                 if isinstance(value, dict):
                     result.update(value)
                 elif isinstance(value, Record):
-                    result.update(value.fields)
+                    # Private fields (JavaScript's ``#x``) are no properties to copy.
+                    result.update((k, v) for k, v in value.fields.items() if k[:1] != "#")
                 elif isinstance(value, list):
                     result.update({str(i): v for i, v in enumerate(value)})
                 continue
@@ -385,7 +436,11 @@ class ExpressionEvaluator(Calls):
             value = self.eval(expr.value, env)
         else:
             current = self.eval(expr.target, env)  # type: ignore[arg-type]
-            value = self.dialect.augmented(expr.op, current, self.eval(expr.value, env))
+            operand = self.eval(expr.value, env)
+            if self.dialect.record_protocols and _instance(current):
+                value = self.binary(expr.op, current, operand, expr.line, expr.col)
+            else:
+                value = self.dialect.augmented(expr.op, current, operand)
         self.bind(expr.target, value, env, None, expr.line, expr.col)
         return value
 
@@ -407,7 +462,11 @@ class ExpressionEvaluator(Calls):
         return self._closure(expr, env)
 
     def _comprehension(self, expr: ir.Comprehension, env: Scope) -> Value:
-        scope = Scope(env, function=True)
+        # The loop targets are the comprehension's own (declared in its scope); an assignment
+        # expression inside it binds in the enclosing function, as Python's ``:=`` does.
+        scope = Scope(env)
+        if expr.kind == "generator":
+            return self._generator_expression(expr, scope)
         results: list[Value] = []
         pairs: list[tuple[Value, Value]] = []
         counter = [0]
@@ -427,14 +486,14 @@ class ExpressionEvaluator(Calls):
                 return
             clause = expr.clauses[level]
             if isinstance(clause, ir.CompIf):
-                if self.dialect.truthy(self.eval(clause.test, scope)):
+                if self._comprehension_test(clause, scope):
                     run(level + 1)
                 return
-            items = self.dialect.iterate(self.eval(clause.iterable, scope), "of")
+            items = self.iterate(self.eval(clause.iterable, scope), "of")
             if items is None:
                 raise ContinueSignal
             for item in items:
-                self.bind(clause.target, item, scope, None, clause.line, clause.col)
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
                 run(level + 1)
 
         try:
@@ -449,13 +508,70 @@ class ExpressionEvaluator(Calls):
                 expr.col,
             )
             return Unknown("comprehension over an unknown value", expr.line)
-        if expr.kind == "dict":
-            return {k: v for k, v in pairs if not isinstance(k, Unknown)}
-        if expr.kind == "set":
-            return list(
-                dict.fromkeys(v for v in results if not isinstance(v, list | dict | Record))
+        return self.dialect.comprehension(expr.kind, results, pairs)
+
+    def _comprehension_test(self, clause: ir.CompIf, scope: Scope) -> bool:
+        truth = self.dialect.truthy(self.eval(clause.test, scope))
+        if truth is None:
+            self.warning(
+                "eval.unknown_condition",
+                "this comprehension condition cannot be decided statically; the item is left out",
+                clause.line,
+                clause.col,
             )
-        return results
+        return bool(truth)
+
+    def _generator_expression(self, expr: ir.Comprehension, scope: Scope) -> Value:
+        """A generator expression: its first iterable is read at once, everything else as
+        its items are asked for."""
+        first = expr.clauses[0] if expr.clauses else None
+        if not isinstance(first, ir.CompFor) or not isinstance(expr.element, ir.Node):
+            return Unknown("a generator expression that cannot be read", expr.line)
+        head = self.iterate(self.eval(first.iterable, scope), "of")
+        if head is None:
+            self.warning(
+                "eval.unknown_iterable",
+                "generator expression over a value that cannot be known statically",
+                expr.line,
+                expr.col,
+            )
+            return Unknown("generator expression over an unknown value", expr.line)
+        element: ir.Expr = expr.element
+        clauses = expr.clauses
+        limit = self.limits.max_loop_iterations
+
+        def items(level: int, source: Iterable[Value] | None) -> Iterator[Value]:
+            if level == len(clauses):
+                yield self.eval(element, scope)
+                return
+            clause = clauses[level]
+            if isinstance(clause, ir.CompIf):
+                if self._comprehension_test(clause, scope):
+                    yield from items(level + 1, None)
+                return
+            if source is None:
+                source = self.iterate(self.eval(clause.iterable, scope), "of")
+                if source is None:
+                    self.warning(
+                        "eval.unknown_iterable",
+                        "generator expression over a value that cannot be known statically",
+                        clause.line,
+                        clause.col,
+                    )
+                    return
+            for item in source:
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
+                yield from items(level + 1, None)
+
+        def capped() -> Iterator[Value]:
+            for count, item in enumerate(items(0, head), start=1):
+                if count > limit:
+                    self._loop_limit(expr)
+                    return
+                self.budget.step()
+                yield item
+
+        return Generator(self, items=capped())
 
     def _import(self, expr: ir.ImportValue, env: Scope) -> Value:
         return self.engine.resolve_import(
@@ -464,6 +580,10 @@ class ExpressionEvaluator(Calls):
 
     def _await(self, expr: ir.Await, env: Scope) -> Value:
         return self.eval(expr.value, env)
+
+    def _yield(self, expr: ir.Yield, env: Scope) -> Value:
+        value = UNDEFINED if expr.value is None else self.eval(expr.value, env)
+        return run_yield(self, expr, value)
 
     def _opaque(self, expr: ir.Opaque, env: Scope) -> Value:
         return Unknown(expr.what, expr.line)

@@ -62,6 +62,7 @@ class Interpreter(StatementRunner, ExpressionEvaluator):
             ir.Comprehension: self._comprehension,
             ir.ImportValue: self._import,
             ir.Await: self._await,
+            ir.Yield: self._yield,
             ir.Opaque: self._opaque,
             ir.Slice: self._slice_alone,
         }
@@ -78,6 +79,7 @@ class Interpreter(StatementRunner, ExpressionEvaluator):
             ir.Return: self._return,
             ir.Break: self._break,
             ir.Continue: self._continue,
+            ir.Labeled: self._labeled,
             ir.Throw: self._throw,
             ir.Try: self._try,
             ir.Switch: self._switch,

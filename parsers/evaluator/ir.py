@@ -223,15 +223,21 @@ class Param(Node):
 @dataclass(slots=True)
 class FunctionExpr(Node):
     """A function, method or lambda. ``arrow`` functions see the ``this`` of their scope.
-    ``body`` is a block, or an expression for arrows and lambdas."""
+    ``body`` is a block, or an expression for arrows and lambdas. A ``generator`` function
+    (its body holds a ``Yield``: Python, JS ``function*``, a C# iterator) returns a generator
+    whose body runs as its items are asked for (``parsers/evaluator/generators.py``)."""
 
     name: str | None
     params: tuple[Param, ...]
     body: Block | Expr
     arrow: bool = False
+    generator: bool = False
 
 
-ClassMemberKind: TypeAlias = Literal["method", "getter", "setter", "field", "constructor"]
+#: A ``classmethod`` is a static method that receives the class it is read from.
+ClassMemberKind: TypeAlias = Literal[
+    "method", "getter", "setter", "field", "constructor", "classmethod"
+]
 
 
 @dataclass(slots=True)
@@ -285,6 +291,18 @@ class Await(Node):
 
 
 @dataclass(slots=True)
+class Yield(Node):
+    """``yield value`` in a generator function (``value`` None: the language's nothing;
+    C#'s ``yield return``). With ``delegate`` (Python ``yield from``, JS ``yield*``) every
+    item of ``value`` is yielded in turn. Its value is what the consumer sends in (Python
+    ``send``, JS ``next(v)``; plain iteration sends ``UNDEFINED``), and for a delegation to a
+    generator that generator's return value. C#'s ``yield break`` is a ``Return``."""
+
+    value: Expr | None
+    delegate: bool = False
+
+
+@dataclass(slots=True)
 class Opaque(Node):
     """A construct the front end cannot lower; evaluates to an ``Unknown`` saying ``what``."""
 
@@ -295,7 +313,7 @@ Expr: TypeAlias = (
     "Const | Name | Member | Index | Slice | Call | New | SuperCall | SuperMember | Binary"
     " | Compare | Logical | Unary | Conditional | ListLit | TupleLit | DictLit | Template"
     " | Sequence | Assign | Update | FunctionExpr | ClassExpr | Comprehension | ImportValue"
-    " | Await | Opaque"
+    " | Await | Yield | Opaque"
 )
 
 # --- patterns (assignment and declaration targets) ------------------------------------------
@@ -303,17 +321,20 @@ Expr: TypeAlias = (
 
 @dataclass(slots=True)
 class ListPattern(Node):
-    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element."""
+    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element.
+    ``after`` are the targets that follow the rest (Python's ``first, *middle, last``)."""
 
     items: tuple[Pattern | None, ...]
     rest: Pattern | None = None
+    after: tuple[Pattern | None, ...] = ()
 
 
 @dataclass(slots=True)
 class DictPattern(Node):
-    """``{x, y: b, ...rest}``: (property name, target) pairs."""
+    """``{x, y: b, [key]: c, ...rest}``: (property name, target) pairs; a computed name is an
+    expression."""
 
-    props: tuple[tuple[str, Pattern], ...]
+    props: tuple[tuple[str | Expr, Pattern], ...]
     rest: Pattern | None = None
 
 
@@ -337,7 +358,8 @@ class ExprStmt(Node):
 
 @dataclass(slots=True)
 class Declare(Node):
-    """``const``/``let``/``var`` (JS), a typed local (C#). ``value`` None declares undefined."""
+    """``const``/``let``/``var`` (JS), a typed local (C#). ``value`` None declares undefined;
+    ``var`` without a value leaves a name its function already binds as it is."""
 
     target: Pattern
     value: Expr | None
@@ -361,20 +383,27 @@ class If(Node):
 
 @dataclass(slots=True)
 class While(Node):
+    """``while``/``do-while``; ``labels`` name it for ``break``/``continue`` (JavaScript)."""
+
     test: Expr
     body: Block
     do_while: bool = False
     other: Block | None = None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
 class ForC(Node):
-    """C-style ``for (init; test; update)``; each part may be absent."""
+    """C-style ``for (init; test; update)``; each part may be absent. ``per_iteration``: the
+    variables ``init`` declares are bound afresh for each iteration (JavaScript's ``let``,
+    which a closure made in the body keeps)."""
 
     init: Stmt | None
     test: Expr | None
     update: Expr | None
     body: Block
+    per_iteration: bool = False
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -389,6 +418,7 @@ class ForEach(Node):
     declare: Literal["const", "let", "var"] | None = "let"
     mode: Literal["of", "in"] = "of"
     other: Block | None = None
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -410,12 +440,22 @@ class Return(Node):
 
 @dataclass(slots=True)
 class Break(Node):
-    pass
+    """``break``, or ``break label`` (the loop or ``Labeled`` statement named ``label``)."""
+
+    label: str | None = None
 
 
 @dataclass(slots=True)
 class Continue(Node):
-    pass
+    label: str | None = None
+
+
+@dataclass(slots=True)
+class Labeled(Node):
+    """A labelled statement other than a loop: ``break label`` inside leaves it."""
+
+    label: str
+    body: Block
 
 
 @dataclass(slots=True)
@@ -466,5 +506,6 @@ class Pass(Node):
 
 Stmt: TypeAlias = (
     "ExprStmt | Declare | Block | If | While | ForC | ForEach | FunctionDecl | ClassDecl"
-    " | Return | Break | Continue | Throw | Try | Switch | With | NonLocal | Delete | Pass"
+    " | Return | Break | Continue | Labeled | Throw | Try | Switch | With | NonLocal | Delete"
+    " | Pass"
 )

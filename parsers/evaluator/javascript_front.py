@@ -2,8 +2,16 @@
 
 Tolerant by design: a statement that contains a syntax error or is cut off (tree-sitter's
 ERROR and MISSING nodes) is left out with a diagnostic giving its line and column, and every
-complete statement around it is kept. Constructs with no static meaning (regexes, JSX,
-generators) become ``Opaque`` values.
+complete statement around it is kept. Constructs with no static meaning (regexes, JSX)
+become ``Opaque`` values.
+
+Generators (``function*``, ``*method()``, ``yield``, ``yield*``) lower onto the core's
+(``FunctionExpr.generator``, ``ir.Yield``). Some of JavaScript's semantics are lowered here
+onto plain ``ir``: ``var`` names are declared
+at the top of their function (hoisting);
+a link after ``?.`` short-circuits with it (``a?.b.c`` is undefined when ``a`` is); a tagged
+template calls its tag with the literal parts and the values; ``delete`` as a statement is
+``ir.Delete``; a labelled loop carries its label.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from typing import Any, Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
+from parsers.evaluator.control_flow import NEW_TARGET
 from parsers.evaluator.limits import Budget, Limits
 from parsers.evaluator.lowering import (
     ExpressionHandlers,
@@ -28,6 +37,12 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
 
 _LOGICAL = {"&&": "and", "||": "or", "??": "??"}
+#: Generator functions (``function*``; methods mark theirs with a ``*`` child).
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+#: Statements a label can name for ``continue``.
+_LOOPS = frozenset(
+    {"for_statement", "for_in_statement", "while_statement", "do_statement", "labeled_statement"}
+)
 _UNARY = {"!": "not", "-": "-", "+": "+", "~": "~", "typeof": "typeof", "void": "void"}
 
 
@@ -68,9 +83,57 @@ def js_number(text: str) -> float:
     return float(clean)
 
 
+def _pattern_names(target: ir.Pattern, into: dict[str, ir.Name]) -> None:
+    """The names a declaration's target binds."""
+    if isinstance(target, ir.Name):
+        into.setdefault(target.id, target)
+    elif isinstance(target, ir.ListPattern):
+        for item in target.items:
+            if item is not None:
+                _pattern_names(item, into)
+        if target.rest is not None:
+            _pattern_names(target.rest, into)
+    elif isinstance(target, ir.DictPattern):
+        for _, sub in target.props:
+            _pattern_names(sub, into)
+        if target.rest is not None:
+            _pattern_names(target.rest, into)
+    elif isinstance(target, ir.DefaultPattern):
+        _pattern_names(target.target, into)
+
+
+def _hoisted(names: dict[str, ir.Name]) -> tuple[ir.Stmt, ...]:
+    """``var x;`` for each name a function declares with ``var``, at its top (hoisting): the
+    names exist, undefined, from the start (a declaration without a value leaves a name
+    already bound, a parameter or a function, as it is)."""
+    return tuple(
+        ir.Declare(at.line, at.col, ir.Name(at.line, at.col, name), None, "var")
+        for name, at in names.items()
+    )
+
+
 class JavaScriptFrontEnd(TreeLowering):
     """Lowers one parsed JavaScript text. Diagnostics go to ``reporter`` with codes prefixed
     ``prefix`` (``js.syntax``)."""
+
+    def __init__(
+        self,
+        source: SourceTree,
+        reporter: Reporter,
+        limits: Limits,
+        budget: Budget,
+        *,
+        prefix: str | None = None,
+    ) -> None:
+        super().__init__(source, reporter, limits, budget, prefix=prefix)
+        #: For each function being lowered: the ``var`` names it declares. (The program's are
+        #: not hoisted: a page's script may redeclare a global a library provides.)
+        self._var_names: list[dict[str, ir.Name]] = []
+        #: Labels of the statement being lowered (a labelled loop carries them).
+        self._labels: tuple[str, ...] = ()
+        #: How many functions and classes were lowered so far (a loop whose body makes one
+        #: needs a binding per iteration).
+        self._closures = 0
 
     PREFIX = "js"
 
@@ -95,8 +158,8 @@ class JavaScriptFrontEnd(TreeLowering):
             "do_statement": self._do,
             "statement_block": self._block,
             "return_statement": self._return,
-            "break_statement": lambda n: ir.Break(*self._pos(n)),
-            "continue_statement": lambda n: ir.Continue(*self._pos(n)),
+            "break_statement": self._jump,
+            "continue_statement": self._jump,
             "throw_statement": self._throw,
             "try_statement": self._try,
             "switch_statement": self._switch,
@@ -106,7 +169,7 @@ class JavaScriptFrontEnd(TreeLowering):
             "import_statement": self._import,
             "export_statement": self._export,
             "with_statement": self._unsupported_statement,
-            "using_declaration": self._unsupported_statement,
+            "using_declaration": self._using,
         }
         expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
@@ -141,6 +204,8 @@ class JavaScriptFrontEnd(TreeLowering):
             "await_expression": lambda n: ir.Await(
                 *self._pos(n), self.expression(self._named(n)[0])
             ),
+            "meta_property": self._meta_property,
+            "yield_expression": self._yield,
         }
         return statements, expressions
 
@@ -162,11 +227,30 @@ class JavaScriptFrontEnd(TreeLowering):
             col,
         )
 
-    def _unsupported_statement(self, node: Node) -> ir.Stmt:
+    def _unknown_statement(self, node: Node) -> None:
+        """A statement of a type no handler lowers: it may change an object, so a warning."""
         self._report(
-            "info", "unsupported", f"{node.type.replace('_', ' ')} not understood; skipped", node
+            "warning",
+            "unsupported",
+            f"{node.type.replace('_', ' ')} not understood; skipped",
+            node,
         )
+
+    def _unsupported_statement(self, node: Node) -> ir.Stmt:
+        self._unknown_statement(node)
         return ir.Pass(*self._pos(node))
+
+    def _using(self, node: Node) -> ir.Stmt:
+        """``using x = f()``: a constant (its disposal at the end of the block changes no
+        object of a scene)."""
+        declarations: list[ir.Stmt] = []
+        for child in self._named(node):
+            if child.type == "variable_declarator":
+                target = self.pattern(self._required(child, "name"))
+                value_node = self._field(child, "value")
+                value = self.expression(value_node) if value_node is not None else None
+                declarations.append(ir.Declare(*self._pos(child), target, value, "const"))
+        return ir.Block(*self._pos(node), tuple(declarations), scoped=False)
 
     def _body(self, node: Node | None) -> ir.Block:
         """A loop or branch body as a block (a single statement is wrapped)."""
@@ -186,7 +270,15 @@ class JavaScriptFrontEnd(TreeLowering):
         named = self._named(node)
         if not named:
             return ir.Pass(*self._pos(node))
-        return ir.ExprStmt(*self._pos(node), self.expression(named[0]))
+        inner = named[0]
+        if inner.type == "unary_expression" and self._operator(inner) == "delete":
+            target = self.expression(self._required(inner, "argument"))
+            return ir.Delete(*self._pos(node), (target,))
+        expr = self.expression(inner)
+        if isinstance(expr, ir.Opaque):
+            # The whole statement has no meaning the evaluator knows: what it does is lost.
+            self._report("warning", "unsupported", f"{expr.what}; statement not followed", node)
+        return ir.ExprStmt(*self._pos(node), expr)
 
     def _declaration(self, node: Node) -> ir.Stmt:
         keyword = node.children[0].type if node.children else "let"
@@ -198,6 +290,8 @@ class JavaScriptFrontEnd(TreeLowering):
             target = self.pattern(self._required(child, "name"))
             value_node = self._field(child, "value")
             value = self.expression(value_node) if value_node is not None else None
+            if kind == "var" and self._var_names:
+                _pattern_names(target, self._var_names[-1])
             declarations.append(ir.Declare(*self._pos(child), target, value, kind))  # type: ignore[arg-type]
         if len(declarations) == 1:
             return declarations[0]
@@ -220,6 +314,8 @@ class JavaScriptFrontEnd(TreeLowering):
         return ir.If(*self._pos(node), test, then, other)
 
     def _for(self, node: Node) -> ir.Stmt:
+        labels, self._labels = self._labels, ()
+        closures = self._closures
         init_node = self._field(node, "initializer")
         init: ir.Stmt | None = None
         if init_node is not None and init_node.type != "empty_statement":
@@ -238,9 +334,23 @@ class JavaScriptFrontEnd(TreeLowering):
             test = self.expression(inner) if inner is not None else None
         update_node = self._field(node, "increment")
         update = self.expression(update_node) if update_node is not None else None
-        return ir.ForC(*self._pos(node), init, test, update, self._body(self._field(node, "body")))
+        body = self._body(self._field(node, "body"))
+        # A fresh binding of the loop's ``let`` variables each iteration, as JavaScript makes
+        # one; it only shows when a function made in the loop keeps it.
+        per_iteration = (
+            self._closures != closures
+            and isinstance(init, ir.Declare | ir.Block)
+            and all(
+                isinstance(d, ir.Declare) and d.kind in ("let", "const")
+                for d in (init.body if isinstance(init, ir.Block) else (init,))
+            )
+        )
+        return ir.ForC(
+            *self._pos(node), init, test, update, body, per_iteration=per_iteration, labels=labels
+        )
 
     def _for_in(self, node: Node) -> ir.Stmt:
+        labels, self._labels = self._labels, ()
         declare: Any = None
         mode: Literal["of", "in"] = "of"
         for child in node.children:
@@ -249,20 +359,30 @@ class JavaScriptFrontEnd(TreeLowering):
             elif child.type == "in":
                 mode = "in"
         target = self.pattern(self._required(node, "left"))
+        if declare == "var" and self._var_names:
+            _pattern_names(target, self._var_names[-1])
         iterable = self.expression(self._required(node, "right"))
         return ir.ForEach(
-            *self._pos(node), target, iterable, self._body(self._field(node, "body")), declare, mode
+            *self._pos(node),
+            target,
+            iterable,
+            self._body(self._field(node, "body")),
+            declare,
+            mode,
+            labels=labels,
         )
 
     def _while(self, node: Node) -> ir.Stmt:
+        labels, self._labels = self._labels, ()
         test = self.expression(self._required(node, "condition"))
-        return ir.While(*self._pos(node), test, self._body(self._field(node, "body")))
+        body = self._body(self._field(node, "body"))
+        return ir.While(*self._pos(node), test, body, labels=labels)
 
     def _do(self, node: Node) -> ir.Stmt:
+        labels, self._labels = self._labels, ()
         test = self.expression(self._required(node, "condition"))
-        return ir.While(
-            *self._pos(node), test, self._body(self._field(node, "body")), do_while=True
-        )
+        body = self._body(self._field(node, "body"))
+        return ir.While(*self._pos(node), test, body, do_while=True, labels=labels)
 
     def _try(self, node: Node) -> ir.Stmt:
         body = self._block(self._required(node, "body"))
@@ -291,9 +411,30 @@ class JavaScriptFrontEnd(TreeLowering):
         return ir.Switch(*self._pos(node), value, tuple(cases))
 
     def _labeled(self, node: Node) -> ir.Stmt:
+        """A labelled loop carries its label (``continue outer`` goes on with it); any other
+        labelled statement is an ``ir.Labeled`` that ``break label`` leaves."""
+        label = self.text(self._required(node, "label"))
         body = self._field(node, "body")
-        stmt = self.statement(body) if body is not None else None
-        return stmt if stmt is not None else ir.Pass(*self._pos(node))
+        if body is None:
+            return ir.Pass(*self._pos(node))
+        if body.type in _LOOPS:
+            self._labels = (*self._labels, label)
+            try:
+                return self.statement(body) or ir.Pass(*self._pos(node))
+            finally:
+                self._labels = ()
+        self._labels = ()
+        stmt = self.statement(body)
+        line, col = self._pos(node)
+        inner = ir.Block(line, col, () if stmt is None else (stmt,), scoped=False)
+        return ir.Labeled(line, col, label, inner)
+
+    def _jump(self, node: Node) -> ir.Stmt:
+        label_node = self._field(node, "label")
+        label = self.text(label_node) if label_node is not None else None
+        if node.type == "break_statement":
+            return ir.Break(*self._pos(node), label)
+        return ir.Continue(*self._pos(node), label)
 
     def _import(self, node: Node) -> ir.Stmt:
         source_node = self._required(node, "source")
@@ -341,6 +482,17 @@ class JavaScriptFrontEnd(TreeLowering):
         return ir.Pass(*self._pos(node))
 
     # --- expressions ------------------------------------------------------------------------------
+    def _yield(self, node: Node) -> ir.Expr:
+        named = self._named(node)
+        value = self.expression(named[0]) if named else None
+        delegate = any(c.type == "*" for c in node.children if not c.is_named)
+        return ir.Yield(*self._pos(node), value, delegate)
+
+    def _meta_property(self, node: Node) -> ir.Expr:
+        if self.text(node).replace(" ", "") == "new.target":
+            return ir.Name(*self._pos(node), NEW_TARGET)
+        return ir.Opaque(*self._pos(node), f"{self.text(node)} has no static value")
+
     def _number(self, node: Node) -> ir.Expr:
         try:
             return ir.Const(*self._pos(node), js_number(self.text(node)))
@@ -380,11 +532,44 @@ class JavaScriptFrontEnd(TreeLowering):
             parts.append(_unescape(self.source.data[start:end].decode("utf-8", "replace")))
         return ir.Template(*self._pos(node), tuple(parts))
 
+    def _template_parts(self, node: Node, *, raw: bool) -> tuple[list[str], list[ir.Expr]]:
+        """A template's literal texts (one more than its values: empty ones kept), escapes
+        read unless ``raw``, and its values."""
+        strings: list[str] = []
+        values: list[ir.Expr] = []
+        data = self.source.data
+        start = node.start_byte + 1
+        for child in node.named_children:
+            if child.type == "template_substitution":
+                strings.append(data[start : child.start_byte].decode("utf-8", "replace"))
+                inner = self._named(child)
+                values.append(
+                    self.expression(inner[0]) if inner else ir.Const(*self._pos(child), UNDEFINED)
+                )
+                start = child.end_byte
+            elif child.type == "ERROR" or child.is_missing:
+                raise Incomplete(child)
+        strings.append(data[start : node.end_byte - 1].decode("utf-8", "replace"))
+        return (strings if raw else [_unescape(text) for text in strings]), values
+
     @staticmethod
     def _optional(node: Node) -> bool:
         # The grammar names the ``?.`` of member, subscript and call expressions by a field:
         # one lookup instead of building every child node.
         return node.child_by_field_name("optional_chain") is not None
+
+    @staticmethod
+    def _chained(node: Node, inner_node: Node, inner: ir.Expr) -> bool:
+        """Whether a member, index or call short-circuits to undefined: its own ``?.``, or one
+        earlier in the same chain (parentheses end a chain)."""
+        if node.child_by_field_name("optional_chain") is not None:
+            return True
+        kind = type(inner)
+        return (
+            (kind is ir.Member or kind is ir.Index or kind is ir.Call)
+            and inner.optional  # type: ignore[union-attr]
+            and inner_node.type != "parenthesized_expression"
+        )
 
     def _member(self, node: Node) -> ir.Expr:
         obj_node = self._required(node, "object")
@@ -392,18 +577,24 @@ class JavaScriptFrontEnd(TreeLowering):
         name = self.text(prop)
         if obj_node.type == "super":
             return ir.SuperMember(*self._pos(node), name)
-        return ir.Member(*self._pos(node), self.expression(obj_node), name, self._optional(node))
+        obj = self.expression(obj_node)
+        return ir.Member(*self._pos(node), obj, name, self._chained(node, obj_node, obj))
 
     def _subscript(self, node: Node) -> ir.Expr:
-        obj = self.expression(self._required(node, "object"))
+        obj_node = self._required(node, "object")
+        obj = self.expression(obj_node)
         index = self.expression(self._required(node, "index"))
-        return ir.Index(*self._pos(node), obj, index, self._optional(node))
+        return ir.Index(*self._pos(node), obj, index, self._chained(node, obj_node, obj))
 
     def _arguments(self, node: Node | None) -> tuple[ir.Argument, ...]:
         if node is None:
             return ()
         if node.type == "template_string":
-            return (self._template(node),)
+            # A tagged template: the tag gets the literal parts, then the values.
+            strings, values = self._template_parts(node, raw=False)
+            line, col = self._pos(node)
+            literal = ir.ListLit(line, col, tuple(ir.Const(line, col, part) for part in strings))
+            return (literal, *values)
         result: list[ir.Argument] = []
         for child in self._named(node):
             if child.type == "spread_element":
@@ -414,7 +605,8 @@ class JavaScriptFrontEnd(TreeLowering):
 
     def _call(self, node: Node) -> ir.Expr:
         function = self._required(node, "function")
-        args = self._arguments(self._field(node, "arguments"))
+        arguments = self._field(node, "arguments")
+        args = self._arguments(arguments)
         line, col = self._pos(node)
         if function.type == "super":
             return ir.SuperCall(line, col, args)
@@ -423,7 +615,20 @@ class JavaScriptFrontEnd(TreeLowering):
             if isinstance(module, ir.Const) and isinstance(module.value, str):
                 return ir.ImportValue(line, col, module.value, None)
             return ir.Opaque(line, col, "a dynamic import of an unknown module")
-        return ir.Call(line, col, self.expression(function), args, self._optional(node))
+        if (
+            arguments is not None
+            and arguments.type == "template_string"
+            and self.text(function).replace(" ", "") == "String.raw"
+        ):
+            strings, values = self._template_parts(arguments, raw=True)
+            parts: list[str | ir.Expr] = []
+            for i, text in enumerate(strings):
+                parts.append(text)
+                if i < len(values):
+                    parts.append(values[i])
+            return ir.Template(line, col, tuple(parts))
+        callee = self.expression(function)
+        return ir.Call(line, col, callee, args, self._chained(node, function, callee))
 
     def _new(self, node: Node) -> ir.Expr:
         constructor = self.expression(self._required(node, "constructor"))
@@ -454,6 +659,12 @@ class JavaScriptFrontEnd(TreeLowering):
         argument = self._required(node, "argument")
         line, col = self._pos(node)
         if op == "delete":
+            self._report(
+                "warning",
+                "unsupported",
+                "delete inside an expression is not followed; the property stays",
+                node,
+            )
             return ir.Opaque(line, col, "delete has no static value")
         return ir.Unary(line, col, _UNARY.get(op, op), self.expression(argument))
 
@@ -533,7 +744,18 @@ class JavaScriptFrontEnd(TreeLowering):
                 entries.append(ir.Spread(*self._pos(child), self.expression(self._named(child)[0])))
             elif kind == "method_definition":
                 name_node = self._required(child, "name")
-                entries.append((self._property_key(name_node), self._function(child)))
+                key = self._property_key(name_node)
+                if any(c.type in ("get", "set") for c in child.children if not c.is_named):
+                    self._report(
+                        "warning",
+                        "unsupported",
+                        "a getter or setter in an object literal is not followed; the property"
+                        " is unknown",
+                        child,
+                    )
+                    entries.append((key, ir.Opaque(*self._pos(child), "an accessor property")))
+                    continue
+                entries.append((key, self._function(child)))
         return ir.DictLit(*self._pos(node), tuple(entries))
 
     def _params(self, node: Node | None) -> tuple[ir.Param, ...]:
@@ -558,12 +780,25 @@ class JavaScriptFrontEnd(TreeLowering):
         params_node = self._field(node, "parameters") or self._field(node, "parameter")
         params = self._params(params_node)
         body_node = self._required(node, "body")
+        self._closures += 1
         body: ir.Block | ir.Expr
         if body_node.type == "statement_block":
-            body = self._block(body_node)
+            self._var_names.append({})
+            labels, self._labels = self._labels, ()
+            try:
+                body = self._block(body_node)
+            finally:
+                names = self._var_names.pop()
+                self._labels = labels
+            if names:
+                body = ir.Block(body.line, body.col, _hoisted(names) + body.body, body.scoped)
         else:
             body = self.expression(body_node)
-        return ir.FunctionExpr(*self._pos(node), name, params, body, arrow)
+        generator = node.type in _GENERATORS or (
+            node.type == "method_definition"
+            and any(c.type == "*" for c in node.children if not c.is_named)
+        )
+        return ir.FunctionExpr(*self._pos(node), name, params, body, arrow, generator)
 
     def _arrow(self, node: Node) -> ir.Expr:
         return self._function(node, arrow=True)
@@ -575,6 +810,7 @@ class JavaScriptFrontEnd(TreeLowering):
         return self._class(node)
 
     def _class(self, node: Node) -> ir.ClassExpr:
+        self._closures += 1
         name_node = self._field(node, "name")
         base: ir.Expr | None = None
         members: list[ir.ClassMember] = []
@@ -605,9 +841,10 @@ class JavaScriptFrontEnd(TreeLowering):
         keywords = {c.type for c in member.children if not c.is_named}
         static = "static" in keywords
         if member.type == "method_definition":
-            name = self.text(self._required(member, "name")).lstrip("#")
+            # A private name keeps its ``#``: it is no public property and never enumerated.
+            name = self.text(self._required(member, "name"))
             fn = self._function(member)
-            fn = ir.FunctionExpr(fn.line, fn.col, name, fn.params, fn.body, False)
+            fn = ir.FunctionExpr(fn.line, fn.col, name, fn.params, fn.body, False, fn.generator)
             if name == "constructor" and not static:
                 return ir.ClassMember(line, col, name, "constructor", fn)
             kind = "getter" if "get" in keywords else "setter" if "set" in keywords else "method"
@@ -617,9 +854,15 @@ class JavaScriptFrontEnd(TreeLowering):
             prop = self._field(member, "property") or self._required(member, "name")
             value_node = self._field(member, "value")
             value = self.expression(value_node) if value_node is not None else None
-            return ir.ClassMember(line, col, self.text(prop).lstrip("#"), "field", value, static)
+            return ir.ClassMember(line, col, self.text(prop), "field", value, static)
         if member.type == "class_static_block":
-            self._report("info", "unsupported", "static initialisation block not followed", member)
+            # Run once when the class is made, ``this`` being the class: a static field whose
+            # value calls the block as an arrow function.
+            block = self._block(self._required(member, "body"))
+            self._closures += 1
+            fn = ir.FunctionExpr(line, col, None, (), block, True)
+            call = ir.Call(line, col, fn, ())
+            return ir.ClassMember(line, col, f"%static{line}:{col}", "field", call, True)
         return None
 
     def _sequence(self, node: Node) -> ir.Expr:
@@ -666,7 +909,7 @@ class JavaScriptFrontEnd(TreeLowering):
                     expect_item = False
             return ir.ListPattern(line, col, tuple(items), rest)
         if kind == "object_pattern":
-            props: list[tuple[str, ir.Pattern]] = []
+            props: list[tuple[str | ir.Expr, ir.Pattern]] = []
             rest = None
             for child in self._named(node):
                 if child.type == "shorthand_property_identifier_pattern":
@@ -674,12 +917,12 @@ class JavaScriptFrontEnd(TreeLowering):
                     props.append((name, ir.Name(*self._pos(child), name)))
                 elif child.type == "pair_pattern":
                     key = self._property_key(self._required(child, "key"))
-                    key_text = (
+                    key_value: str | ir.Expr = (
                         key.value
                         if isinstance(key, ir.Const) and isinstance(key.value, str)
-                        else self.text(child)
+                        else key
                     )
-                    props.append((key_text, self.pattern(self._required(child, "value"))))
+                    props.append((key_value, self.pattern(self._required(child, "value"))))
                 elif child.type == "object_assignment_pattern":
                     left = self._required(child, "left")
                     name = self.text(left)

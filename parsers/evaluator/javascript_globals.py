@@ -1,19 +1,35 @@
 """The global names of the JavaScript dialect: ``Math``, ``Object``, ``Array``, ``Number``,
 ``String``, ``Boolean``, ``parseFloat``/``parseInt``, ``isNaN``/``isFinite``, ``JSON``,
-``console``, ``Infinity``, ``NaN`` and ``undefined``.
+``Map``, ``Set``, the ``Error`` classes, ``console``, ``Infinity``, ``NaN`` and ``undefined``.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import re
 import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.engine import Kind
+from parsers.evaluator.javascript_collections import (
+    fill_map,
+    fill_set,
+    json_stringify,
+    object_get,
+    object_keys,
+    pair,
+)
+from parsers.evaluator.javascript_methods import TypedArray, dialect_of
+from parsers.evaluator.javascript_numbers import (
+    js_cbrt,
+    js_hypot,
+    js_pow,
+    parse_float_text,
+    parse_int_text,
+)
 from parsers.evaluator.values import (
     UNDEFINED,
     Builtin,
@@ -28,12 +44,91 @@ from parsers.evaluator.values import (
 if TYPE_CHECKING:
     from parsers.evaluator.javascript_lib import JavaScript
 
-_PARSE_FLOAT = re.compile(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+#: Standard global names the dialect does not model: each is an unknown (never undefined,
+#: which ``typeof`` would silently tell a script).
+UNMODELLED_GLOBALS = (
+    "globalThis",
+    "Symbol",
+    "Promise",
+    "Reflect",
+    "Proxy",
+    "WeakMap",
+    "WeakSet",
+    "WeakRef",
+    "FinalizationRegistry",
+    "Intl",
+    "Date",
+    "RegExp",
+    "BigInt",
+    "ArrayBuffer",
+    "SharedArrayBuffer",
+    "DataView",
+    "Atomics",
+    "Iterator",
+    "AggregateError",
+    "eval",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "structuredClone",
+    "queueMicrotask",
+)
+
+#: The error classes a script can throw and extend, each with its base.
+ERROR_CLASSES = {
+    "Error": None,
+    "TypeError": "Error",
+    "RangeError": "Error",
+    "SyntaxError": "Error",
+    "ReferenceError": "Error",
+    "EvalError": "Error",
+    "URIError": "Error",
+}
 
 
-def js_globals(js: JavaScript) -> dict[str, Value]:
+def _uint32(x: float) -> int:
+    return int(x) & 0xFFFFFFFF if math.isfinite(x) else 0
+
+
+def _log(fn: Callable[[float], float]) -> Callable[[float], float]:
+    """A logarithm as JavaScript's: -Infinity at 0, NaN below."""
+
+    def log(x: float) -> float:
+        if x == 0:
+            return -math.inf
+        return fn(x) if x > 0 else math.nan
+
+    return log
+
+
+def _log1p(x: float) -> float:
+    return -math.inf if x == -1 else math.log1p(x) if x > -1 else math.nan
+
+
+def _atanh(x: float) -> float:
+    return math.copysign(math.inf, x) if abs(x) == 1 else math.atanh(x)
+
+
+def _extreme(numbers: list[float], largest: bool) -> float:
+    """``Math.max``/``Math.min``: NaN if any is, and +0 above -0."""
+    if any(math.isnan(n) for n in numbers):
+        return math.nan
+    if not numbers:
+        return -math.inf if largest else math.inf
+    best = numbers[0]
+    for n in numbers[1:]:
+        if ((n > best) if largest else (n < best)) or (
+            n == best == 0 and (math.copysign(1.0, n) > 0) == largest
+        ):
+            best = n
+    return best
+
+
+def js_globals() -> dict[str, Value]:
     def number_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             values = []
             for i in range(arity):
                 value = arg(args, i)
@@ -43,30 +138,40 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
                 values.append(math.nan if number is None else number)
             try:
                 return float(fn(*values))
-            except (ValueError, OverflowError, ZeroDivisionError):
+            except OverflowError:
+                # exp, cosh, sinh and expm1 overflow to an infinity of their argument's sign
+                # (sinh's only is odd).
+                return math.copysign(math.inf, values[0]) if fn is math.sinh else math.inf
+            except (ValueError, ZeroDivisionError):
                 return math.nan
 
         return Builtin(fn.__name__, call)
 
+    def hypot(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        numbers = []
+        for value in args:
+            if isinstance(value, Unknown):
+                return value
+            number = js.to_number(value)
+            numbers.append(math.nan if number is None else number)
+        return js_hypot(numbers)
+
     def variadic(name: str, fn: Callable[[list[float]], float]) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             numbers = []
             for value in args:
                 if isinstance(value, Unknown):
                     return value
                 number = js.to_number(value)
                 numbers.append(math.nan if number is None else number)
-            if any(math.isnan(n) for n in numbers):
-                return math.nan
             return float(fn(numbers))
 
         return Builtin(name, call)
 
     def random(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         return Unknown("Math.random() has no static value", ctx.line)
-
-    def js_round(x: float) -> float:
-        return math.floor(x + 0.5) if math.isfinite(x) else x
 
     def sign(x: float) -> float:
         return x if x == 0 or math.isnan(x) else math.copysign(1.0, x)
@@ -80,14 +185,21 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     def ceil(x: float) -> float:
         return float(math.ceil(x)) if math.isfinite(x) else x
 
-    def cbrt(x: float) -> float:
-        return math.copysign(abs(x) ** (1 / 3), x)
+    def js_round(x: float) -> float:
+        if not math.isfinite(x):
+            return x
+        rounded = math.floor(x)
+        if x - rounded >= 0.5:
+            rounded += 1
+        # A value in [-0.5, 0) rounds to -0.
+        return math.copysign(float(rounded), x) if rounded == 0 else float(rounded)
 
-    def js_pow(x: float, y: float) -> float:
-        try:
-            return float(x**y)
-        except OverflowError:
-            return math.inf
+    def clz32(x: float) -> float:
+        return float(32 - (int(x) & 0xFFFFFFFF).bit_length()) if math.isfinite(x) else 32.0
+
+    def imul(x: float, y: float) -> float:
+        product = (_uint32(x) * _uint32(y)) & 0xFFFFFFFF
+        return float(product - 0x100000000 if product >= 0x80000000 else product)
 
     math_ns = Namespace(
         "Math",
@@ -112,90 +224,175 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
             "cosh": number_fn(math.cosh),
             "tanh": number_fn(math.tanh),
             "sqrt": number_fn(math.sqrt),
-            "cbrt": number_fn(cbrt),
+            "asinh": number_fn(math.asinh),
+            "acosh": number_fn(math.acosh),
+            "atanh": number_fn(_atanh),
+            "cbrt": number_fn(js_cbrt),
             "exp": number_fn(math.exp),
-            "log": number_fn(math.log),
-            "log2": number_fn(math.log2),
-            "log10": number_fn(math.log10),
+            "expm1": number_fn(math.expm1),
+            "log": number_fn(_log(math.log)),
+            "log2": number_fn(_log(math.log2)),
+            "log10": number_fn(_log(math.log10)),
+            "log1p": number_fn(_log1p),
+            "fround": number_fn(_fround),
+            "clz32": number_fn(clz32),
+            "imul": number_fn(imul, 2),
             "floor": number_fn(floor),
             "ceil": number_fn(ceil),
             "round": number_fn(js_round),
             "trunc": number_fn(trunc),
             "sign": number_fn(sign),
             "pow": number_fn(js_pow, 2),
-            "hypot": variadic("hypot", lambda xs: math.hypot(*xs)),
-            "min": variadic("min", lambda xs: min(xs) if xs else math.inf),
-            "max": variadic("max", lambda xs: max(xs) if xs else -math.inf),
+            "hypot": Builtin("hypot", hypot),
+            "min": variadic("min", lambda xs: _extreme(xs, largest=False)),
+            "max": variadic("max", lambda xs: _extreme(xs, largest=True)),
             "random": Builtin("random", random),
         },
     )
 
     def assign(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         target = arg(args, 0)
         for source in args[1:]:
-            items = (
-                source.items()
-                if isinstance(source, dict)
-                else source.fields.items()
-                if isinstance(source, Record)
-                else ()
-            )
-            for key, value in list(items):
-                if isinstance(target, dict):
-                    target[key] = value
+            keys = object_keys(source)
+            pairs: list[tuple[str, Value]]
+            if keys is not None:
+                pairs = [(key, object_get(source, key)) for key in keys]
+            elif isinstance(source, list | str):
+                pairs = [(str(i), v) for i, v in enumerate(source)]
+            elif isinstance(source, Unknown):
+                return source
+            else:
+                continue  # null, undefined and numbers have no own properties
+            for key, value in pairs:
+                if isinstance(target, dict | list):
+                    js.set_index(ctx, target, key, value)
                 else:
-                    ctx.set_member(target, str(key), value)
+                    ctx.set_member(target, key, value)
         return target
 
     def keys(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         obj = arg(args, 0)
-        if isinstance(obj, dict):
-            return [js.to_string(k) for k in obj]
-        if isinstance(obj, list):
+        found = object_keys(obj)
+        if found is not None:
+            return found
+        if isinstance(obj, list | str):
             return [str(i) for i in range(len(obj))]
         return Unknown("Object.keys of a value that is not an object")
 
     def values(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         obj = arg(args, 0)
-        if isinstance(obj, dict):
-            return list(obj.values())
-        if isinstance(obj, list):
+        found = object_keys(obj)
+        if found is not None:
+            return [object_get(obj, k) for k in found]
+        if isinstance(obj, list | str):
             return list(obj)
         return Unknown("Object.values of a value that is not an object")
 
     def entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         obj = arg(args, 0)
-        if isinstance(obj, dict):
-            return [[js.to_string(k), v] for k, v in obj.items()]
-        if isinstance(obj, list):
+        found = object_keys(obj)
+        if found is not None:
+            return [[k, object_get(obj, k)] for k in found]
+        if isinstance(obj, list | str):
             return [[str(i), v] for i, v in enumerate(obj)]
         return Unknown("Object.entries of a value that is not an object")
 
     def from_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         items = js.iterate(arg(args, 0), "of")
+        if items is None:
+            return Unknown("Object.fromEntries of a value that cannot be known statically")
         result: dict[str, Value] = {}
-        for item in items or ():
-            if isinstance(item, list | tuple) and len(item) >= 2:
-                result[js.to_string(item[0])] = item[1]
+        for item in items:
+            key, value = pair(ctx, item)
+            if isinstance(key, Unknown):
+                return Unknown("Object.fromEntries with a key that cannot be known", ctx.line)
+            result[js.to_string(key)] = value
         return result
 
-    def identity(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return arg(args, 0)
+    def freeze(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        obj = arg(args, 0)
+        if isinstance(obj, dict):
+            js.frozen[id(obj)] = obj
+        elif isinstance(obj, list | Record):
+            ctx.warning(
+                "eval.unknown_value", "Object.freeze of an array or instance is not followed"
+            )
+        return obj
+
+    def is_frozen(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        obj = arg(args, 0)
+        if isinstance(obj, dict):
+            return id(obj) in js.frozen or not obj
+        return not isinstance(obj, list | Record)
+
+    def same_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        a, b = arg(args, 0), arg(args, 1)
+        if isinstance(a, Unknown) or isinstance(b, Unknown):
+            return Unknown("Object.is of a value that cannot be known")
+        if is_number(a) and is_number(b):
+            a, b = float(a), float(b)
+            if math.isnan(a) and math.isnan(b):
+                return True
+            return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+        return js.equals(a, b)
+
+    def has_own(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        found = object_keys(arg(args, 0))
+        if found is None:
+            return Unknown("Object.hasOwn of a value that is not an object")
+        return js.to_string(arg(args, 1)) in found
+
+    def define_property(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        obj, key, descriptor = arg(args, 0), arg(args, 1), arg(args, 2)
+        if (
+            isinstance(descriptor, dict)
+            and "value" in descriptor
+            and not ({"get", "set"} & descriptor.keys())
+        ):
+            ctx.set_member(obj, js.to_string(key), descriptor["value"])
+        else:
+            ctx.warning(
+                "eval.unsupported",
+                "Object.defineProperty with an accessor is not followed; the property is not set",
+            )
+        return obj
+
+    def not_followed(name: str) -> Builtin:
+        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            return Unknown(f"{name} is not followed", ctx.line)
+
+        return Builtin(name, call)
 
     object_ns = Namespace(
         "Object",
         {
             "assign": Builtin("Object.assign", assign),
             "keys": Builtin("Object.keys", keys),
+            "getOwnPropertyNames": Builtin("Object.getOwnPropertyNames", keys),
             "values": Builtin("Object.values", values),
             "entries": Builtin("Object.entries", entries),
             "fromEntries": Builtin("Object.fromEntries", from_entries),
-            "freeze": Builtin("Object.freeze", identity),
-            "seal": Builtin("Object.seal", identity),
+            "freeze": Builtin("Object.freeze", freeze),
+            "isFrozen": Builtin("Object.isFrozen", is_frozen),
+            "seal": Builtin("Object.seal", lambda c, a, k: arg(a, 0)),
+            "is": Builtin("Object.is", same_value),
+            "hasOwn": Builtin("Object.hasOwn", has_own),
+            "defineProperty": Builtin("Object.defineProperty", define_property),
+            "create": not_followed("Object.create"),
+            "getPrototypeOf": not_followed("Object.getPrototypeOf"),
+            "setPrototypeOf": not_followed("Object.setPrototypeOf"),
         },
     )
 
     def array_from(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         source = arg(args, 0)
         fn = arg(args, 1)
         items: list[Value]
@@ -241,19 +438,18 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
 
     def typed_array(name: str) -> EngineClass:
         """``new Float32Array(n | values)``: a plain array of numbers, each stored as the type
-        stores it (a Float32Array rounds to single precision, an Int32Array truncates)."""
-        convert: Callable[[float], float] = {
-            "Float32Array": lambda v: float(struct.unpack("f", struct.pack("f", v))[0]),
-            "Float64Array": float,
-        }.get(name, lambda v: float(math.trunc(v)) if math.isfinite(v) else 0.0)
+        stores it (a Float32Array rounds to single precision, an Int8Array wraps, a
+        Uint8ClampedArray clamps)."""
+        convert = TYPED_ELEMENTS[name]
 
         def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
             source = arg(args, 0)
             if is_number(source):
                 count = int(source)
                 if count > ctx.interp.limits.max_collection or count < 0:
                     return Unknown("an array too large to build")
-                return [0.0] * count
+                return TypedArray(name, convert, [0.0] * count)
             items = js.iterate(source, "of") if source is not UNDEFINED else iter(())
             if items is None:
                 return Unknown(f"{name} of values that cannot be known statically")
@@ -262,10 +458,10 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
                 number = js.to_number(item)
                 values.append(
                     convert(number)
-                    if number is not None and math.isfinite(number)
-                    else Unknown(f"a {name} element that is no number")
+                    if number is not None
+                    else Unknown(f"a {name} element that cannot be known")
                 )
-            return values
+            return TypedArray(name, convert, values)
 
         cls = EngineClass(name, build)
         cls.static.update(
@@ -276,60 +472,108 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         )
         return cls
 
-    typed_arrays = {
-        name: typed_array(name)
-        for name in (
-            "Float32Array",
-            "Float64Array",
-            "Int8Array",
-            "Uint8Array",
-            "Int16Array",
-            "Uint16Array",
-            "Int32Array",
-            "Uint32Array",
-        )
-    }
+    typed_arrays = {name: typed_array(name) for name in TYPED_ELEMENTS}
 
     def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         value = arg(args, 0)
-        if isinstance(value, Unknown) or is_number(value):
+        if isinstance(value, Unknown):
             return value
-        match = _PARSE_FLOAT.match(js.to_string(value))
-        return float(match.group(0)) if match else math.nan
+        return parse_float_text(js.to_string(value))
 
     def parse_int(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = parse_float(ctx, args, kwargs)
-        return float(math.trunc(value)) if is_number(value) and math.isfinite(value) else value
+        js = dialect_of(ctx)
+        value, radix = arg(args, 0), arg(args, 1)
+        if isinstance(value, Unknown) or isinstance(radix, Unknown):
+            return Unknown("parseInt of a value that cannot be known", ctx.line)
+        base = 0 if radix is UNDEFINED else _int32_of(js.to_number(radix))
+        return parse_int_text(js.to_string(value), base)
 
     def to_number(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
+        js = dialect_of(ctx)
+        value = arg(args, 0) if args else 0.0
         if isinstance(value, Unknown):
             return value
         number = js.to_number(value)
         return math.nan if number is None else number
 
+    def number_test(test: Callable[[float], bool]) -> Callable[..., Value]:
+        return lambda c, a, k: is_number(arg(a, 0)) and test(float(arg(a, 0)))
+
     number_cls = EngineClass("Number", lambda ctx, args, kwargs: to_number(ctx, args, kwargs))
+    parse_float_fn = Builtin("parseFloat", parse_float)
+    parse_int_fn = Builtin("parseInt", parse_int)
     number_cls.static.update(
         {
-            "parseFloat": Builtin("parseFloat", parse_float),
-            "parseInt": Builtin("parseInt", parse_int),
+            "parseFloat": parse_float_fn,
+            "parseInt": parse_int_fn,
             "isInteger": Builtin(
-                "isInteger",
-                lambda c, a, k: is_number(arg(a, 0)) and float(arg(a, 0)).is_integer(),
+                "isInteger", number_test(lambda x: math.isfinite(x) and x.is_integer())
             ),
-            "isFinite": Builtin(
-                "isFinite", lambda c, a, k: is_number(arg(a, 0)) and math.isfinite(arg(a, 0))
+            "isSafeInteger": Builtin(
+                "isSafeInteger",
+                number_test(lambda x: math.isfinite(x) and x.is_integer() and abs(x) <= 2**53 - 1),
             ),
+            "isFinite": Builtin("isFinite", number_test(math.isfinite)),
+            "isNaN": Builtin("isNaN", number_test(math.isnan)),
             "EPSILON": 2.0**-52,
             "MAX_SAFE_INTEGER": 2.0**53 - 1,
+            "MIN_SAFE_INTEGER": -(2.0**53 - 1),
+            "MAX_VALUE": 1.7976931348623157e308,
+            "MIN_VALUE": 5e-324,
+            "POSITIVE_INFINITY": math.inf,
+            "NEGATIVE_INFINITY": -math.inf,
+            "NaN": math.nan,
         }
     )
 
     def to_string(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        return value if isinstance(value, Unknown) else js.to_string(value)
+        js = dialect_of(ctx)
+        value = arg(args, 0) if args else ""
+        if isinstance(value, Unknown):
+            return value
+        text = js.format_value(value)
+        return Unknown("a toString that cannot be known", ctx.line) if text is None else text
+
+    def from_char_code(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        codes = []
+        for value in args:
+            number = js.to_number(value)
+            if number is None or isinstance(value, Unknown):
+                return Unknown("String.fromCharCode of a value that cannot be known", ctx.line)
+            codes.append(_uint32(number) & 0xFFFF)
+        text = "".join(map(chr, codes))
+        # Two UTF-16 halves of one character make that character.
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+
+    string_cls = EngineClass("String", lambda ctx, args, kwargs: to_string(ctx, args, kwargs))
+    string_cls.static.update(
+        {
+            "fromCharCode": Builtin("String.fromCharCode", from_char_code),
+            "raw": not_followed("String.raw called as a function"),
+        }
+    )
+
+    def error_class(name: str) -> EngineClass:
+        def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
+            engine = ctx.interp.engine
+            if name not in engine.kinds:
+                # Error objects are records of these kinds (registered when the first is
+                # made), so that ``instanceof Error`` holds for a TypeError and for a user
+                # class extending Error.
+                for kind, base in ERROR_CLASSES.items():
+                    if kind not in engine.kinds:
+                        engine.add_kind(Kind(kind, base=base))
+            message = arg(args, 0)
+            text = "" if message is UNDEFINED else js.to_string(message)
+            return Record(name, {"name": name, "message": text})
+
+        return EngineClass(name, build)
 
     def to_boolean(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         truth = js.truthy(arg(args, 0))
         return Unknown("Boolean of an unknown value") if truth is None else truth
 
@@ -339,7 +583,17 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
     console = Namespace("console", missing=lambda name: Builtin(f"console.{name}", nothing))
 
     def stringify(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return Unknown("JSON.stringify is not followed")
+        js = dialect_of(ctx)
+        replacer, space = arg(args, 1), arg(args, 2)
+        if replacer not in (UNDEFINED, None):
+            return Unknown("JSON.stringify with a replacer is not followed", ctx.line)
+        if is_number(space):
+            gap = " " * max(0, min(10, int(space)))
+        elif isinstance(space, str):
+            gap = space[:10]
+        else:
+            gap = ""
+        return json_stringify(ctx, js, arg(args, 0), gap)
 
     def json_parse(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         import json
@@ -359,20 +613,24 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
         "Array": array_cls,
         **typed_arrays,
         "Number": number_cls,
-        "String": Builtin("String", to_string),
+        "String": string_cls,
+        **{name: Unknown(f"{name} is not modelled") for name in UNMODELLED_GLOBALS},
+        "Function": EngineClass("Function", not_followed("new Function").fn),
+        "Map": EngineClass(
+            "Map", lambda ctx, args, kwargs: fill_map(ctx, dialect_of(ctx), arg(args, 0))
+        ),
+        "Set": EngineClass(
+            "Set", lambda ctx, args, kwargs: fill_set(ctx, dialect_of(ctx), arg(args, 0))
+        ),
+        **{name: error_class(name) for name in ERROR_CLASSES},
         "Boolean": Builtin("Boolean", to_boolean),
-        "parseFloat": Builtin("parseFloat", parse_float),
-        "parseInt": Builtin("parseInt", parse_int),
+        "parseFloat": parse_float_fn,
+        "parseInt": parse_int_fn,
         "isNaN": Builtin(
-            "isNaN",
-            lambda c, a, k: (
-                math.isnan(js.to_number(arg(a, 0)) or 0.0)
-                if not isinstance(arg(a, 0), Unknown)
-                else arg(a, 0)
-            ),
+            "isNaN", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isnan)
         ),
         "isFinite": Builtin(
-            "isFinite", lambda c, a, k: math.isfinite(js.to_number(arg(a, 0)) or math.nan)
+            "isFinite", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isfinite)
         ),
         "Infinity": math.inf,
         "NaN": math.nan,
@@ -386,6 +644,64 @@ def js_globals(js: JavaScript) -> dict[str, Value]:
             },
         ),
     }
+
+
+def _fround(x: float) -> float:
+    """A double stored as a single (Float32Array, Math.fround): beyond its range, infinite."""
+    if not math.isfinite(x):
+        return x
+    try:
+        return float(struct.unpack("f", struct.pack("f", x))[0])
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _wrapping(bits: int, signed: bool) -> Callable[[float], float]:
+    """ToInt8, ToUint16...: the integer part, modulo 2**bits."""
+
+    def convert(x: float) -> float:
+        if not math.isfinite(x):
+            return 0.0
+        value = math.trunc(x) % (1 << bits)
+        return float(value - (1 << bits) if signed and value >= 1 << (bits - 1) else value)
+
+    return convert
+
+
+def _clamped(x: float) -> float:
+    """ToUint8Clamp: NaN is 0, the range 0..255, halves to even."""
+    if math.isnan(x):
+        return 0.0
+    return float(round(min(255.0, max(0.0, x))))
+
+
+#: How each typed array stores a number.
+TYPED_ELEMENTS: dict[str, Callable[[float], float]] = {
+    "Float32Array": _fround,
+    "Float64Array": float,
+    "Int8Array": _wrapping(8, True),
+    "Uint8Array": _wrapping(8, False),
+    "Uint8ClampedArray": _clamped,
+    "Int16Array": _wrapping(16, True),
+    "Uint16Array": _wrapping(16, False),
+    "Int32Array": _wrapping(32, True),
+    "Uint32Array": _wrapping(32, False),
+}
+
+
+def _int32_of(number: float | None) -> int:
+    if number is None or not math.isfinite(number):
+        return 0
+    value = int(number) & 0xFFFFFFFF
+    return value - 0x100000000 if value >= 0x80000000 else value
+
+
+def _number_check(js: JavaScript, value: Value, test: Callable[[float], bool]) -> Value:
+    """The global ``isNaN``/``isFinite``: the value converted to a number first."""
+    if isinstance(value, Unknown):
+        return value
+    number = js.to_number(value)
+    return test(math.nan if number is None else number)
 
 
 def _from_json(data: Any) -> Value:

@@ -1,17 +1,38 @@
 """The members of JavaScript's plain values for the JavaScript dialect: array methods
 (``push``, ``forEach``/``map``/``filter`` callbacks under the loop cap, ``reduce``, ``splice``,
-``sort``...), string methods, ``Number.prototype.toFixed``, and ``call``/``apply``/``bind`` of
-functions.
+``sort`` with the default string order or a comparator...), string methods, number methods
+(``toFixed``, ``toString(radix)``, ``toPrecision``, ``toExponential``), and
+``call``/``apply``/``bind`` of functions.
 """
 
 from __future__ import annotations
 
+import math
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any, Literal
 
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import UNDEFINED, Builtin, Closure, Unknown, Value, is_number
+from parsers.evaluator.javascript_numbers import (
+    JS_WHITESPACE,
+    radix_text,
+    to_exponential_text,
+    to_fixed_text,
+    to_precision_text,
+)
+from parsers.evaluator.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    Unknown,
+    Value,
+    is_number,
+)
 
 if TYPE_CHECKING:
     from parsers.evaluator.javascript_lib import JavaScript
@@ -19,18 +40,118 @@ if TYPE_CHECKING:
 Method = Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
 
 
-class JsIterator:
-    """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable."""
+def dialect_of(ctx: CallContext) -> JavaScript:
+    """The dialect the calling interpreter runs with. The library's tables are built once per
+    process and shared, so a built-in finds its dialect (its frozen objects, its interpreter
+    for user ``toString``) through the call."""
+    return ctx.interp.dialect  # type: ignore[return-value]  # only JavaScript installs them
 
-    __slots__ = ("items",)
+
+class JsIterator:
+    """What ``entries()``, ``keys()`` and ``values()`` return: iterable, spreadable, and
+    stepped by ``next()``. Iterating it consumes it, as in JavaScript."""
+
+    __slots__ = ("items", "position")
 
     def __init__(self, items: list[Value]) -> None:
         self.items = items
+        self.position = 0
+
+    def __iter__(self) -> JsIterator:
+        return self
+
+    def __next__(self) -> Value:
+        if self.position >= len(self.items):
+            raise StopIteration
+        self.position += 1
+        return self.items[self.position - 1]
+
+    def step(self) -> Value:
+        """``next()``: ``{value, done}``."""
+        for item in self:
+            return {"value": item, "done": False}
+        return {"value": UNDEFINED, "done": True}
 
 
-def to_fixed(ctx: CallContext, number: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    digits = int(ctx.number(arg(args, 0), "toFixed digits", 0))
-    return f"{float(number):.{max(0, min(digits, 100))}f}"
+class TypedArray(list[Value]):
+    """A typed array (``Float32Array``...): a plain array to the evaluator and the engines,
+    whose elements are stored as the type stores them (``convert``) and whose length is
+    fixed."""
+
+    __slots__ = ("convert", "kind")
+
+    def __init__(
+        self, kind: str, convert: Callable[[float], float], items: Iterable[Value]
+    ) -> None:
+        super().__init__(items)
+        self.kind = kind
+        self.convert = convert
+
+
+class _Undecided(Exception):
+    """A sort comparator gave a value that cannot be known."""
+
+
+def _digits(ctx: CallContext, value: Value, what: str, low: int, high: int) -> int | None:
+    """An integer argument of a number method, None when out of range (a RangeError)."""
+    number = ctx.number(value, what, 0.0)
+    count = math.trunc(number)
+    return count if low <= count <= high else None
+
+
+def stored_element(js: JavaScript, array: TypedArray, value: Value) -> Value:
+    """``value`` as the typed array stores it (an unknown stays unknown)."""
+    if isinstance(value, Unknown):
+        return value
+    number = js.to_number(value)
+    return array.convert(math.nan if number is None else number)
+
+
+def number_methods() -> dict[str, Builtin]:
+    def to_fixed(ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        digits = _digits(ctx, arg(args, 0), "toFixed digits", 0, 100)
+        if digits is None:
+            return Unknown("toFixed with digits out of range throws a RangeError", ctx.line)
+        return to_fixed_text(n, digits)
+
+    def to_string(ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        if arg(args, 0) is UNDEFINED:
+            return js.to_string(n)
+        radix = _digits(ctx, arg(args, 0), "toString radix", 2, 36)
+        if radix is None:
+            return Unknown("toString with a radix out of range throws a RangeError", ctx.line)
+        return radix_text(n, radix)
+
+    def to_precision(
+        ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        js = dialect_of(ctx)
+        if arg(args, 0) is UNDEFINED or not math.isfinite(n):
+            return js.to_string(n)
+        precision = _digits(ctx, arg(args, 0), "toPrecision precision", 1, 100)
+        if precision is None:
+            return Unknown("toPrecision out of range throws a RangeError", ctx.line)
+        return to_precision_text(n, precision)
+
+    def to_exponential(
+        ctx: CallContext, n: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        if arg(args, 0) is UNDEFINED:
+            return to_exponential_text(n, None)
+        fraction = _digits(ctx, arg(args, 0), "toExponential digits", 0, 100)
+        if fraction is None:
+            return Unknown("toExponential out of range throws a RangeError", ctx.line)
+        return to_exponential_text(n, fraction)
+
+    table: dict[str, Method] = {
+        "toFixed": to_fixed,
+        "toString": to_string,
+        "toPrecision": to_precision,
+        "toExponential": to_exponential,
+        "valueOf": lambda ctx, n, args, kwargs: n,
+    }
+    return {name: Builtin(f"Number.{name}", fn) for name, fn in table.items()}
 
 
 def _callback(
@@ -46,7 +167,7 @@ def _callback(
         yield i, item, ctx.call(fn, [item, float(i), receiver])
 
 
-def list_methods(js: JavaScript) -> dict[str, Builtin]:
+def list_methods() -> dict[str, Builtin]:
     def push(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         if isinstance(lst, list):
             if len(lst) + len(args) > ctx.interp.limits.max_collection:
@@ -73,9 +194,14 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return UNDEFINED
 
     def map_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
+        js = dialect_of(ctx)
+        mapped = [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
+        if isinstance(lst, TypedArray):  # a typed array maps to one of its type
+            return TypedArray(lst.kind, lst.convert, [stored_element(js, lst, v) for v in mapped])
+        return mapped
 
     def filter_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         kept = []
         for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "filter"):
             truth = js.truthy(result)
@@ -89,6 +215,7 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return kept
 
     def find(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "find"):
             if js.truthy(result):
                 return item
@@ -97,18 +224,21 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     def find_index(
         ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        js = dialect_of(ctx)
         for i, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "findIndex"):
             if js.truthy(result):
                 return float(i)
         return -1.0
 
     def some(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         return any(
             js.truthy(result)
             for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "some")
         )
 
     def every(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         return all(
             js.truthy(result)
             for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "every")
@@ -144,17 +274,83 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
                 result.append(part)
         return result[: ctx.interp.limits.max_collection]
 
+    def start_index(ctx: CallContext, value: Value, length: int, default: int) -> int:
+        """A relative index argument (negative counts from the end), clamped to the array."""
+        if value is UNDEFINED:
+            return default
+        number = ctx.number(value, "array index", 0.0)
+        index = math.trunc(number) if math.isfinite(number) else (length if number > 0 else 0)
+        return max(0, length + index) if index < 0 else min(index, length)
+
     def index_of(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         target = arg(args, 0)
-        for i, item in enumerate(lst):
-            if js._strict_equals(item, target):
+        for i in range(start_index(ctx, arg(args, 1), len(lst), 0), len(lst)):
+            if js._strict_equals(lst[i], target):
+                return float(i)
+        return -1.0
+
+    def last_index_of(
+        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        js = dialect_of(ctx)
+        target = arg(args, 0)
+        start = len(lst) - 1
+        if len(args) > 1:
+            number = ctx.number(args[1], "lastIndexOf start", 0.0)
+            start = (
+                min(math.trunc(number), len(lst) - 1)
+                if number >= 0
+                else len(lst) + math.trunc(number)
+            )
+        for i in range(start, -1, -1):
+            if js._strict_equals(lst[i], target):
                 return float(i)
         return -1.0
 
     def includes(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return index_of(ctx, lst, args, kwargs) != -1.0
+        target = arg(args, 0)
+        if is_number(target) and math.isnan(target):  # SameValueZero: NaN is found
+            return any(is_number(v) and math.isnan(v) for v in lst)
+        return index_of(ctx, lst, [target, arg(args, 1)], kwargs) != -1.0
+
+    def find_last(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        for i in range(len(lst) - 1, -1, -1):
+            ctx.interp.budget.step()
+            if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
+                return lst[i]
+        return UNDEFINED
+
+    def find_last_index(
+        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        js = dialect_of(ctx)
+        for i in range(len(lst) - 1, -1, -1):
+            ctx.interp.budget.step()
+            if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
+                return float(i)
+        return -1.0
+
+    def reduce_right(
+        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        items = list(lst)
+        fn = arg(args, 0)
+        indices = list(range(len(items) - 1, -1, -1))
+        if len(args) > 1:
+            acc = args[1]
+        elif items:
+            acc = items[indices.pop(0)]
+        else:
+            return Unknown("reduceRight of an empty array throws a TypeError")
+        for i in indices[: ctx.interp.limits.max_loop_iterations]:
+            ctx.interp.budget.step()
+            acc = ctx.call(fn, [acc, items[i], float(i), lst])
+        return acc
 
     def join(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         separator = arg(args, 0)
         sep = "," if separator is UNDEFINED else js.to_string(separator)
         if any(isinstance(v, Unknown) for v in lst):
@@ -167,18 +363,35 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         return lst
 
     def fill(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         if isinstance(lst, list):
-            for i in range(len(lst)):
-                lst[i] = arg(args, 0)
+            start = start_index(ctx, arg(args, 1), len(lst), 0)
+            end = start_index(ctx, arg(args, 2), len(lst), len(lst))
+            value = (
+                stored_element(js, lst, arg(args, 0))
+                if isinstance(lst, TypedArray)
+                else arg(args, 0)
+            )
+            for i in range(start, end):
+                lst[i] = value
         return lst
 
-    def flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result: list[Value] = []
-        for item in lst:
-            if isinstance(item, list):
-                result.extend(item)
+    def flatten(items: Iterable[Value], depth: float, into: list[Value], limit: int) -> None:
+        for item in items:
+            if len(into) >= limit:
+                return
+            if isinstance(item, list) and depth >= 1:
+                flatten(item, depth - 1, into, limit)
             else:
-                result.append(item)
+                into.append(item)
+
+    def flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        depth = 1.0 if arg(args, 0) is UNDEFINED else js.to_number(arg(args, 0))
+        if depth is None or math.isnan(depth):
+            depth = 0.0
+        result: list[Value] = []
+        flatten(lst, min(depth, 64.0), result, ctx.interp.limits.max_collection)
         return result
 
     def flat_map(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -203,12 +416,75 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         lst[start : start + count] = args[2:]
         return removed
 
+    def ordered(ctx: CallContext, items: list[Value], fn: Value) -> list[Value] | None:
+        """``items`` in the order ``sort(fn)`` gives (stable; undefined last), or None with a
+        warning when the order cannot be known."""
+        js = dialect_of(ctx)
+        present = [v for v in items if v is not UNDEFINED]
+        missing = [UNDEFINED] * (len(items) - len(present))
+        if len(items) > ctx.interp.limits.max_loop_iterations:
+            ctx.warning("eval.loop_limit", "an array too long to sort; order kept")
+            return None
+        if fn is UNDEFINED:
+            if any(isinstance(v, Unknown) for v in present):
+                ctx.warning(
+                    "eval.unknown_value",
+                    "sort of values that cannot be known statically; order kept",
+                )
+                return None
+            return sorted(present, key=js.to_string) + missing
+
+        def compare(a: Value, b: Value) -> int:
+            result = ctx.call(fn, [a, b])
+            if isinstance(result, Unknown):
+                raise _Undecided(result.reason)
+            number = js.to_number(result)
+            if number is None or math.isnan(number) or number == 0:
+                return 0
+            return -1 if number < 0 else 1
+
+        try:
+            return sorted(present, key=cmp_to_key(compare)) + missing
+        except _Undecided as undecided:
+            ctx.warning(
+                "eval.unknown_value",
+                f"sort comparator cannot be decided statically ({undecided}); order kept",
+            )
+            return None
+
     def sort(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list) and not args and all(isinstance(v, str) for v in lst):
-            lst.sort()
-        elif isinstance(lst, list) and args:
-            ctx.info("eval.sort_ignored", "sort with a comparator is not followed; order kept")
+        if isinstance(lst, list):
+            result = ordered(ctx, lst, arg(args, 0))
+            if result is not None:
+                lst[:] = result
         return lst
+
+    def to_sorted(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        result = ordered(ctx, list(lst), arg(args, 0))
+        return (
+            Unknown("toSorted of values whose order cannot be known") if result is None else result
+        )
+
+    def to_reversed(
+        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        return list(reversed(lst))
+
+    def set_from(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """A typed array's ``set(values, offset)`` (typed arrays are plain arrays here)."""
+        js = dialect_of(ctx)
+        source = js.iterate(arg(args, 0), "of")
+        offset = 0 if arg(args, 1) is UNDEFINED else int(ctx.number(arg(args, 1), "offset", 0))
+        if source is None or not isinstance(lst, list):
+            ctx.warning("eval.unknown_value", "set() of values that cannot be known; ignored")
+            return UNDEFINED
+        values = list(source)
+        if offset < 0 or offset + len(values) > len(lst):
+            return Unknown("set() past the end of the array throws a RangeError", ctx.line)
+        if isinstance(lst, TypedArray):
+            values = [stored_element(js, lst, v) for v in values]
+        lst[offset : offset + len(values)] = values
+        return UNDEFINED
 
     def entries(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         return JsIterator([[float(i), v] for i, v in enumerate(lst)])
@@ -235,7 +511,15 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
         "slice": slice_,
         "concat": concat,
         "indexOf": index_of,
+        "lastIndexOf": last_index_of,
         "includes": includes,
+        "findLast": find_last,
+        "findLastIndex": find_last_index,
+        "reduceRight": reduce_right,
+        "toSorted": to_sorted,
+        "toString": lambda ctx, lst, args, kwargs: dialect_of(ctx).to_string(lst),
+        "set": set_from,
+        "toReversed": to_reversed,
         "join": join,
         "reverse": reverse,
         "fill": fill,
@@ -251,13 +535,61 @@ def list_methods(js: JavaScript) -> dict[str, Builtin]:
     return {name: Builtin(f"Array.{name}", fn) for name, fn in table.items()}
 
 
-def string_methods(js: JavaScript) -> dict[str, Builtin]:
-    def text_arg(args: list[Value], i: int) -> str:
-        value = arg(args, i)
-        return "" if value is UNDEFINED else js.to_string(value)
+#: Text whose order ``localeCompare`` gives as ICU's root collation does: letters (case
+#: ignored first, lower case first on a tie), digits and spaces.
+_COLLATABLE = re.compile(r"[A-Za-z0-9 ]*")
+#: A pattern ``search`` reads as plain text (no regular expression syntax).
+_PLAIN_PATTERN = re.compile(r"[^\\^$.*+?()[\]{}|/]*")
 
-    def simple(fn: Callable[[str, list[Value]], Value]) -> Method:
-        return lambda ctx, s, args, kwargs: fn(s, args)
+
+#: ``normalize``'s forms (none given: NFC).
+_FORMS: dict[str, Literal["NFC", "NFD", "NFKC", "NFKD"]] = {
+    "": "NFC",
+    "NFC": "NFC",
+    "NFD": "NFD",
+    "NFKC": "NFKC",
+    "NFKD": "NFKD",
+}
+
+
+def _collation_key(text: str) -> tuple[str, str]:
+    return text.lower(), text.swapcase()
+
+
+def string_methods() -> dict[str, Builtin]:
+    def text_arg(ctx: CallContext, args: list[Value], i: int) -> str:
+        value = arg(args, i)
+        return "" if value is UNDEFINED else dialect_of(ctx).to_string(value)
+
+    def position(ctx: CallContext, value: Value, length: int, default: int) -> int:
+        """A position argument (ToIntegerOrInfinity), clamped to 0..length."""
+        js = dialect_of(ctx)
+        if value is UNDEFINED:
+            return default
+        number = js.to_number(value)
+        if number is None or math.isnan(number):
+            return 0
+        return max(
+            0,
+            min(
+                length,
+                math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number)),
+            ),
+        )
+
+    def relative(ctx: CallContext, value: Value, length: int, default: int) -> int:
+        """A relative position (negative counts from the end), clamped to 0..length."""
+        js = dialect_of(ctx)
+        if value is UNDEFINED:
+            return default
+        number = js.to_number(value)
+        if number is None or math.isnan(number):
+            return 0
+        index = math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number))
+        return max(0, length + index) if index < 0 else min(index, length)
+
+    def simple(fn: Callable[[CallContext, str, list[Value]], Value]) -> Method:
+        return lambda ctx, s, args, kwargs: fn(ctx, s, args)
 
     def repeat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         count = int(ctx.number(arg(args, 0), "repeat count", 0))
@@ -268,8 +600,8 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
     def pad(start: bool) -> Method:
         def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
             width = min(int(ctx.number(arg(args, 0), "pad width", 0)), 10_000)
-            fill = text_arg(args, 1) or " "
-            if len(s) >= width:
+            fill = text_arg(ctx, args, 1) if arg(args, 1) is not UNDEFINED else " "
+            if len(s) >= width or not fill:
                 return s
             padding = (fill * width)[: width - len(s)]
             return padding + s if start else s + padding
@@ -277,52 +609,179 @@ def string_methods(js: JavaScript) -> dict[str, Builtin]:
         return fn
 
     def split(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
         separator = arg(args, 0)
+        limit = arg(args, 1)
+        count = (
+            2**32 - 1
+            if limit is UNDEFINED
+            else int(ctx.number(limit, "split limit", 0)) & 0xFFFFFFFF
+        )
         if separator is UNDEFINED:
-            return [s]
+            return [s][:count]
         sep = js.to_string(separator)
-        return list(s) if sep == "" else s.split(sep)
+        parts = list(s) if sep == "" else s.split(sep)
+        return parts[:count]
 
     def slice_(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        start = int(ctx.number(arg(args, 0), "slice start", 0))
-        end = arg(args, 1)
-        return (
-            s[start:] if end is UNDEFINED else s[start : int(ctx.number(end, "slice end", len(s)))]
-        )
+        start = relative(ctx, arg(args, 0), len(s), 0)
+        end = relative(ctx, arg(args, 1), len(s), len(s))
+        return s[start:end]
 
     def substring(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        a = max(0, int(ctx.number(arg(args, 0), "substring start", 0)))
-        end = arg(args, 1)
-        b = len(s) if end is UNDEFINED else max(0, int(ctx.number(end, "substring end", len(s))))
+        a = position(ctx, arg(args, 0), len(s), 0)
+        b = position(ctx, arg(args, 1), len(s), len(s))
         return s[min(a, b) : max(a, b)]
 
+    def substr(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        start = relative(ctx, arg(args, 0), len(s), 0)
+        length = position(ctx, arg(args, 1), len(s), len(s))
+        return s[start : start + length]
+
+    def index_of(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return float(s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)))
+
+    def last_index_of(
+        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        needle = text_arg(ctx, args, 0)
+        start = position(ctx, arg(args, 1), len(s), len(s))
+        return float(s.rfind(needle, 0, start + len(needle)))
+
+    def includes(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)) >= 0
+
+    def starts_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return s.startswith(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0))
+
+    def ends_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return s[: position(ctx, arg(args, 1), len(s), len(s))].endswith(text_arg(ctx, args, 0))
+
+    def char_at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        number = js.to_number(arg(args, 0)) if arg(args, 0) is not UNDEFINED else 0.0
+        i = math.trunc(number) if number is not None and math.isfinite(number) else -1
+        return s[i] if 0 <= i < len(s) else ""
+
+    def char_code_at(
+        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        char = char_at(ctx, s, args, kwargs)
+        if not char:
+            return math.nan
+        code = ord(char)
+        if code > 0xFFFF:
+            return Unknown("a UTF-16 code unit of a character outside the basic plane", ctx.line)
+        return float(code)
+
+    def at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        i = int(ctx.number(arg(args, 0), "at index", 0))
+        return s[i] if -len(s) <= i < len(s) else UNDEFINED
+
+    def replace(every: bool) -> Method:
+        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            js = dialect_of(ctx)
+            pattern, replacement = arg(args, 0), arg(args, 1)
+            if not isinstance(pattern, str):
+                return Unknown("replace with a regular expression is not followed", ctx.line)
+            if not isinstance(replacement, str) and not callable_value(replacement):
+                replacement = js.to_string(replacement)
+            if isinstance(replacement, str) and "$" in replacement:
+                return Unknown("replace with $ patterns is not followed", ctx.line)
+            out, start = [], 0
+            while True:
+                found = s.find(pattern, start) if (start <= len(s)) else -1
+                if found < 0:
+                    break
+                out.append(s[start:found])
+                if isinstance(replacement, str):
+                    out.append(replacement)
+                else:
+                    value = ctx.call(replacement, [pattern, float(found), s])
+                    if isinstance(value, Unknown):
+                        return value
+                    out.append(js.to_string(value))
+                start = found + len(pattern)
+                if not every:
+                    break
+                if not pattern:
+                    if start < len(s):
+                        out.append(s[start])
+                    start += 1
+            out.append(s[start:])
+            return "".join(out)
+
+        return fn
+
+    def search(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        pattern = arg(args, 0)
+        if isinstance(pattern, str) and _PLAIN_PATTERN.fullmatch(pattern):
+            return float(s.find(pattern))
+        return Unknown("search with a regular expression is not followed", ctx.line)
+
+    def locale_compare(
+        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        other = text_arg(ctx, args, 0)
+        if not (_COLLATABLE.fullmatch(s) and _COLLATABLE.fullmatch(other)):
+            return Unknown("localeCompare of text beyond letters, digits and spaces", ctx.line)
+        a, b = _collation_key(s), _collation_key(other)
+        return float((a > b) - (a < b))
+
+    def trim(chars: str, start: bool, end: bool) -> Method:
+        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            if start:
+                s = s.lstrip(chars)
+            return s.rstrip(chars) if end else s
+
+        return fn
+
     table: dict[str, Method] = {
-        "toUpperCase": simple(lambda s, a: s.upper()),
-        "toLowerCase": simple(lambda s, a: s.lower()),
-        "trim": simple(lambda s, a: s.strip()),
-        "includes": simple(lambda s, a: text_arg(a, 0) in s),
-        "startsWith": simple(lambda s, a: s.startswith(text_arg(a, 0))),
-        "endsWith": simple(lambda s, a: s.endswith(text_arg(a, 0))),
-        "indexOf": simple(lambda s, a: float(s.find(text_arg(a, 0)))),
-        "charAt": simple(
-            lambda s, a: s[int(a[0])] if a and is_number(a[0]) and 0 <= int(a[0]) < len(s) else ""
+        "toUpperCase": simple(lambda c, s, a: s.upper()),
+        "toLowerCase": simple(lambda c, s, a: s.lower()),
+        "trim": trim(JS_WHITESPACE, True, True),
+        "trimStart": trim(JS_WHITESPACE, True, False),
+        "trimLeft": trim(JS_WHITESPACE, True, False),
+        "trimEnd": trim(JS_WHITESPACE, False, True),
+        "trimRight": trim(JS_WHITESPACE, False, True),
+        "includes": includes,
+        "startsWith": starts_with,
+        "endsWith": ends_with,
+        "indexOf": index_of,
+        "lastIndexOf": last_index_of,
+        "charAt": char_at,
+        "charCodeAt": char_code_at,
+        "codePointAt": lambda ctx, s, a, k: (
+            float(ord(c)) if (c := char_at(ctx, s, a, k)) else UNDEFINED
         ),
-        "replace": simple(
-            lambda s, a: (
-                s.replace(text_arg(a, 0), text_arg(a, 1), 1) if isinstance(arg(a, 0), str) else s
+        "at": at,
+        "replace": replace(False),
+        "replaceAll": replace(True),
+        "search": search,
+        "localeCompare": locale_compare,
+        "normalize": simple(
+            lambda c, s, a: (
+                unicodedata.normalize(_FORMS[text_arg(c, a, 0)], s)
+                if text_arg(c, a, 0) in _FORMS
+                else Unknown("normalize with an unknown form throws a RangeError")
             )
         ),
-        "replaceAll": simple(lambda s, a: s.replace(text_arg(a, 0), text_arg(a, 1))),
-        "concat": simple(lambda s, a: s + "".join(js.to_string(v) for v in a)),
-        "toString": simple(lambda s, a: s),
+        "concat": simple(lambda c, s, a: s + "".join(dialect_of(c).to_string(v) for v in a)),
+        "toString": simple(lambda c, s, a: s),
+        "valueOf": simple(lambda c, s, a: s),
         "repeat": repeat,
         "padStart": pad(True),
         "padEnd": pad(False),
         "split": split,
         "slice": slice_,
         "substring": substring,
+        "substr": substr,
     }
     return {name: Builtin(f"String.{name}", fn) for name, fn in table.items()}
+
+
+def callable_value(value: Value) -> bool:
+    return isinstance(value, Closure | Builtin | BoundMethod | ClassValue)
 
 
 def function_methods() -> dict[str, Builtin]:
@@ -348,4 +807,37 @@ def function_methods() -> dict[str, Builtin]:
         "call": Builtin("call", call),
         "apply": Builtin("apply", apply),
         "bind": Builtin("bind", bind),
+    }
+
+
+def generator_methods() -> dict[str, Builtin]:
+    """``next(v)``, ``return(v)`` and ``throw(e)`` of a generator object: each step is
+    ``{value, done}``."""
+
+    def step(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if gen.done:
+            return {"value": UNDEFINED, "done": True}
+        try:
+            item = gen.send(arg(args, 0))
+        except StopIteration:
+            result, gen.result = gen.result, UNDEFINED
+            return {"value": result, "done": True}
+        return {"value": item, "done": False}
+
+    def finish(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if not gen.done:
+            ctx.warning(
+                "eval.unsupported",
+                "return() of a suspended generator ends it without running its finally blocks",
+            )
+            gen.abandon()
+        return {"value": arg(args, 0), "done": True}
+
+    def throw(ctx: CallContext, gen: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return Unknown("throw() into a generator is not followed", ctx.line)
+
+    return {
+        "next": Builtin("Generator.next", step),
+        "return": Builtin("Generator.return", finish),
+        "throw": Builtin("Generator.throw", throw),
     }

@@ -54,6 +54,15 @@ class Scope:
         elif self.constants is not None:
             self.constants.discard(name)
 
+    def copy(self) -> Scope:
+        """A scope with the same parent and the same bindings, each now its own (a ``for``
+        loop's ``let`` variables for its next iteration)."""
+        fresh = Scope(self.parent, function=self.function)
+        fresh.vars = dict(self.vars)
+        if self.constants is not None:
+            fresh.constants = set(self.constants)
+        return fresh
+
     def is_constant(self, name: str) -> bool:
         return self.constants is not None and name in self.constants
 

@@ -14,6 +14,7 @@ from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal, ThrowSignal
+from parsers.evaluator.generators import abandon_all
 from parsers.evaluator.limits import BudgetExceeded
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import UNDEFINED, Record, Unknown, type_name
@@ -38,26 +39,32 @@ class StatementRunner(Calls):
     def run(self, program: ir.Block) -> None:
         """Run a whole program; never raises for anything the program does."""
         with _recursion_room(20_000):
-            self._run_top(program.body, self.globals)
-            if self.stopped is None:
-                try:
-                    self.engine.after_program(CallContext(self, program.line, program.col))
-                except BudgetExceeded as stop:
-                    self._stop(program.line, stop)
-                except ThrowSignal as thrown:
-                    self.warning(
-                        "eval.uncaught_throw",
-                        f"an event handler throws {self._describe(thrown.value)}; it stopped there",
-                        thrown.line,
-                        0,
-                    )
-                except RecursionError:
-                    self.warning(
-                        "eval.too_deep",
-                        "an event handler nests too deeply to follow",
-                        program.line,
-                        0,
-                    )
+            try:
+                self._run_program(program)
+            finally:
+                abandon_all(self)
+
+    def _run_program(self, program: ir.Block) -> None:
+        self._run_top(program.body, self.globals)
+        if self.stopped is None:
+            try:
+                self.engine.after_program(CallContext(self, program.line, program.col))
+            except BudgetExceeded as stop:
+                self._stop(program.line, stop)
+            except ThrowSignal as thrown:
+                self.warning(
+                    "eval.uncaught_throw",
+                    f"an event handler throws {self._describe(thrown.value)}; it stopped there",
+                    thrown.line,
+                    0,
+                )
+            except RecursionError:
+                self.warning(
+                    "eval.too_deep",
+                    "an event handler nests too deeply to follow",
+                    program.line,
+                    0,
+                )
 
     def _run_top(self, body: tuple[ir.Stmt, ...], env: Scope) -> None:
         self._hoist(body, env)
@@ -71,7 +78,7 @@ class StatementRunner(Calls):
                 self.warning(
                     "eval.uncaught_throw",
                     f"the script throws {self._describe(thrown.value)} here; the statements after it do not run",
-                    thrown.line,
+                    thrown.line or stmt.line,
                     0,
                 )
                 return
@@ -86,9 +93,17 @@ class StatementRunner(Calls):
                 continue
 
     def _expr_stmt(self, stmt: ir.ExprStmt, env: Scope) -> None:
+        self.statement_expr = stmt.expr
         self._eval[type(stmt.expr)](stmt.expr, env)
 
     def _declare(self, stmt: ir.Declare, env: Scope) -> None:
+        if (
+            stmt.value is None
+            and stmt.kind == "var"
+            and type(stmt.target) is ir.Name
+            and stmt.target.id in env.function_scope().vars
+        ):
+            return  # ``var x;`` leaves a name its function already binds as it is
         value = UNDEFINED if stmt.value is None else self.eval(stmt.value, env)
         self.bind(stmt.target, value, env, stmt.kind, stmt.line, stmt.col)
 
@@ -97,7 +112,7 @@ class StatementRunner(Calls):
 
     def _decide(self, test: ir.Expr, env: Scope, what: str) -> bool | None:
         value = self.eval(test, env)
-        truth = self.dialect.truthy(value)
+        truth = self.truth(value, test.line, test.col)
         if truth is None:
             reason = value.reason if isinstance(value, Unknown) else type_name(value)
             self.warning(
@@ -117,14 +132,18 @@ class StatementRunner(Calls):
         elif stmt.other is not None:
             self.exec_block(stmt.other.body, Scope(env) if stmt.other.scoped else env)
 
-    def _run_body(self, body: ir.Block, env: Scope) -> bool:
-        """Run a loop body; False when it breaks."""
+    def _run_body(self, body: ir.Block, env: Scope, labels: tuple[str, ...] = ()) -> bool:
+        """Run a loop body; False when it breaks. A ``break``/``continue`` naming a label the
+        loop does not carry goes on to the statement that does."""
         try:
             self.exec_block(body.body, Scope(env) if body.scoped else env)
-        except BreakSignal:
+        except BreakSignal as signal:
+            if signal.label is not None and signal.label not in labels:
+                raise
             return False
-        except ContinueSignal:
-            pass
+        except ContinueSignal as signal:
+            if signal.label is not None and signal.label not in labels:
+                raise
         return True
 
     def _while(self, stmt: ir.While, env: Scope) -> None:
@@ -143,7 +162,7 @@ class StatementRunner(Calls):
                 self._loop_limit(stmt)
                 return
             self.budget.step()
-            if not self._run_body(stmt.body, env):
+            if not self._run_body(stmt.body, env, stmt.labels):
                 broke = True
                 break
         if not broke and stmt.other is not None:
@@ -153,6 +172,9 @@ class StatementRunner(Calls):
         loop_env = Scope(env)
         if stmt.init is not None:
             self.exec(stmt.init, loop_env)
+        per_iteration = stmt.per_iteration
+        if per_iteration:
+            loop_env = loop_env.copy()
         count = 0
         limit = self.limits.max_loop_iterations
         while True:
@@ -169,14 +191,16 @@ class StatementRunner(Calls):
                 self._loop_limit(stmt)
                 return
             self.budget.step()
-            if not self._run_body(stmt.body, loop_env):
+            if not self._run_body(stmt.body, loop_env, stmt.labels):
                 return
+            if per_iteration:
+                loop_env = loop_env.copy()
             if stmt.update is not None:
                 self.eval(stmt.update, loop_env)
 
     def _for_each(self, stmt: ir.ForEach, env: Scope) -> None:
         iterable = self.eval(stmt.iterable, env)
-        items = self.dialect.iterate(iterable, stmt.mode)
+        items = self.iterate(iterable, stmt.mode)
         if items is None:
             reason = (
                 iterable.reason
@@ -200,15 +224,18 @@ class StatementRunner(Calls):
             self.bind(stmt.target, item, iteration, stmt.declare, stmt.line, stmt.col)
             try:
                 self.exec_block(stmt.body.body, Scope(iteration) if stmt.body.scoped else iteration)
-            except BreakSignal:
+            except BreakSignal as signal:
+                if signal.label is not None and signal.label not in stmt.labels:
+                    raise
                 return
-            except ContinueSignal:
-                pass
+            except ContinueSignal as signal:
+                if signal.label is not None and signal.label not in stmt.labels:
+                    raise
         if stmt.other is not None:
             self.exec_block(stmt.other.body, env)
 
     def _function_decl(self, stmt: ir.FunctionDecl, env: Scope) -> None:
-        if stmt.fn.name and stmt.fn.name not in env.vars:
+        if stmt.fn.name and (self.dialect.rebinds_definitions or stmt.fn.name not in env.vars):
             env.declare(stmt.fn.name, self._closure(stmt.fn, env))
 
     def _class_decl(self, stmt: ir.ClassDecl, env: Scope) -> None:
@@ -220,10 +247,17 @@ class StatementRunner(Calls):
         raise ReturnSignal(UNDEFINED if stmt.value is None else self.eval(stmt.value, env))
 
     def _break(self, stmt: ir.Break, env: Scope) -> None:
-        raise BreakSignal
+        raise BreakSignal(stmt.label)
 
     def _continue(self, stmt: ir.Continue, env: Scope) -> None:
-        raise ContinueSignal
+        raise ContinueSignal(stmt.label)
+
+    def _labeled(self, stmt: ir.Labeled, env: Scope) -> None:
+        try:
+            self.exec_block(stmt.body.body, env)
+        except BreakSignal as signal:
+            if signal.label != stmt.label:
+                raise
 
     def _throw(self, stmt: ir.Throw, env: Scope) -> None:
         value = UNDEFINED if stmt.value is None else self.eval(stmt.value, env)
@@ -242,7 +276,7 @@ class StatementRunner(Calls):
                 )
             self.exec_block(stmt.handler.body, handler_env)
         finally:
-            if stmt.final is not None:
+            if stmt.final is not None and not self.abandoning:
                 self.exec_block(stmt.final.body, Scope(env))
 
     def _switch(self, stmt: ir.Switch, env: Scope) -> None:
@@ -269,8 +303,9 @@ class StatementRunner(Calls):
                         matched = True
                     if matched:
                         self.exec_block(body, switch_env)
-        except BreakSignal:
-            return
+        except BreakSignal as signal:
+            if signal.label is not None:
+                raise
 
     def _with(self, stmt: ir.With, env: Scope) -> None:
         for expr, target in stmt.items:
@@ -293,6 +328,35 @@ class StatementRunner(Calls):
                     obj.pop(target.name, None)
                 elif isinstance(obj, Record):
                     obj.fields.pop(target.name, None)
+                elif isinstance(obj, Unknown):
+                    self.dialect.unknown_target(
+                        CallContext(self, target.line, target.col),
+                        obj,
+                        f"{target.name} deleted from a value that cannot be known statically",
+                    )
+                else:
+                    self.warning(
+                        "eval.ignored_delete",
+                        "this deletion is not modelled; ignored",
+                        target.line,
+                        target.col,
+                    )
+            elif isinstance(target, ir.Index):
+                obj = self.eval(target.obj, env)
+                key = self.eval(target.index, env)
+                if not isinstance(obj, Unknown) and not isinstance(key, Unknown):
+                    self.dialect.delete_index(CallContext(self, target.line, target.col), obj, key)
+                else:
+                    self.dialect.unknown_target(
+                        CallContext(self, target.line, target.col),
+                        obj if isinstance(obj, Unknown) else key,
+                        "an element deleted from a value, or at an index, that cannot be known"
+                        " statically",
+                    )
+            elif isinstance(target, ir.Name):
+                owner = env.owner(target.id)
+                if owner is not None:
+                    del owner.vars[target.id]
 
     def _pass(self, stmt: ir.Pass, env: Scope) -> None:
         return None

@@ -51,6 +51,9 @@ class Unknown:
 
     reason: str
     line: int | None = None
+    #: A member of an object that never changes the scene (a renderer, a control): what is
+    #: done to it needs no remark.
+    inert: bool = False
 
     def __repr__(self) -> str:
         return f"<unknown: {self.reason}>"
@@ -125,6 +128,9 @@ class Closure:
     env: Scope
     home: ClassValue | None = None
     bound_this: Value = UNDEFINED
+    #: Parameter defaults evaluated when the function was defined (Python), one per
+    #: parameter (``UNDEFINED`` where it has none); None: evaluated at each call (JS).
+    defaults: tuple[Value, ...] | None = None
 
     @property
     def name(self) -> str:
@@ -159,9 +165,14 @@ class ClassValue:
     getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     static: dict[str, Value] = field(default_factory=dict)
+    #: Static accessors (JavaScript's ``static get x()``), looked up through the chain.
+    static_getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
+    static_setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
+    #: Static members that receive the class they are read from (Python's ``@classmethod``).
+    class_methods: set[str] = field(default_factory=set)
 
     def __repr__(self) -> str:
         return f"<class {self.name}>"
@@ -180,6 +191,28 @@ class ClassValue:
             table = cls.setters if setter else cls.getters
             if name in table:
                 return table[name], cls
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def find_static_accessor(
+        self, name: str, setter: bool
+    ) -> tuple[ir.FunctionExpr, ClassValue] | None:
+        cls: ClassValue | None = self
+        while cls is not None:
+            table = cls.static_setters if setter else cls.static_getters
+            if name in table:
+                return table[name], cls
+            if name in cls.static:
+                return None
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def find_static(self, name: str) -> tuple[Value, ClassValue] | None:
+        """A static member (a class attribute) and the class holding it, bases included."""
+        cls: ClassValue | None = self
+        while cls is not None:
+            if name in cls.static:
+                return cls.static[name], cls
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 

@@ -177,11 +177,9 @@ class ThreeEngine(
         return value
 
     def missing_member(self, ctx: CallContext, record: Record, name: str) -> Value:
-        return Unknown(
-            f"{record.kind}.{name} does not change the scene"
-            if self.is_inert(record.kind)
-            else f"{record.kind}.{name} is not modelled"
-        )
+        if self.is_inert(record.kind):
+            return Unknown(f"{record.kind}.{name} does not change the scene", inert=True)
+        return Unknown(f"{record.kind}.{name} is not modelled")
 
     def call_on_unknown(
         self, ctx: CallContext, receiver: Unknown, name: str, args: Args, kwargs: Kwargs

@@ -85,7 +85,7 @@ def test_functions_defaults_keywords_and_closures() -> None:
         "def outer():\n    n = 10\n    def inner(k):\n        return n + k\n    return inner(1)\n"
         "o = outer()\ncount = 0\ndef bump():\n    global count\n    count += 1\nbump()\nbump()"
     )
-    assert values["r"] == (1, 2, [], 3, 4, {"e": 5})
+    assert values["r"] == (1, 2, (), 3, 4, {"e": 5})
     assert (values["o"], values["count"]) == (11, 2)
 
 

@@ -1,0 +1,20 @@
+// Map and Set: insertion order, keys of any type, size, iteration, conversion.
+const m = new Map([['a', 1]]);
+m.set('b', 2).set(3, 'three').set('a', 10);
+console.log(m.size, m.get('a'), m.get(3), m.get('3'), m.has('b'), m.delete('b'), m.has('b'));
+for (const [k, v] of m) console.log(typeof k, k, v);
+console.log([...m.keys()].join(), [...m.values()].join(), JSON.stringify([...m.entries()]));
+m.forEach((v, k) => console.log('each', k, v));
+const key = { id: 1 };
+const byObj = new Map();
+byObj.set(key, 'object key');
+console.log(byObj.get(key), byObj.get({ id: 1 }));
+const s = new Set([3, 1, 3, 2, 1]);
+s.add(4).add(1);
+console.log(s.size, [...s].join(), s.has(2), s.delete(3), [...s].join());
+const uniq = [...new Set('mississippi')].join('');
+console.log(uniq, Array.from(new Set([1, 1, 2])).length);
+const colors = new Map(Object.entries({ red: 0xff0000, green: 0x00ff00 }));
+console.log(colors.get('green').toString(16), Object.fromEntries(colors).red);
+m.clear();
+console.log(m.size);
