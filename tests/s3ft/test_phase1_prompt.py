@@ -27,7 +27,7 @@ from synth.prompts import (
     reconstruct_prompt,
     s3ft_phase1_prompt,
 )
-from tests.engines.three_engine import REPO, ensure_three, node_available
+from audit.three_engine import REPO, ensure_three, node_available
 from tests.s3ft.helpers import make_split
 
 #: A camera off the generator's axis, as a real photo's is: its optical axis meets the ground
