@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from audit.three_engine import REPO, ensure_three, node_available
 from s3ft import quality
 from s3ft.build import build
 from s3ft.demo_replies import batch_line, mock_base_reply, request_id
@@ -27,7 +28,6 @@ from synth.prompts import (
     reconstruct_prompt,
     s3ft_phase1_prompt,
 )
-from audit.three_engine import REPO, ensure_three, node_available
 from tests.s3ft.helpers import make_split
 
 #: A camera off the generator's axis, as a real photo's is: its optical axis meets the ground
