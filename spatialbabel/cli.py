@@ -57,6 +57,7 @@ COMMANDS: Final[dict[str, str]] = {
     "run": "runner.cmd_run",
     "import": "importers.cmd_import",
     "domains": "scoring.cmd_domains",
+    "export": "harnesses.cmd_export",
 }
 
 
