@@ -35,7 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="SPLIT_OR_ITEMS",
         help="hf: a split and/or suites' items folders (spatialbabel suite build)",
     )
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="the folder to write"
+    )
     parser.add_argument(
         "--dataset",
         type=Path,

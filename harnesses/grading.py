@@ -229,8 +229,9 @@ def grade_one(export: Path, config: Config, reply: Reply, truth: str) -> dict[st
     suite = _prepared_suite(export / config.truth, config.task)
     item = Item.from_dict(record)
     return dict(
-        grade_reply(suite, item, SuiteReply(item.item_id, reply.model, config.mode, reply.output))
-        .to_dict()
+        grade_reply(
+            suite, item, SuiteReply(item.item_id, reply.model, config.mode, reply.output)
+        ).to_dict()
     )
 
 

@@ -266,6 +266,11 @@ def export_hf(
 ) -> dict[str, Any]:
     """Write the dataset folder ``out`` (replacing an earlier export there) and return its
     record. A ValueError or FileFormatError says what of the sources cannot be exported."""
+    # Fail on a missing extra before anything is written.
+    import datasets  # noqa: F401
+    import huggingface_hub  # noqa: F401
+    import pyarrow  # noqa: F401
+
     from harnesses.card import card_text
 
     if out.exists() and any(out.iterdir()) and not (out / "spatialbabel_export.json").is_file():

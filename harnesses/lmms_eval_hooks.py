@@ -104,7 +104,9 @@ class Hooks:
     ) -> list[dict[str, Any]]:
         """The request as chat messages (lmms-eval's chat models): the system turn, then the
         user turn with the images (or the video) before the text, as the request file has them."""
-        content: list[dict[str, Any]] = [{"type": "image", "url": image} for image in doc.get("images") or []]
+        content: list[dict[str, Any]] = [
+            {"type": "image", "url": image} for image in doc.get("images") or []
+        ]
         video = doc.get("video")
         if video:
             content.append({"type": "video", "url": str(_video_file(bytes(video)))})

@@ -63,7 +63,9 @@ def config_of(custom_id: str) -> Config:
     request = sources.parse_request_id(custom_id)
     if request.task == RECONSTRUCT:
         _, language, mode = request.parts
-        return Config(f"reconstruct_{language}_{_safe(mode)}", RECONSTRUCT, mode, language, SPLIT_TRUTH)
+        return Config(
+            f"reconstruct_{language}_{_safe(mode)}", RECONSTRUCT, mode, language, SPLIT_TRUTH
+        )
     if request.task == QA:
         mode = request.parts[1]
         return Config(f"qa_{_safe(mode)}", QA, mode, None, SPLIT_TRUTH)
@@ -200,7 +202,9 @@ def items_rows(items: SuiteItems, variant: str) -> Iterator[Row]:
     """The rows of one variant of a suite's items."""
     for request in sources.items_requests(items, [variant]):
         record = sources.item_record(items, request.parts[0])
-        yield Row(request, record["scene_id"], record["task"], _json(record), _json(record["answer"]))
+        yield Row(
+            request, record["scene_id"], record["task"], _json(record), _json(record["answer"])
+        )
 
 
 def check_variants(items: SuiteItems, variants: Sequence[str] | None) -> list[str]:
@@ -209,9 +213,7 @@ def check_variants(items: SuiteItems, variants: Sequence[str] | None) -> list[st
     asked = list(variants) if variants else list(known)
     for variant in asked:
         if variant not in known:
-            raise ValueError(
-                f"unknown variant {variant!r}; {items.name} has {', '.join(known)}"
-            )
+            raise ValueError(f"unknown variant {variant!r}; {items.name} has {', '.join(known)}")
     return list(dict.fromkeys(asked))
 
 

@@ -166,7 +166,9 @@ def split_requests(
         yield request_from_batch_line(line)
 
 
-def split_request_modes(task: str, languages: Sequence[str], modes: Sequence[str] | None) -> list[str]:
+def split_request_modes(
+    task: str, languages: Sequence[str], modes: Sequence[str] | None
+) -> list[str]:
     """The modes ``spatialbabel prompts`` asks for ``task`` (a bare ``code_cot`` made one mode
     per language); a ValueError names an unknown one."""
     from synth.cmd_prompts import DEFAULT_MODES, expand_modes, reconstruct_modes
@@ -207,7 +209,9 @@ def question_lines(root: Path) -> dict[str, str]:
     found: dict[str, str] = {}
     for item in read_jsonl(path):
         if item.record is None or not isinstance(item.record.get("question_id"), str):
-            raise FileFormatError(path, item.error or "a line without a question_id", line=item.line)
+            raise FileFormatError(
+                path, item.error or "a line without a question_id", line=item.line
+            )
         found[item.record["question_id"]] = json.dumps(item.record, ensure_ascii=False)
     return found
 

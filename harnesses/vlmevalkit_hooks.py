@@ -80,7 +80,9 @@ class DatasetHooks:
         frame = _load_predictions(path)
         model = model or _model_of(path, name)
         replies = [
-            Reply(str(row["id"]), "" if _missing(row["prediction"]) else str(row["prediction"]), model)
+            Reply(
+                str(row["id"]), "" if _missing(row["prediction"]) else str(row["prediction"]), model
+            )
             for row in frame.to_dict("records")
         ]
         out = path.with_name(f"{path.stem}_spatialbabel")
@@ -93,7 +95,9 @@ def _missing(value: Any) -> bool:
 
 def _model_of(path: Path, name: str) -> str:
     stem = path.stem
-    return stem[: -len(name) - 1] if stem.endswith(f"_{name}") and len(stem) > len(name) + 1 else stem
+    return (
+        stem[: -len(name) - 1] if stem.endswith(f"_{name}") and len(stem) > len(name) + 1 else stem
+    )
 
 
 def _load_predictions(path: Path) -> Any:

@@ -57,9 +57,13 @@ def batch_output(path: Path, replies: Iterable[tuple[str, str]], model: str) -> 
     for custom_id, text in replies:
         body = {
             "model": model,
-            "choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "choices": [
+                {"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
         }
-        lines.append(json.dumps({"custom_id": custom_id, "response": {"status_code": 200, "body": body}}))
+        lines.append(
+            json.dumps({"custom_id": custom_id, "response": {"status_code": 200, "body": body}})
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

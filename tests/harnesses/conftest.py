@@ -18,6 +18,7 @@ import pytest
 from harnesses.grading import numbers_of
 from harnesses.record import ExportRecord, read_record
 from harnesses.rows import Config
+from harnesses.sources import Request, request_from_batch_line
 from spatialbabel.cli import main
 from spatialbabel.files import read_jsonl
 from suites import load_suite
@@ -80,6 +81,16 @@ class Built:
     def rows(self, config: str) -> list[Any]:
         return canned.rows_of(self.export.folder, config)
 
+    def requests(self) -> dict[str, Request]:
+        """Every request of the request files the usual commands wrote, by id."""
+        files = ["r.jsonl", "q.jsonl", *(f"{name}.jsonl" for name in self.items)]
+        return {
+            line.record["custom_id"]: request_from_batch_line(line.record)
+            for name in files
+            for line in read_jsonl(self.split.parent / name)
+            if line.record is not None
+        }
+
 
 def _prompts(argv: list[str], out: Path) -> list[dict[str, Any]]:
     assert main([*argv, "--out", str(out)]) == 0
@@ -99,7 +110,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
     split = root / "split"
     make_split(split, 3)
     items = {"toy": root / "toy"}
-    assert main(["suite", "build", "--suite", "toy", "--split", str(split), "--out", str(items["toy"])]) == 0
+    assert (
+        main(
+            ["suite", "build", "--suite", "toy", "--split", str(split), "--out", str(items["toy"])]
+        )
+        == 0
+    )
     spacecast = spacecast_items(root, split)
     if spacecast is not None:
         items["spacecast"] = spacecast
@@ -112,24 +128,58 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
         for row in canned.rows_of(folder, config.config.name):
             replies[row["id"]] = canned.reply(row["id"], row["truth"])
     requests = {
-        "reconstruct": _prompts(["prompts", "--split", str(split), "--task", "reconstruct"], root / "r.jsonl"),
+        "reconstruct": _prompts(
+            ["prompts", "--split", str(split), "--task", "reconstruct"], root / "r.jsonl"
+        ),
         "qa": _prompts(["prompts", "--split", str(split), "--task", "qa"], root / "q.jsonl"),
     }
     for name, path in items.items():
         suite = load_suite(name)
         requests[name] = _prompts(
-            ["suite", "prompts", "--suite", name, "--items", str(path), "--variants", *suite.variants],
+            [
+                "suite",
+                "prompts",
+                "--suite",
+                name,
+                "--items",
+                str(path),
+                "--variants",
+                *suite.variants,
+            ],
             root / f"{name}.jsonl",
         )
     request_ids = {task: [line["custom_id"] for line in lines] for task, lines in requests.items()}
     results: dict[str, dict[str, Any]] = {}
     for task, ids in request_ids.items():
-        answers = canned.batch_output(root / f"{task}.answers.jsonl", ((i, replies[i]) for i in ids), MODEL)
+        answers = canned.batch_output(
+            root / f"{task}.answers.jsonl", ((i, replies[i]) for i in ids), MODEL
+        )
         if task == "reconstruct":
-            argv = ["score", "--split", str(split), "--subset", "all", "--batch-output", "--predictions", str(answers), "--workers", "1"]
+            argv = [
+                "score",
+                "--split",
+                str(split),
+                "--subset",
+                "all",
+                "--batch-output",
+                "--predictions",
+                str(answers),
+                "--workers",
+                "1",
+            ]
         elif task == "qa":
             argv = ["score-qa", "--split", str(split), "--batch-output", "--answers", str(answers)]
         else:
-            argv = ["suite", "score", "--suite", task, "--items", str(items[task]), "--batch-output", "--answers", str(answers)]
+            argv = [
+                "suite",
+                "score",
+                "--suite",
+                task,
+                "--items",
+                str(items[task]),
+                "--batch-output",
+                "--answers",
+                str(answers),
+            ]
         results[task] = _score(argv, root / f"{task}.scores")
     yield Built(split, items, export, replies, request_ids, results)

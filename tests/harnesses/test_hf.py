@@ -5,7 +5,6 @@ score, through the usual commands on the export's truth, exactly as on the origi
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from pathlib import Path
@@ -13,10 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harnesses.grading import Reply, numbers_of, score_replies
-from harnesses.sources import request_from_batch_line
+from harnesses.grading import Reply, score_replies
 from spatialbabel.cli import main
-from spatialbabel.files import read_jsonl
 from tests.harnesses.conftest import MODEL, Built
 
 
@@ -29,13 +26,7 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 def test_rows_are_the_request_files_lines(built: Built, tmp_path: Path) -> None:
-    requests = {}
-    for task, path in [("reconstruct", "r.jsonl"), ("qa", "q.jsonl")]:
-        for line in read_jsonl(built.split.parent / path):
-            requests[line.record["custom_id"]] = request_from_batch_line(line.record)
-    for name in built.items:
-        for line in read_jsonl(built.split.parent / f"{name}.jsonl"):
-            requests[line.record["custom_id"]] = request_from_batch_line(line.record)
+    requests = built.requests()
     seen: list[str] = []
     for config in built.export.configs:
         for row in built.rows(config.config.name):
@@ -44,8 +35,9 @@ def test_rows_are_the_request_files_lines(built: Built, tmp_path: Path) -> None:
             assert json.loads(row["generation"]) == dict(request.settings)
             images = [m.data for m in request.media]
             loaded = [image.tobytes() for image in row["images"]]
-            from PIL import Image
             import io
+
+            from PIL import Image
 
             assert loaded == [Image.open(io.BytesIO(data)).tobytes() for data in images]
             seen.append(row["id"])
@@ -65,12 +57,10 @@ def test_images_are_embedded_byte_for_byte(built: Built) -> None:
 
     config = built.export.config("reconstruct_json_direct")
     table = pq.read_table(built.export.folder / config.files[0]).to_pylist()
-    lines = {
-        line.record["custom_id"]: line.record for line in read_jsonl(built.split.parent / "r.jsonl")
-    }
+    requests = built.requests()
     for row in table:
-        url = lines[row["id"]]["body"]["messages"][1]["content"][0]["image_url"]["url"]
-        assert row["images"][0]["bytes"] == base64.b64decode(url.split(",", 1)[1])
+        # The PNG bytes the request file sends, unchanged.
+        assert [i["bytes"] for i in row["images"]] == [m.data for m in requests[row["id"]].media]
         truth = json.loads(row["truth"])
         scene = json.loads((built.split / "scenes" / f"{row['scene_id']}.json").read_text())
         assert truth == scene and json.loads(row["answer"]) == {"objects": scene["objects"]}
@@ -109,12 +99,16 @@ def test_same_sources_give_the_same_bytes(built: Built, tmp_path: Path) -> None:
         assert text == (built.export.folder / name).read_text()
 
 
-def test_answers_keyed_by_the_dataset_ids_score_as_on_the_original(built: Built, tmp_path: Path) -> None:
+def test_answers_keyed_by_the_dataset_ids_score_as_on_the_original(
+    built: Built, tmp_path: Path
+) -> None:
     between: dict[str, bool] = {}
     for config in built.export.configs:
         rows = built.rows(config.config.name)
         replies = [Reply(row["id"], built.replies[row["id"]], MODEL) for row in rows]
-        scored = score_replies(built.export.folder, config.config, replies, tmp_path / config.config.name)
+        scored = score_replies(
+            built.export.folder, config.config, replies, tmp_path / config.config.name
+        )
         assert scored.exit_code == 0, scored.table
         expected = built.baseline(config.config)
         assert expected and scored.numbers == pytest.approx(expected, nan_ok=True, rel=0, abs=0)
@@ -124,7 +118,9 @@ def test_answers_keyed_by_the_dataset_ids_score_as_on_the_original(built: Built,
         )
         if config.config.task not in ("reconstruct", "qa"):
             rows_original = [
-                r for r in built.results[config.config.task]["rows"] if r["model"] == MODEL and r["variant"] == config.config.mode
+                r
+                for r in built.results[config.config.task]["rows"]
+                if r["model"] == MODEL and r["variant"] == config.config.mode
             ]
             rows_export = [r for r in scored.result["rows"] if r["model"] == MODEL]
             assert rows_export == rows_original
@@ -132,10 +128,22 @@ def test_answers_keyed_by_the_dataset_ids_score_as_on_the_original(built: Built,
     assert all(between.values()), between
 
 
-def test_bad_sources_are_named(built: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_sources_are_named(
+    built: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["export", "hf", str(tmp_path), "--out", str(tmp_path / "x")]) == 3
     assert "neither a split" in capsys.readouterr().err
-    code = main(["export", "hf", str(built.items["toy"]), "--variants", "loud", "--out", str(tmp_path / "y")])
+    code = main(
+        [
+            "export",
+            "hf",
+            str(built.items["toy"]),
+            "--variants",
+            "loud",
+            "--out",
+            str(tmp_path / "y"),
+        ]
+    )
     assert code == 2 and "unknown variant 'loud'" in capsys.readouterr().err
     code = main(["export", "lmms-eval", "--dataset", str(tmp_path), "--out", str(tmp_path / "z")])
     assert code == 3 and "spatialbabel_export.json" in capsys.readouterr().err

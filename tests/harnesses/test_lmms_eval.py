@@ -14,17 +14,16 @@ import pytest
 
 from harnesses.lmms_eval_export import generation_kwargs
 from harnesses.lmms_eval_hooks import metrics_of, task_name
-from harnesses.sources import Request, request_from_batch_line
+from harnesses.sources import Request
 from spatialbabel.cli import main
-from spatialbabel.files import read_jsonl
 from tests.harnesses.conftest import MODEL, Built
 
 pytest.importorskip("lmms_eval")
 
-from lmms_eval.api.model import lmms  # noqa: E402
-from lmms_eval.evaluator import simple_evaluate  # noqa: E402
-from lmms_eval.tasks import TaskManager  # noqa: E402
-from PIL import Image  # noqa: E402
+from lmms_eval.api.model import lmms
+from lmms_eval.evaluator import simple_evaluate
+from lmms_eval.tasks import TaskManager
+from PIL import Image
 
 
 def _pixels(image: Any) -> bytes:
@@ -33,7 +32,7 @@ def _pixels(image: Any) -> bytes:
     return bytes(image.tobytes())
 
 
-class _Canned(lmms):
+class _Canned(lmms):  # type: ignore[misc]  # untyped: the harness's own base class
     """Returns the canned reply of each request's id, and checks what it was asked."""
 
     def __init__(self, replies: dict[str, str], requests: dict[str, Request]) -> None:
@@ -42,7 +41,9 @@ class _Canned(lmms):
         self.requests = requests
         self.asked: list[str] = []
 
-    def _check(self, doc: dict[str, Any], gen_kwargs: dict[str, Any], text: str, images: list[Any]) -> str:
+    def _check(
+        self, doc: dict[str, Any], gen_kwargs: dict[str, Any], text: str, images: list[Any]
+    ) -> str:
         request = self.requests[doc["id"]]
         assert text == request.text
         assert gen_kwargs == generation_kwargs(request.settings)
@@ -90,19 +91,12 @@ class CannedChat(_Canned):
         return out
 
 
-def _requests(built: Built) -> dict[str, Request]:
-    files = ["r.jsonl", "q.jsonl", *(f"{name}.jsonl" for name in built.items)]
-    return {
-        line.record["custom_id"]: request_from_batch_line(line.record)
-        for name in files
-        for line in read_jsonl(built.split.parent / name)
-    }
-
-
 @pytest.fixture(scope="module")
 def package(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("lmms") / "tasks"
-    assert main(["export", "lmms-eval", "--dataset", str(built.export.folder), "--out", str(out)]) == 0
+    assert (
+        main(["export", "lmms-eval", "--dataset", str(built.export.folder), "--out", str(out)]) == 0
+    )
     return out
 
 
@@ -123,7 +117,7 @@ def test_every_task_scores_as_spatialbabel(
 ) -> None:
     monkeypatch.setenv("SPATIALBABEL_MODEL", MODEL)
     monkeypatch.setenv("SPATIALBABEL_SCORES", str(tmp_path / "scores"))
-    model = CannedSimple(built.replies, _requests(built))
+    model = CannedSimple(built.replies, built.requests())
     results = _evaluate(model, package, ["spatialbabel"])
     assert sorted(model.asked) == sorted(built.replies)
     for config in built.export.configs:
@@ -144,7 +138,7 @@ def test_chat_models_get_the_system_turn(
 ) -> None:
     monkeypatch.setenv("SPATIALBABEL_MODEL", MODEL)
     configs = [c for c in built.export.configs if c.config.mode in ("direct",)]
-    model = CannedChat(built.replies, _requests(built))
+    model = CannedChat(built.replies, built.requests())
     results = _evaluate(model, package, [task_name(c.config) for c in configs])
     for config in configs:
         found = results["results"][task_name(config.config)]

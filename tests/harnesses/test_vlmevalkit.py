@@ -14,15 +14,12 @@ import importlib.util
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from harnesses.vlmevalkit_export import COLUMNS
 from harnesses.vlmevalkit_hooks import DatasetHooks, dataset_name, read_tsv
-from harnesses.sources import request_from_batch_line
 from spatialbabel.cli import main
-from spatialbabel.files import read_jsonl
 from tests.harnesses.conftest import MODEL, Built
 
 CHECKED = ("reconstruct_json_direct", "qa_direct", "qa_code_cot_dsl", "toy_cot", "spacecast_direct")
@@ -31,17 +28,11 @@ CHECKED = ("reconstruct_json_direct", "qa_direct", "qa_code_cot_dsl", "toy_cot",
 @pytest.fixture(scope="module")
 def folder(built: Built, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("vlmeval") / "datasets"
-    assert main(["export", "vlmevalkit", "--dataset", str(built.export.folder), "--out", str(out)]) == 0
+    assert (
+        main(["export", "vlmevalkit", "--dataset", str(built.export.folder), "--out", str(out)])
+        == 0
+    )
     return out
-
-
-def _requests(built: Built) -> dict[str, Any]:
-    files = ["r.jsonl", "q.jsonl", *(f"{name}.jsonl" for name in built.items)]
-    return {
-        line.record["custom_id"]: request_from_batch_line(line.record)
-        for name in files
-        for line in read_jsonl(built.split.parent / name)
-    }
 
 
 def _images(cell: str) -> list[bytes]:
@@ -50,7 +41,7 @@ def _images(cell: str) -> list[bytes]:
 
 
 def test_tsv_rows_are_the_requests(built: Built, folder: Path) -> None:
-    requests = _requests(built)
+    requests = built.requests()
     for config in built.export.configs:
         rows = read_tsv(folder / f"{dataset_name(config.config)}.tsv")
         assert tuple(rows[0]) == COLUMNS
@@ -111,11 +102,13 @@ def test_vlmevalkit_inference_and_evaluate(
 
     monkeypatch.setenv("LMUData", str(tmp_path / "LMUData"))
     (tmp_path / "LMUData").mkdir()
-    spec = importlib.util.spec_from_file_location("spatialbabel_vlmeval", folder / "spatialbabel_vlmeval.py")
+    spec = importlib.util.spec_from_file_location(
+        "spatialbabel_vlmeval", folder / "spatialbabel_vlmeval.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    requests = _requests(built)
+    requests = built.requests()
     # The stand-in model knows a request by its text and its images' pixels.
     by_request = {}
     for custom_id, request in requests.items():
@@ -125,7 +118,7 @@ def test_vlmevalkit_inference_and_evaluate(
         )
         by_request[(request.text, pixels)] = custom_id
 
-    class Canned(BaseModel):
+    class Canned(BaseModel):  # type: ignore[misc]  # untyped: the harness's own base class
         INTERLEAVE = True
 
         def generate_inner(self, message: list[dict[str, str]], dataset: str | None = None) -> str:
