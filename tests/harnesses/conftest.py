@@ -26,9 +26,6 @@ from tests.harnesses import canned
 from tests.qa.tiny_split import make_split, tiny_png
 from tests.suites import toy_suite  # noqa: F401  (registers the toy suite)
 
-pytest.importorskip("datasets")
-pytest.importorskip("pyarrow")
-
 MODEL = "canned"
 
 
@@ -106,6 +103,8 @@ def _score(argv: list[str], out: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Built]:
+    pytest.importorskip("datasets")
+    pytest.importorskip("pyarrow")
     root = tmp_path_factory.mktemp("harness")
     split = root / "split"
     make_split(split, 3)

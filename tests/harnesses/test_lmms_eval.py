@@ -25,6 +25,8 @@ from lmms_eval.evaluator import simple_evaluate
 from lmms_eval.tasks import TaskManager
 from PIL import Image
 
+pytestmark = pytest.mark.slow
+
 
 def _pixels(image: Any) -> bytes:
     if isinstance(image, bytes):

@@ -91,6 +91,7 @@ def _pixels(path: str) -> str:
     return hashlib.sha256(Image.open(path).convert("RGB").tobytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_vlmevalkit_inference_and_evaluate(
     built: Built, folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
