@@ -97,7 +97,7 @@ async def baseline(url: str, bodies: list[dict[str, Any]], concurrency: int) -> 
     try:
         import httpx2 as httpx
     except ImportError:
-        import httpx  # type: ignore[no-redef,import-not-found]
+        import httpx  # type: ignore[no-redef,import-not-found,unused-ignore]
     queue = list(reversed(bodies))
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:

@@ -58,6 +58,7 @@ COMMANDS: Final[dict[str, str]] = {
     "import": "importers.cmd_import",
     "domains": "scoring.cmd_domains",
     "correlate": "scoring.cmd_correlate",
+    "export": "harnesses.cmd_export",
 }
 
 

@@ -1,6 +1,7 @@
 """The plain install: parsing and scoring work without bpy or pyrender, S3-FT's JSONL
-outputs without datasets or pyarrow, every work-unit loop without ray (which it never
-imports unless ``--executor ray`` asks for it), and ``--audit`` without any engine."""
+outputs and the harness exports' help without datasets or pyarrow (or lmms-eval, torch,
+VLMEvalKit), every work-unit loop without ray (which it never imports unless ``--executor ray``
+asks for it), and ``--audit`` without any engine."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import venv
 from pathlib import Path
 
 import pytest
+
+from tests.qa.tiny_split import make_split
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,6 +56,9 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         "fcl",
         "ray",
         "pyseccomp",
+        "torch",
+        "lmms_eval",
+        "vlmeval",
     ):
         probe = subprocess.run(
             [str(python), "-c", f"import {module}"],
@@ -127,6 +133,18 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     )
     assert done.returncode == 4, done.stderr
     assert "spatialbabel[s3ft]" in done.stderr
+    # The harness exports document themselves, and writing a dataset names the extra it needs.
+    helped = in_venv([str(spatialbabel), "export", "--help"])
+    assert helped.returncode == 0 and "lmms-eval" in helped.stdout, helped.stderr
+    split = tmp_path / "tiny"
+    make_split(split, 1)
+    exported = in_venv(
+        [str(spatialbabel), "export", "hf", str(split), "--out", str(tmp_path / "ds")]
+        + ["--tasks", "reconstruct", "--languages", "json"]
+    )
+    assert exported.returncode == 4, exported.stderr
+    assert "pip install 'spatialbabel[hf]'" in exported.stderr
+    assert not (tmp_path / "ds").exists() and not (tmp_path / ".ds.partial").exists()
     # `run` documents itself without the openai client, and names the extra that brings it.
     helped = in_venv([str(spatialbabel), "run", "--help"])
     assert helped.returncode == 0 and "--base-url" in helped.stdout, helped.stderr

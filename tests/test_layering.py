@@ -1,6 +1,6 @@
 """The layering of DEVELOPERS.md, read from every import statement (lazy ones included):
 the hub knows no stage, the parsers never import synth or render, no other stage imports the
-engine audit, and no stage imports a suite or S3-FT. The CLI (``spatialbabel/cli.py``, the
+engine audit, and no stage imports a suite, S3-FT or the harness exports. The CLI (``spatialbabel/cli.py``, the
 ``cmd_*`` modules) and the demo command's parts wire the stages together, lazily, and are
 exempt."""
 
@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("synth", "parsers", "grammars", "scoring", "render", "runner", "importers", "audit")
-ON_TOP = ("suites", "s3ft")
+ON_TOP = ("suites", "s3ft", "harnesses")
 #: Package -> the top-level packages it must never import.
 #: The engine audit sits on the parsers and the scorer: no other stage imports it.
 AUDIT = ("audit",)
