@@ -76,7 +76,16 @@ class Calls(InterpreterState):
                 env.declare(name, value, constant=declare == "const")
         elif kind is ir.Member:
             member: ir.Member = target  # type: ignore[assignment]
-            self.set_member(self.eval(member.obj, env), member.name, value, member.line, member.col)
+            obj, temporary = self.locate(member.obj, env)
+            if temporary and isinstance(obj, Record) and obj.value_type:
+                self.warning(
+                    "eval.struct_copy",
+                    f"{member.name} is set on a copy of a struct that a property or a call"
+                    " returned; the assignment changes nothing (C# refuses it: CS1612)",
+                    member.line,
+                    member.col,
+                )
+            self.set_member(obj, member.name, value, member.line, member.col)
         elif kind is ir.Index:
             index: ir.Index = target  # type: ignore[assignment]
             obj = self.eval(index.obj, env)
@@ -126,6 +135,65 @@ class Calls(InterpreterState):
                 self.bind(props.rest, rest, env, declare, line, col)
         else:
             self.warning("eval.bad_target", "cannot assign to this", line, col)
+
+    def locate(self, expr: ir.Expr, env: Scope) -> tuple[Value, bool]:
+        """What a member assignment or a method call acts on, and whether it is a temporary
+        value. A value-type record (a C# struct) held in a variable, a field or an array
+        element is that record itself, not the copy a read makes: ``s.y = 2`` changes ``s``,
+        ``cells[1].Bump()`` the array's element. A struct a property or a call returns is a
+        temporary copy."""
+        kind = type(expr)
+        if kind is ir.Name:
+            name: ir.Name = expr  # type: ignore[assignment]
+            found, value = env.lookup(name.id)
+            if found:
+                return value, False
+            if self.dialect.implicit_this:
+                owner, instance = self._implicit_owner(name.id, env)
+                if owner is not None:
+                    if instance and isinstance(owner, Record) and name.id in owner.fields:
+                        return owner.fields[name.id], False
+                    if not instance and isinstance(owner, ClassValue):
+                        return owner.static[name.id], False
+            return self._eval[kind](expr, env), False
+        if kind is ir.Member:
+            member: ir.Member = expr  # type: ignore[assignment]
+            obj, _ = self.locate(member.obj, env)
+            if member.optional and (obj is None or obj is UNDEFINED):
+                return UNDEFINED, False
+            if isinstance(obj, Record):
+                fields = obj.fields
+                if member.name in fields:
+                    return fields[member.name], False
+            elif isinstance(obj, ClassValue) and member.name in obj.static:
+                return obj.static[member.name], False
+            value = self.get_member(obj, member.name, member.line, member.col)
+            return value, isinstance(value, Record) and value.value_type
+        if kind is ir.Index:
+            index: ir.Index = expr  # type: ignore[assignment]
+            if isinstance(index.index, ir.Slice) or index.optional:
+                return self._eval[kind](expr, env), False
+            obj, _ = self.locate(index.obj, env)
+            key = self.eval(index.index, env)
+            if (
+                isinstance(obj, list)
+                and type(key) is int
+                and 0 <= key < len(obj)
+                and isinstance(obj[key], Record)
+            ):
+                return obj[key], False
+            if isinstance(obj, Unknown):
+                return obj, False
+            if isinstance(key, Unknown):
+                return key, False
+            if isinstance(obj, Record | Namespace | ClassValue | EngineClass) and isinstance(
+                key, str
+            ):
+                return self.get_member(obj, key, index.line, index.col), False
+            ctx = CallContext(self, index.line, index.col)
+            return self.dialect.get_index(ctx, obj, key), False
+        value = self._eval[kind](expr, env)
+        return value, isinstance(value, Record) and value.value_type
 
     def assign_name(self, name: str, value: Value, env: Scope, line: int, col: int) -> None:
         if self.dialect.assignment_declares_local:
@@ -495,7 +563,7 @@ class Calls(InterpreterState):
         if cls.explicit_self:
             # Python: the instance exists first; __init__ (inherited or not) fills it.
             engine_base = cls.engine_base()
-            instance: Value = Record("", cls=target)
+            instance: Value = Record("", cls=target, value_type=target.value_type)
             if engine_base is not None:
                 instance = self._construct(engine_base, [], {}, line, col, target)
             self._init_fields(cls, instance, line, col)
@@ -508,7 +576,7 @@ class Calls(InterpreterState):
             return instance
         if cls.constructor is None:
             if cls.base is None or cls.base is UNDEFINED:
-                record = Record("", cls=target)
+                record = Record("", cls=target, value_type=target.value_type)
             else:
                 record = self._construct(cls.base, args, kwargs, line, col, target)
             if isinstance(record, Record):
@@ -516,7 +584,7 @@ class Calls(InterpreterState):
                 self._init_fields(cls, record, line, col)
             return record
         if cls.base is None or cls.base is UNDEFINED:
-            record = Record("", cls=target)
+            record = Record("", cls=target, value_type=target.value_type)
             self._init_fields(cls, record, line, col)
             self._invoke(
                 Closure(cls.constructor, cls.env, cls), args, kwargs, record, line, col, target
@@ -562,7 +630,7 @@ class Calls(InterpreterState):
         """Build a base class that has no base of its own, for a derived class's super()."""
         if base.base not in (None, UNDEFINED):
             return self._construct(base, args, kwargs, line, col, target)
-        record = Record("", cls=target)
+        record = Record("", cls=target, value_type=target.value_type)
         self._init_fields(base, record, line, col)
         if base.constructor is not None:
             self._invoke(
@@ -573,7 +641,13 @@ class Calls(InterpreterState):
     def _class(self, expr: ir.ClassExpr, env: Scope) -> Value:
         base = self.eval(expr.base, env) if expr.base is not None else None
         class_env = Scope(env)
-        cls = ClassValue(expr.name or "<class>", base, class_env, explicit_self=expr.explicit_self)
+        cls = ClassValue(
+            expr.name or "<class>",
+            base,
+            class_env,
+            explicit_self=expr.explicit_self,
+            value_type=expr.value_type,
+        )
         if expr.name:
             class_env.declare(expr.name, cls)
         class_env.declare(HOME, cls)

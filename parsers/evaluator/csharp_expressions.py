@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from parsers.evaluator import ir
 from parsers.evaluator.csharp_literals import csharp_number, unescape
-from parsers.evaluator.csharp_types import CSharpTypes
+from parsers.evaluator.csharp_numbers import Char
+from parsers.evaluator.csharp_typing import CSharpTyping
 from parsers.evaluator.lowering import Incomplete, updatable
 from parsers.evaluator.treesitter import Node
 from parsers.evaluator.values import UNDEFINED
@@ -31,9 +32,10 @@ _ASSIGNMENT_OPS = {
 _BINARY_LOGICAL = {"&&": "and", "||": "or", "??": "??"}
 _BINARY_OPS = {"==": "===", "!=": "!=="}
 _PREFIX = {"-": "-", "+": "+", "!": "not", "~": "~"}
+_NARROW_TYPES = frozenset({"char", "byte", "sbyte", "short", "ushort"})
 
 
-class CSharpExpressions(CSharpTypes):
+class CSharpExpressions(CSharpTyping):
     """The lowering of C# expressions and patterns."""
 
     # --- expressions -------------------------------------------------------------------------------
@@ -64,7 +66,7 @@ class CSharpExpressions(CSharpTypes):
 
     def _character(self, node: Node) -> ir.Expr:
         raw = self.text(node)[1:-1]
-        return ir.Const(*self._pos(node), unescape(raw))
+        return ir.Const(*self._pos(node), Char(unescape(raw)))
 
     def _interpolated(self, node: Node) -> ir.Expr:
         parts: list[str | ir.Expr] = []
@@ -150,9 +152,11 @@ class CSharpExpressions(CSharpTypes):
             value_node = inner[-1]
             if modifier == "out":
                 if value_node.type == "declaration_expression":
-                    target: ir.Pattern = ir.Name(
-                        *self._pos(value_node), self.text(self._required(value_node, "name"))
+                    name = self.text(self._required(value_node, "name"))
+                    self.declare_local(
+                        name, self.declared_type(value_node.child_by_field_name("type"))
                     )
+                    target: ir.Pattern = ir.Name(*self._pos(value_node), name)
                 elif value_node.type == "discard" or self.text(value_node) == "_":
                     target = ir.Name(line, col, "%discard")
                 else:
@@ -160,6 +164,10 @@ class CSharpExpressions(CSharpTypes):
                 outs.append((len(result), target))
                 result.append(ir.Const(line, col, UNDEFINED))
                 continue
+            if modifier == "ref":
+                # The callee hands its ref parameters back as it hands back its outs.
+                target = self.pattern(value_node)
+                outs.append((len(result), target))
             value = self.expression(value_node)
             if name_node is not None:
                 result.append(ir.Keyword(line, col, self.text(name_node), value))
@@ -260,15 +268,8 @@ class CSharpExpressions(CSharpTypes):
             ir.Assign(line, col, ir.Name(line, col, "%result"), None, call),
         ]
         for position, (_, target) in enumerate(outs):
-            items.append(
-                ir.Assign(
-                    line,
-                    col,
-                    target,
-                    None,
-                    ir.Index(line, col, ir.Name(line, col, "%out"), ir.Const(line, col, position)),
-                )
-            )
+            handed = ir.Index(line, col, ir.Name(line, col, "%out"), ir.Const(line, col, position))
+            items.append(ir.Assign(line, col, target, None, self.assigned(target, handed)))
         items.append(ir.Name(line, col, "%result"))
         return ir.Sequence(line, col, tuple(items))
 
@@ -321,10 +322,24 @@ class CSharpExpressions(CSharpTypes):
 
     def _new(self, node: Node) -> ir.Expr:
         type_node = self._required(node, "type")
+        callee = (
+            self.expression(type_node)
+            if type_node.type not in ("generic_name", "predefined_type")
+            else None
+        )
+        return self._creation(node, self._type_name(type_node), callee)
+
+    def _creation(self, node: Node, type_name: str, callee: ir.Expr | None) -> ir.Expr:
+        """``new T(args) { initialiser }`` (``node`` holds the arguments and initialiser;
+        ``callee`` is how the code names T, None for its simple name)."""
         line, col = self._pos(node)
         args, _ = self._arguments(self._field(node, "arguments"))
-        type_name = self._type_name(type_node)
-        initializer = self._field(node, "initializer")
+        if not node.child_by_field_name("arguments"):
+            listed = [c for c in node.named_children if c.type == "argument_list"]
+            args, _ = self._arguments(listed[0] if listed else None)
+        initializer = self._field(node, "initializer") or next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
         if type_name in (
             "List",
             "HashSet",
@@ -341,16 +356,17 @@ class CSharpExpressions(CSharpTypes):
                 created = ir.Call(line, col, ir.Name(line, col, "%list_of"), tuple(args))
         elif type_name in ("Dictionary", "SortedDictionary", "Hashtable"):
             created = ir.DictLit(line, col, ())
+        elif type_name in ("string", "String"):
+            created = ir.Call(line, col, ir.Name(line, col, "%new_string"), tuple(args))
         else:
-            callee = (
-                self.expression(type_node)
-                if type_node.type != "generic_name"
-                else ir.Name(line, col, type_name)
-            )
-            created = ir.New(line, col, callee, tuple(args))
+            created = ir.New(line, col, callee or ir.Name(line, col, type_name), tuple(args))
         return self._with_initializer(created, initializer, line, col)
 
-    def _implicit_new(self, node: Node) -> ir.Expr:
+    def _implicit_new(self, node: Node, type_node: Node | None = None) -> ir.Expr:
+        """A target-typed ``new(...)`` (C# 9): of the declared type where the front end knows
+        it (a typed local or field), else unknown."""
+        if type_node is not None and type_node.type not in ("implicit_type", "nullable_type"):
+            return self._creation(node, self._type_name(type_node), None)
         line, col = self._pos(node)
         return ir.Opaque(line, col, "a target-typed new() has no type the code states")
 
@@ -361,7 +377,10 @@ class CSharpExpressions(CSharpTypes):
             (c for c in node.named_children if c.type == "initializer_expression"), None
         )
         if initializer is not None:
-            return self._initializer_list(initializer)
+            element_node = type_node.child_by_field_name("type") if type_node is not None else None
+            return self._typed_items(
+                self._initializer_list(initializer), self._type_name(element_node) or None
+            )
         sizes: list[ir.Expr] = []
         element: Node | None = None
         if type_node is not None and type_node.type == "array_type":
@@ -408,6 +427,9 @@ class CSharpExpressions(CSharpTypes):
         if not indices:
             raise Incomplete(node)
         line, col = self._pos(node)
+        if len(indices) == 1 and isinstance(indices[0], ir.Unary) and indices[0].op == "^":
+            # ``a[^1]``: the index from the end (C# 8).
+            return ir.Call(line, col, ir.Name(line, col, "%from_end"), (obj, indices[0].operand))
         index = indices[0] if len(indices) == 1 else ir.TupleLit(line, col, tuple(indices))
         return ir.Index(line, col, obj, index)
 
@@ -418,6 +440,8 @@ class CSharpExpressions(CSharpTypes):
         line, col = self._pos(node)
         if op in _BINARY_LOGICAL:
             return ir.Logical(line, col, _BINARY_LOGICAL[op], left, right)  # type: ignore[arg-type]
+        if self.checked and op in ("+", "-", "*", "/"):
+            op = "checked" + op
         return ir.Binary(line, col, _BINARY_OPS.get(op, op), left, right)
 
     def _prefix(self, node: Node) -> ir.Expr:
@@ -427,9 +451,14 @@ class CSharpExpressions(CSharpTypes):
         op = next((c.type for c in node.children if not c.is_named), "+")
         line, col = self._pos(node)
         if op in ("++", "--"):
-            return ir.Update(line, col, self.pattern(named[0]), 1 if op == "++" else -1, True)
+            target = self.pattern(named[0])
+            narrow = self._narrow_update(target, op, line, col)
+            if narrow is not None:
+                return narrow
+            return ir.Update(line, col, target, 1 if op == "++" else -1, True)
         if op == "^":
-            return ir.Opaque(line, col, "an index from the end has no static value")
+            # Only meaningful as an index (``a[^1]``, see ``_element_access``).
+            return ir.Unary(line, col, "^", self.expression(named[0]))
         return ir.Unary(line, col, _PREFIX.get(op, op), self.expression(named[0]))
 
     def _postfix(self, node: Node) -> ir.Expr:
@@ -441,21 +470,53 @@ class CSharpExpressions(CSharpTypes):
         if op == "!":
             return self.expression(named[0])
         target = updatable(self.pattern(named[0]), node)
+        narrow = self._narrow_update(target, op, line, col)
+        if narrow is not None:
+            return narrow
         return ir.Update(line, col, target, 1 if op == "++" else -1, False)
 
+    def _narrow_update(self, target: ir.Pattern, op: str, line: int, col: int) -> ir.Expr | None:
+        """``c++`` on a ``char``, ``byte`` or ``short`` stays of its type (wrapping); the
+        value of the expression is the new one."""
+        if not isinstance(target, ir.Name | ir.Member):
+            return None
+        type_name = self.assigned_type(target)
+        if type_name not in _NARROW_TYPES:
+            return None
+        step = ir.Binary(line, col, "+" if op == "++" else "-", target, ir.Const(line, col, 1))
+        return ir.Assign(line, col, target, None, self.converted(type_name, step))
+
     def _assignment(self, node: Node) -> ir.Expr:
-        target = self.pattern(self._required(node, "left"))
+        left = self._required(node, "left")
+        target = self.pattern(left)
         op = self._operator(node)
         if op not in _ASSIGNMENT_OPS:
             raise Incomplete(node)
         compound = _ASSIGNMENT_OPS[op]
         if compound is not None:
             target = updatable(target, node)
-        value = self.expression(self._required(node, "right"))
+        right = self._required(node, "right")
         line, col = self._pos(node)
+        type_name = self.assigned_type(target)
+        if right.type == "implicit_object_creation_expression" and type_name is not None:
+            value = self._creation(right, type_name.rstrip("?"), None)
+        else:
+            value = self.expression(right)
         if compound == "??":
             return ir.Assign(line, col, target, "??", value)
+        if compound is None:
+            return ir.Assign(line, col, target, None, self.assigned(target, value))
+        if isinstance(target, ir.Name | ir.Member) and type_name is not None:
+            # ``x op= v`` stores ``(T)(x op v)``: a byte wraps, a float stays a float.
+            combined = self.converted(
+                type_name, ir.Binary(line, col, self._compound_op(compound), target, value)
+            )
+            if not isinstance(combined, ir.Binary):
+                return ir.Assign(line, col, target, None, combined)
         return ir.Assign(line, col, target, compound, value)
+
+    def _compound_op(self, op: str) -> str:
+        return "checked" + op if self.checked and op in ("+", "-", "*", "/") else op
 
     def _conditional(self, node: Node) -> ir.Expr:
         return ir.Conditional(

@@ -59,7 +59,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "switch_statement": self._switch,
             "using_statement": self._wrapped_body,
             "lock_statement": self._wrapped_body,
-            "checked_statement": self._wrapped_body,
+            "checked_statement": self._checked_statement,
             "unsafe_statement": self._wrapped_body,
             "fixed_statement": self._wrapped_body,
             "labeled_statement": self._labeled,
@@ -77,7 +77,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "using_directive": lambda n: None,
             "extern_alias_directive": lambda n: None,
             "delegate_declaration": lambda n: None,
-            "goto_statement": lambda n: ir.Pass(*self._pos(n)),
+            "goto_statement": self._goto,
         }
         expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
@@ -119,7 +119,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "anonymous_method_expression": self._lambda,
             "tuple_expression": self._tuple,
             "conditional_access_expression": self._conditional_access,
-            "checked_expression": self._parenthesized,
+            "checked_expression": self._checked_expression,
             "await_expression": lambda n: ir.Await(
                 *self._pos(n), self.expression(self._named(n)[-1])
             ),

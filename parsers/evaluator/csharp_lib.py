@@ -15,8 +15,23 @@ from typing import Any
 
 from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.control_flow import ThrowSignal
 from parsers.evaluator.csharp_linq import Grouping, Linq, enumerable_namespace_members
 from parsers.evaluator.csharp_linq import Operator as Operator
+from parsers.evaluator.csharp_numbers import (
+    INT_MAX,
+    INT_MIN,
+    LONG_MAX,
+    LONG_MIN,
+    NUMERIC_TYPES,
+    Char,
+    Long,
+    Single,
+    convert,
+    general,
+    single,
+    wrap,
+)
 from parsers.evaluator.csharp_text import (
     char_namespace,
     composite_format,
@@ -35,6 +50,9 @@ from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
+    ClassValue,
+    Closure,
+    EngineClass,
     EnumMember,
     Namespace,
     Record,
@@ -46,11 +64,34 @@ from parsers.evaluator.values import (
 
 Operators = Callable[[str, Value, Value], Value]
 
+_DOUBLE_OPS = frozenset({"+", "-", "*", "/", "%", "<", "<=", ">", ">="})
+_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+#: The static method a C# operator declaration is lowered to (its CLR name).
+_OPERATOR_METHODS = {
+    "+": "op_Addition",
+    "-": "op_Subtraction",
+    "*": "op_Multiply",
+    "/": "op_Division",
+    "%": "op_Modulus",
+    "==": "op_Equality",
+    "===": "op_Equality",
+    "!=": "op_Inequality",
+    "!==": "op_Inequality",
+    "<": "op_LessThan",
+    ">": "op_GreaterThan",
+    "<=": "op_LessThanOrEqual",
+    ">=": "op_GreaterThanOrEqual",
+    "&": "op_BitwiseAnd",
+    "|": "op_BitwiseOr",
+    "^": "op_ExclusiveOr",
+}
+
 _MAX_TEXT = 1_000_000
-_INTEGER_TYPES = frozenset(
-    {"int", "long", "short", "byte", "uint", "ulong", "ushort", "sbyte", "char", "Int32", "Int64"}
-)
-_FLOAT_TYPES = frozenset({"float", "double", "decimal", "Single", "Double"})
 #: ``System.Math`` (and Unity's ``Mathf``) functions that are Python's ``math`` function of
 #: the lower-case name.
 PYTHON_MATH_NAMES = ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")
@@ -62,18 +103,159 @@ def set_out(ctx: CallContext, values: list[Value]) -> None:
 
 
 def format_number(value: float | int) -> str:
-    """C#'s default ``ToString`` of a number: ``2`` for 2.0, ``0.5`` for 0.5."""
+    """C#'s default ``ToString`` of a number as Mono writes it: ``2`` for 2.0, ``0.3`` for
+    0.1 + 0.2 (15 significant digits for a double, 7 for a float), ``1E+15``."""
     if isinstance(value, bool):
         return "True" if value else "False"
     if isinstance(value, int):
         return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value)
+    return general(value)
+
+
+def _number_kind(value: Value) -> int:
+    """The C# numeric type of a value, widening in this order: int 0, long 1, float 2,
+    double 3 (a char is an int in arithmetic)."""
+    kind = type(value)
+    if kind is float:
+        return 3
+    if kind is Single:
+        return 2
+    if kind is Long:
+        return 1
+    return 0
+
+
+def _throw_overflow() -> Value:
+    raise ThrowSignal(
+        Record("OverflowException", {"Message": "Arithmetic operation resulted in an overflow."}),
+        0,
+    )
+
+
+def _integral_result(value: int, wide: bool, checked: bool) -> Value:
+    """An int or long result: wrapped (C#'s unchecked default) or, when checked, an
+    ``OverflowException`` past the type's range."""
+    if wide:
+        if LONG_MIN <= value <= LONG_MAX:
+            return Long(value)
+        return _throw_overflow() if checked else Long(wrap(value, 64))
+    if INT_MIN <= value <= INT_MAX:
+        return value
+    return _throw_overflow() if checked else wrap(value, 32)
+
+
+def _real_division(left: float, right: float) -> float:
+    """IEEE division, as C# divides doubles and floats: by zero gives an infinity or NaN."""
+    if right != 0:
+        return left / right
+    if left == 0 or math.isnan(left):
+        return math.nan
+    return math.copysign(math.inf, left) * math.copysign(1.0, right)
+
+
+def _parameter(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """``%param(args, kwargs, index, name, rest)``: a chosen overload's parameter from the
+    dispatcher's arguments (undefined when the call leaves it out)."""
+    given, named, index, name, rest = (arg(args, i) for i in range(5))
+    if not isinstance(given, list) or not isinstance(index, int):
+        return UNDEFINED
+    if rest:
+        return list(given[index:])
+    if index < len(given):
+        return given[index]
+    if isinstance(named, dict) and name in named:
+        return named[name]
+    return UNDEFINED
+
+
+def _new_string(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """``new string('-', 5)`` and ``new string(chars)``."""
+    first, count = arg(args, 0), arg(args, 1)
+    if isinstance(first, str) and isinstance(count, int) and 0 <= count <= _MAX_TEXT:
+        return first * count
+    if isinstance(first, list) and all(isinstance(c, str) for c in first):
+        return "".join(first)
+    return Unknown("a string that cannot be built statically")
+
+
+def _with(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """``record with { X = 5 }``: a copy of the record with those members set."""
+    record, changes = arg(args, 0), arg(args, 1)
+    if not isinstance(record, Record) or not isinstance(changes, dict):
+        return Unknown("a with-expression on a value that cannot be known")
+    made = Record(record.kind, dict(record.fields), record.cls, record.native, record.value_type)
+    for name, value in changes.items():
+        ctx.set_member(made, name, value)
+    return made
+
+
+def _exception(name: str) -> Callable[[CallContext, Args, Kwargs], Record]:
+    def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        message = arg(args, 0, kwargs, "message")
+        if not isinstance(message, str):
+            message = f"Exception of type 'System.{name}' was thrown."
+        return Record(name, {"Message": message, "InnerException": arg(args, 1)})
+
+    return construct
+
+
+def _is_int(value: Value) -> bool:
+    return type(value) is int
+
+
+_BUILTIN_TYPE_TESTS: dict[str, Callable[[Value], bool]] = {
+    "int": _is_int,
+    "Int32": _is_int,
+    "long": lambda v: type(v) is Long,
+    "Int64": lambda v: type(v) is Long,
+    "float": lambda v: type(v) is Single,
+    "Single": lambda v: type(v) is Single,
+    "double": lambda v: type(v) is float,
+    "Double": lambda v: type(v) is float,
+    "decimal": lambda v: type(v) is float,
+    "string": lambda v: isinstance(v, str) and type(v) is not Char,
+    "String": lambda v: isinstance(v, str) and type(v) is not Char,
+    "char": lambda v: type(v) is Char,
+    "Char": lambda v: type(v) is Char,
+    "bool": lambda v: isinstance(v, bool),
+    "Boolean": lambda v: isinstance(v, bool),
+}
+_COLLECTION_TYPES: dict[str, type | tuple[type, ...]] = {
+    "List": list,
+    "IList": list,
+    "IEnumerable": (list, tuple, dict, str),
+    "ICollection": (list, dict),
+    "Array": list,
+    "Dictionary": dict,
+    "IDictionary": dict,
+}
+_NUMERIC_RANK = {
+    **{name: 0 for name in ("int", "Int32", "short", "byte", "sbyte", "ushort")},
+    **{name: 1 for name in ("long", "Int64", "uint", "ulong")},
+    **{name: 2 for name in ("float", "Single")},
+}
+#: .NET's exception classes a script throws or catches, each with its base.
+EXCEPTION_BASES: dict[str, str | None] = {
+    "Exception": None,
+    "SystemException": "Exception",
+    "ApplicationException": "Exception",
+    "ArgumentException": "SystemException",
+    "ArgumentNullException": "ArgumentException",
+    "ArgumentOutOfRangeException": "ArgumentException",
+    "ArithmeticException": "SystemException",
+    "OverflowException": "ArithmeticException",
+    "DivideByZeroException": "ArithmeticException",
+    "FormatException": "SystemException",
+    "IndexOutOfRangeException": "SystemException",
+    "InvalidCastException": "SystemException",
+    "InvalidOperationException": "SystemException",
+    "KeyNotFoundException": "SystemException",
+    "NotImplementedException": "SystemException",
+    "NotSupportedException": "SystemException",
+    "NullReferenceException": "SystemException",
+    "MissingReferenceException": "SystemException",
+    "UnassignedReferenceException": "SystemException",
+}
 
 
 class CSharp(Dialect):
@@ -94,6 +276,12 @@ class CSharp(Dialect):
 
     # --- conversions --------------------------------------------------------------------------
     def to_string(self, value: Value) -> str:
+        text = self.text(value)
+        return text if isinstance(text, str) else type_name(value)
+
+    def text(self, value: Value) -> str | Unknown:
+        """``value.ToString()`` as C# calls it when printing or concatenating: a class's own
+        ``ToString`` is called; unknown when it gives nothing known."""
         if value is None or value is UNDEFINED:
             return ""
         if isinstance(value, EnumMember):
@@ -102,20 +290,44 @@ class CSharp(Dialect):
             return format_number(value)
         if isinstance(value, str):
             return value
+        if isinstance(value, Unknown):
+            return value
+        if isinstance(value, tuple):
+            parts = [self.text(v) for v in value]
+            unknown = next((p for p in parts if isinstance(p, Unknown)), None)
+            return unknown or "(" + ", ".join(str(p) for p in parts) + ")"
         if isinstance(value, Record):
+            if value.cls is not None and self.interpreter is not None:
+                method = value.cls.find_method("ToString")
+                if method is not None:
+                    fn, home = method
+                    made = self.interpreter.call_value(
+                        BoundMethod(value, Closure(fn, home.env, home)), [], {}, 0, 0
+                    )
+                    return made if isinstance(made, str) else Unknown("ToString gives no text")
+            if value.kind == "KeyValuePair":
+                key, item = self.text(value.fields.get("Key")), self.text(value.fields.get("Value"))
+                if isinstance(key, Unknown) or isinstance(item, Unknown):
+                    return Unknown("a pair that cannot be known")
+                return f"[{key}, {item}]"
             name = value.fields.get("name")
             return str(name) if isinstance(name, str) else type_name(value)
+        if isinstance(value, list | dict):
+            return Unknown(
+                "a collection's text is its type's name, which the evaluator does not model"
+            )
         return type_name(value)
 
     def format_value(self, value: Value) -> str | None:
-        if isinstance(value, Unknown):
-            return None
-        return self.to_string(value)
+        text = self.text(value)
+        return text if isinstance(text, str) else None
 
     def to_number(self, value: Value) -> float | None:
-        # ``i++`` on an int stays an int (C# keeps integer types).
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
+        # ``i++`` on an int stays an int, on a float a float (C# keeps numeric types).
+        if is_number(value):
+            return value  # type: ignore[no-any-return]
+        if type(value) is Char:
+            return ord(value)
         return super().to_number(value)
 
     # --- operators ------------------------------------------------------------------------------
@@ -124,81 +336,182 @@ class CSharp(Dialect):
             return left
         if isinstance(right, Unknown):
             return right
-        if self.operators is not None and (isinstance(left, Record) or isinstance(right, Record)):
-            result = self.operators(op, left, right)
+        if type(left) is float and type(right) is float and op in _DOUBLE_OPS:
+            return self._numeric(op, left, right, 3, False)
+        if isinstance(left, Record) or isinstance(right, Record):
+            if self.operators is not None:
+                result = self.operators(op, left, right)
+                if result is not NotImplemented:
+                    return result
+            result = self._user_operator(op, left, right)
             if result is not NotImplemented:
                 return result
+        checked = op.startswith("checked")
+        if checked:
+            op = op[7:]
         if op in ("===", "!==", "==", "!="):
             same = self.equals(left, right)
             if same is None:
                 return Unknown("comparison of unknown values")
             return same if op in ("===", "==") else not same
-        if op == "+" and (isinstance(left, str) or isinstance(right, str)):
-            text = self.to_string(left) + self.to_string(right)
-            return text if len(text) <= _MAX_TEXT else Unknown("a string too long to build")
-        if not (is_number(left) or isinstance(left, bool)) or not (
-            is_number(right) or isinstance(right, bool)
+        left_char, right_char = type(left) is Char, type(right) is Char
+        if (
+            op == "+"
+            and (isinstance(left, str) or isinstance(right, str))
+            and not (left_char and not isinstance(right, str))
+            and not (right_char and not isinstance(left, str))
+            and not (left_char and right_char)
         ):
+            left_text, right_text = self.text(left), self.text(right)
+            if isinstance(left_text, Unknown):
+                return left_text
+            if isinstance(right_text, Unknown):
+                return right_text
+            text = left_text + right_text
+            return text if len(text) <= _MAX_TEXT else Unknown("a string too long to build")
+        if left_char:
+            left = ord(left)
+        if right_char:
+            right = ord(right)
+        if isinstance(left, bool) and isinstance(right, bool) and op in ("&", "|", "^"):
+            return {"&": left and right, "|": left or right, "^": left != right}[op]
+        if not is_number(left) or not is_number(right):
+            if op in ("<", "<=", ">", ">=") and isinstance(left, str) and isinstance(right, str):
+                return Unknown("strings have no < in C#")
             return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)}")
-        both_int = isinstance(left, int) and isinstance(right, int)
-        try:
+        kind = max(_number_kind(left), _number_kind(right))
+        result = self._numeric(op, left, right, kind, checked)
+        if isinstance(result, int) and not isinstance(result, bool):
+            # An enum plus or minus a number is of the enum; two enums' difference is a number.
+            if isinstance(left, EnumMember) and op in ("+", "-", "|", "&", "^"):
+                if not (op == "-" and isinstance(right, EnumMember)):
+                    return self._enum_value(left, result)
+            elif isinstance(right, EnumMember) and op in ("+", "|", "&", "^"):
+                return self._enum_value(right, result)
+        return result
+
+    def _numeric(self, op: str, left: Value, right: Value, kind: int, checked: bool) -> Value:
+        """``left op right`` for two numbers of the C# type ``kind`` (``_number_kind``)."""
+        if kind >= 2:
+            a, b = float(left), float(right)
             if op == "+":
-                return left + right
-            if op == "-":
-                return left - right
-            if op == "*":
-                return left * right
+                value = a + b
+            elif op == "-":
+                value = a - b
+            elif op == "*":
+                value = a * b
+            elif op == "/":
+                value = _real_division(a, b)
+            elif op == "%":
+                value = math.fmod(a, b) if b != 0 and math.isfinite(a) else math.nan
+            elif op in _COMPARISONS:
+                return _COMPARISONS[op](a, b)
+            else:
+                return Unknown(f"operator {op} of a floating-point number")
+            return value if kind == 3 else single(value)
+        a_int, b_int = int(left), int(right)
+        wide = kind == 1
+        if op == "+":
+            return _integral_result(a_int + b_int, wide, checked)
+        if op == "-":
+            return _integral_result(a_int - b_int, wide, checked)
+        if op == "*":
+            return _integral_result(a_int * b_int, wide, checked)
+        if op in ("/", "%"):
+            if b_int == 0:
+                return Unknown("division by zero (C# throws DivideByZeroException)")
+            quotient = abs(a_int) // abs(b_int)
+            if (a_int >= 0) != (b_int >= 0):
+                quotient = -quotient
             if op == "/":
-                if right == 0:
-                    return Unknown("division by zero")
-                if both_int:
-                    quotient = abs(left) // abs(right)
-                    return quotient if (left >= 0) == (right >= 0) else -quotient
-                return float(left) / float(right)
-            if op == "%":
-                if right == 0:
-                    return Unknown("division by zero")
-                return math.fmod(left, right) if not both_int else int(math.fmod(left, right))
-            if op in ("<", "<=", ">", ">="):
-                return {
-                    "<": left < right,
-                    "<=": left <= right,
-                    ">": left > right,
-                    ">=": left >= right,
-                }[op]
-            if both_int and op in ("&", "|", "^", "<<", ">>"):
-                if op == "<<" and right > 64:
-                    return Unknown("a shift too large")
-                return {
-                    "&": left & right,
-                    "|": left | right,
-                    "^": left ^ right,
-                    "<<": left << right,
-                    ">>": left >> right,
-                }[op]
-        except (OverflowError, ValueError):
-            return Unknown(f"{op} overflows")
+                return _integral_result(quotient, wide, checked)
+            return _integral_result(a_int - b_int * quotient, wide, checked)
+        if op in _COMPARISONS:
+            return _COMPARISONS[op](a_int, b_int)
+        if op in ("&", "|", "^"):
+            value = a_int & b_int if op == "&" else a_int | b_int if op == "|" else a_int ^ b_int
+            return _integral_result(value, wide, False)
+        if op in ("<<", ">>"):
+            count = b_int & (63 if wide else 31)
+            value = a_int << count if op == "<<" else a_int >> count
+            return Long(wrap(value, 64)) if wide else wrap(value, 32)
         return Unknown(f"operator {op} is not supported")
+
+    def _enum_value(self, like: EnumMember, value: int) -> Value:
+        """The member of ``like``'s enum numbered ``value`` (``Shape.Cube + 1``), or a value of
+        that enum with no name of its own (it prints as its number)."""
+        interpreter = self.interpreter
+        if interpreter is not None:
+            found, cls = interpreter.globals.lookup(like.enum)
+            if found and isinstance(cls, ClassValue):
+                for member in cls.static.values():
+                    if isinstance(member, EnumMember) and int(member) == value:
+                        return member
+        return EnumMember(value, like.enum, str(value))
+
+    def _user_operator(self, op: str, left: Value, right: Value) -> Value:
+        """A C# class's or struct's own operator (``public static V operator +(V a, V b)``,
+        lowered to a static method ``op_Addition``), called with both operands."""
+        name = _OPERATOR_METHODS.get(op.removeprefix("checked"))
+        if name is None or self.interpreter is None:
+            return NotImplemented
+        for owner in (left, right):
+            if isinstance(owner, Record) and owner.cls is not None:
+                cls: Value = owner.cls
+                while isinstance(cls, ClassValue):
+                    method = cls.static.get(name)
+                    if method is not None:
+                        return self.interpreter.call_value(method, [left, right], {}, 0, 0)
+                    cls = cls.base
+        if op in ("!=", "!==") and name == "op_Inequality":
+            equal = self._user_operator("==", left, right)
+            if equal is not NotImplemented:
+                truth = self.truthy(equal)
+                return Unknown("an unknown comparison") if truth is None else not truth
+        return NotImplemented
 
     def unary(self, op: str, operand: Value) -> Value:
         if isinstance(operand, Unknown):
             return operand
-        if self.operators is not None and isinstance(operand, Record):
-            result = self.operators("neg" if op == "-" else op, operand, None)
-            if result is not NotImplemented:
-                return result
+        if op[:1] == "(":
+            return self.convert(op[1:-1], operand)
+        if isinstance(operand, Record):
+            if self.operators is not None:
+                result = self.operators("neg" if op == "-" else op, operand, None)
+                if result is not NotImplemented:
+                    return result
+            name = {"-": "op_UnaryNegation", "not": "op_LogicalNot"}.get(op)
+            method = operand.cls.static.get(name) if operand.cls is not None and name else None
+            if method is not None and self.interpreter is not None:
+                return self.interpreter.call_value(method, [operand], {}, 0, 0)
         if op == "not":
             truth = self.truthy(operand)
             return Unknown("negation of an unknown value") if truth is None else not truth
-        if not is_number(operand) and not isinstance(operand, bool):
+        if type(operand) is Char:
+            operand = ord(operand)
+        if not is_number(operand) or isinstance(operand, bool):
             return Unknown(f"unary {op} of a {type_name(operand)}")
-        if op == "-":
-            return -operand
         if op == "+":
-            return operand
+            return operand if not isinstance(operand, EnumMember) else int(operand)
+        if op == "-":
+            kind = _number_kind(operand)
+            if kind == 3:
+                return -operand
+            if kind == 2:
+                return Single(-operand)
+            return _integral_result(-int(operand), kind == 1, False)
         if op == "~" and isinstance(operand, int):
-            return ~operand
+            return Long(~operand) if type(operand) is Long else ~int(operand)
         return Unknown(f"unary {op} is not supported")
+
+    def convert(self, type_name_: str, value: Value) -> Value:
+        """``value`` converted to a numeric type, as a C# cast (``csharp_numbers.convert``)."""
+        if isinstance(value, Unknown):
+            return value
+        converted = convert(type_name_, value)
+        if converted is None and value is not None and value is not UNDEFINED:
+            return Unknown(f"({type_name_}) of {value} is undefined in C#")
+        return converted
 
     def equals(self, left: Value, right: Value) -> bool | None:
         if isinstance(left, Unknown) or isinstance(right, Unknown):
@@ -434,7 +747,8 @@ class CSharp(Dialect):
             and not isinstance(index, bool)
         ):
             if 0 <= index < len(obj):
-                return obj[index]
+                item = obj[index]
+                return Char(item) if isinstance(obj, str) else item
             return Unknown(f"index {index} is out of range")
         if isinstance(obj, list) and isinstance(index, tuple):
             current: Value = obj
@@ -455,7 +769,9 @@ class CSharp(Dialect):
             ctx.warning("eval.bad_index", f"index {index!r} out of range; assignment ignored")
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
-        if isinstance(value, list | tuple | str):
+        if isinstance(value, str):
+            return (Char(c) for c in value)
+        if isinstance(value, list | tuple):
             return iter(value)
         if isinstance(value, dict):
             return iter([Record("KeyValuePair", {"Key": k, "Value": v}) for k, v in value.items()])
@@ -463,6 +779,104 @@ class CSharp(Dialect):
 
     def typeof(self, value: Value) -> Value:
         return type_name(value)
+
+    # --- types -------------------------------------------------------------------------------------
+    def is_type(self, ctx: CallContext, value: Value, type_name_: Value, subtypes: Value) -> Value:
+        """``value is T``: a number of that C# type, text, a list or dictionary, an instance of
+        a class deriving from T or implementing it (``subtypes``: the declared types that are
+        T's), an engine object of T's kind, or an exception of T's family; never null."""
+        if isinstance(value, Unknown):
+            return value
+        if value is None or value is UNDEFINED or not isinstance(type_name_, str):
+            return False
+        name = type_name_.rstrip("?")
+        if name in ("object", "Object"):
+            return True
+        builtin = _BUILTIN_TYPE_TESTS.get(name)
+        if builtin is not None:
+            return builtin(value)
+        if isinstance(value, Record):
+            names = subtypes if isinstance(subtypes, frozenset) else frozenset({name})
+            cls: Value = value.cls
+            while isinstance(cls, ClassValue):
+                if cls.name in names:
+                    return True
+                cls = cls.base
+            if value.kind and value.kind in EXCEPTION_BASES:
+                kind: str | None = value.kind
+                while kind is not None:
+                    if kind == name:
+                        return True
+                    kind = EXCEPTION_BASES.get(kind)
+                return False
+            if value.kind:
+                return ctx.interp.engine.is_a(value, name) or value.kind == name
+            return False
+        if name in _COLLECTION_TYPES:
+            return isinstance(value, _COLLECTION_TYPES[name])
+        return False
+
+    def _overload(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        """Which overload fits a call: the first whose parameters take the arguments' number
+        and names, preferring one whose declared types the arguments have; -1 when none."""
+        given, named, table = arg(args, 0), arg(args, 1), arg(args, 2)
+        if not isinstance(given, list) or not isinstance(table, tuple):
+            return -1
+        names_given = set(named) if isinstance(named, dict) else set()
+        best, best_score = -1, -1
+        for index, (names, types, required, rest) in enumerate(table):
+            count = len(given) + len(names_given)
+            if count < required or (not rest and count > len(names)):
+                continue
+            if not names_given <= set(names[len(given) :]):
+                continue
+            score = 0
+            fits = True
+            for value, type_name_ in zip(given, types, strict=False):
+                if not type_name_ or isinstance(value, Unknown):
+                    continue
+                matched = self._fits(ctx, value, type_name_)
+                if matched is None:
+                    fits = False
+                    break
+                score += matched
+            if fits and score > best_score:
+                best, best_score = index, score
+        return best
+
+    def _fits(self, ctx: CallContext, value: Value, type_name_: str) -> int | None:
+        """How well an argument fits a parameter type: 2 exactly, 1 by a conversion C# makes
+        implicitly (an int to a float), None not at all."""
+        if type_name_.endswith("[]"):
+            return 2 if isinstance(value, list) else 1 if value is None else None
+        if value is None:
+            return None if type_name_ in NUMERIC_TYPES or type_name_ == "bool" else 1
+        kind = _number_kind(value) if is_number(value) and not isinstance(value, bool) else None
+        if type_name_ in NUMERIC_TYPES and type(value) is not Char:
+            if kind is None:
+                return None
+            wanted = _NUMERIC_RANK.get(type_name_, 3)
+            return 2 if wanted == kind else 1 if wanted > kind else None
+        test = self.is_type(ctx, value, type_name_, None)
+        if test is True:
+            return 2
+        if isinstance(value, Record) and value.cls is not None:
+            # A class deriving from the parameter's: the declared bases decide.
+            return 1 if type_name_ not in _BUILTIN_TYPE_TESTS else None
+        if type_name_ in _BUILTIN_TYPE_TESTS:
+            return None
+        return 1
+
+    def _from_end(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+        """``items[^n]``: the n-th item from the end."""
+        items, count = arg(args, 0), arg(args, 1)
+        if (
+            isinstance(items, list | tuple | str)
+            and isinstance(count, int)
+            and 0 < count <= len(items)
+        ):
+            return self.get_index(ctx, items, len(items) - count)
+        return Unknown("an index from the end that cannot be known or is out of range")
 
     # --- library ----------------------------------------------------------------------------------
     def globals(self) -> dict[str, Value]:
@@ -504,12 +918,12 @@ class CSharp(Dialect):
 
         def cast(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             type_name_, value = arg(args, 0), arg(args, 1)
-            if isinstance(value, Unknown) or not (is_number(value) or isinstance(value, bool)):
+            if isinstance(value, Unknown) or not isinstance(type_name_, str):
                 return value
-            if type_name_ in _INTEGER_TYPES:
-                return int(value)
-            if type_name_ in _FLOAT_TYPES:
-                return float(value)
+            if type_name_ in NUMERIC_TYPES:
+                return self.convert(type_name_, value)
+            if not (is_number(value) or isinstance(value, bool)):
+                return value
             return enum_cast(ctx, type_name_, value)
 
         def list_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -607,7 +1021,9 @@ class CSharp(Dialect):
         system.members["Convert"] = convert
         for name, namespace in (("Single", parse), ("Double", parse), ("Int32", whole)):
             system.members[name] = namespace
+        exceptions = {name: EngineClass(name, _exception(name)) for name in EXCEPTION_BASES}
         return {
+            **exceptions,
             "%typeof": Builtin("%typeof", type_value),
             "%anonymous": Builtin(
                 "%anonymous",
@@ -630,6 +1046,15 @@ class CSharp(Dialect):
             "%array": Builtin("%array", array),
             "%cast": Builtin("%cast", cast),
             "%list_of": Builtin("%list_of", list_of),
+            "%overload": Builtin("%overload", self._overload),
+            "%param": Builtin("%param", _parameter),
+            "%is": Builtin(
+                "%is",
+                lambda ctx, a, k: self.is_type(ctx, arg(a, 0), arg(a, 1), arg(a, 2)),
+            ),
+            "%new_string": Builtin("%new_string", _new_string),
+            "%from_end": Builtin("%from_end", self._from_end),
+            "%with": Builtin("%with", _with),
             "%out": None,
             "Math": math_namespace,
             "MathF": math_namespace,

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.values import UNDEFINED, Record, Unknown, Value, is_number
+
+if TYPE_CHECKING:
+    from parsers.evaluator.interpreter import Interpreter
 
 
 class Dialect:
@@ -18,6 +22,9 @@ class Dialect:
     #: C#: a bare name inside a method that is no local is a member of ``this`` (or a static of
     #: the class).
     implicit_this = False
+    #: The interpreter running the code, set when it starts: what an operator or a conversion
+    #: needs to call back into the script (C#'s ``ToString`` overrides, user operators).
+    interpreter: Interpreter | None = None
 
     def globals(self) -> dict[str, Value]:
         return {}

@@ -104,7 +104,8 @@ class ExpressionEvaluator(Calls):
         func_expr = expr.func
         this: Value = UNDEFINED
         if type(func_expr) is ir.Member:
-            receiver = self._eval[type(func_expr.obj)](func_expr.obj, env)
+            # A struct's method acts on the variable's own struct (``v.Normalize()``).
+            receiver, _ = self.locate(func_expr.obj, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
             if isinstance(receiver, Unknown):

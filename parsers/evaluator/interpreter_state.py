@@ -40,6 +40,8 @@ class InterpreterState:
         self.budget = budget or Budget(self.limits)
         self.reporter = Reporter()
         self.globals = Scope(None, function=True)
+        # The parts of the interpreter make one ``Interpreter``.
+        dialect.interpreter = self  # type: ignore[assignment]
         # Neither table declares constants: plain entries of the fresh global scope.
         self.globals.vars.update(dialect.globals())
         self.globals.vars.update(engine.globals())

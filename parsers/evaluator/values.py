@@ -113,7 +113,14 @@ class Record:
         return f"<{name} record>"
 
     def copy(self) -> Record:
-        return Record(self.kind, dict(self.fields), self.cls, self.native, self.value_type)
+        fields = self.fields
+        if self.cls is not None:
+            # A user struct may hold structs: a copy holds copies of them.
+            fields = {
+                k: v.copy() if isinstance(v, Record) and v.value_type else v
+                for k, v in fields.items()
+            }
+        return Record(self.kind, dict(fields), self.cls, self.native, self.value_type)
 
 
 @dataclass(slots=True)
@@ -162,6 +169,8 @@ class ClassValue:
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
+    #: A C# struct: its instances are value types (copied on assignment and passing).
+    value_type: bool = False
 
     def __repr__(self) -> str:
         return f"<class {self.name}>"

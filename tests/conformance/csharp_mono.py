@@ -164,7 +164,12 @@ def run_programs(programs: dict[str, str]) -> dict[str, MonoRun]:
     by content."""
     wrapped = {name: wrap(name, source) for name, source in sorted(programs.items())}
     digest = hashlib.sha256()
-    for part in (DRIVER, _compiler_version(), *MCS_OPTIONS, *(f"{n}\0{s}" for n, s in wrapped.items())):
+    for part in (
+        DRIVER,
+        _compiler_version(),
+        *MCS_OPTIONS,
+        *(f"{n}\0{s}" for n, s in wrapped.items()),
+    ):
         digest.update(part.encode("utf-8"))
         digest.update(b"\1")
     key = digest.hexdigest()[:24]
