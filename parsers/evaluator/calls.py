@@ -153,7 +153,7 @@ class Calls(InterpreterState):
                 if owner is not None:
                     if instance and isinstance(owner, Record) and name.id in owner.fields:
                         return owner.fields[name.id], False
-                    if not instance and isinstance(owner, ClassValue):
+                    if not instance and isinstance(owner, ClassValue) and name.id in owner.static:
                         return owner.static[name.id], False
             return self._eval[kind](expr, env), False
         if kind is ir.Member:
@@ -208,12 +208,9 @@ class Calls(InterpreterState):
         owner = env.owner(name)
         if owner is None:
             if self.dialect.implicit_this:
-                target, instance = self._implicit_owner(name, env)
+                target, _ = self._implicit_owner(name, env)
                 if target is not None:
-                    if instance:
-                        self.set_member(target, name, value, line, col)
-                    else:
-                        target.static[name] = value
+                    self.set_member(target, name, value, line, col)
                     return
             self.globals.declare(name, value)
             return
@@ -240,6 +237,9 @@ class Calls(InterpreterState):
         if isinstance(obj, ClassValue):
             cls: ClassValue | None = obj
             while cls is not None:
+                if name in cls.static_getters:
+                    getter = Closure(cls.static_getters[name], cls.env, cls)
+                    return self._invoke(getter, [], {}, cls, line, col)
                 if name in cls.static:
                     return cls.static[name]
                 if cls.explicit_self and name in cls.methods:
@@ -282,7 +282,7 @@ class Calls(InterpreterState):
                 return BoundMethod(record, builtin)
             if self.engine.kinds.get(record.kind) is not None:
                 return self.engine.missing_member(ctx, record, name)
-        return UNDEFINED
+        return self.dialect.object_member(CallContext(self, line, col), record, name)
 
     def set_member(self, obj: Value, name: str, value: Value, line: int, col: int) -> None:
         if isinstance(obj, Record):
@@ -303,7 +303,12 @@ class Calls(InterpreterState):
         if isinstance(obj, Unknown):
             return
         if isinstance(obj, ClassValue):
-            obj.static[name] = value
+            owner = obj.find_static(name) or obj
+            if name in owner.static_setters:
+                setter = Closure(owner.static_setters[name], owner.env, owner)
+                self._invoke(setter, [value], {}, owner, line, col)
+            else:
+                owner.static[name] = value
             return
         if isinstance(obj, Namespace):
             obj.members[name] = value
@@ -338,12 +343,16 @@ class Calls(InterpreterState):
                 or self.engine.method(this.kind, name) is not None
             ):
                 return this, True
-        found, home = env.lookup(HOME)
-        cls_value = home if found and isinstance(home, ClassValue) else None
-        while cls_value is not None:
-            if name in cls_value.static:
-                return cls_value, False
-            cls_value = cls_value.base if isinstance(cls_value.base, ClassValue) else None
+        # The statics of the class of the method, of its bases, then of the classes it is
+        # nested in (C# reads an enclosing class's statics by their bare names).
+        scope: Scope | None = env
+        while scope is not None:
+            home = scope.vars.get(HOME)
+            if isinstance(home, ClassValue):
+                owner = home.find_static(name)
+                if owner is not None:
+                    return owner, False
+            scope = scope.parent
         return None, False
 
     def _arguments(
@@ -661,9 +670,9 @@ class Calls(InterpreterState):
                 else:
                     cls.methods[member.name] = member.value
             elif member.kind == "getter" and isinstance(member.value, ir.FunctionExpr):
-                cls.getters[member.name] = member.value
+                (cls.static_getters if member.static else cls.getters)[member.name] = member.value
             elif member.kind == "setter" and isinstance(member.value, ir.FunctionExpr):
-                cls.setters[member.name] = member.value
+                (cls.static_setters if member.static else cls.setters)[member.name] = member.value
             elif member.kind == "field":
                 init = member.value
                 if member.static:

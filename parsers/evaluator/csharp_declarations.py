@@ -216,7 +216,15 @@ class CSharpDeclarations(CSharpStatements):
         with ``F(3)`` holds 3f)."""
         result: list[ir.Stmt] = []
         for p in infos:
-            if p.type_name in CONVERTED_TYPES and p.modifier not in ("out",) and not p.rest:
+            if p.rest:
+                # ``params T[] xs`` given one array: that array.
+                name = ir.Name(p.line, p.col, p.name)
+                given = ir.Call(p.line, p.col, ir.Name(p.line, p.col, "%params"), (name,))
+                result.append(
+                    ir.ExprStmt(p.line, p.col, ir.Assign(p.line, p.col, name, None, given))
+                )
+                continue
+            if p.type_name in CONVERTED_TYPES and p.modifier not in ("out",):
                 name = ir.Name(p.line, p.col, p.name)
                 result.append(
                     ir.ExprStmt(
@@ -401,7 +409,9 @@ class CSharpDeclarations(CSharpStatements):
                 if node.type == "record_declaration":
                     members += self._record_members(name, record_properties, members, line, col)
                 members += self._overloaded_methods(methods, method_params, line, col)
-                constructor = self._constructor(constructors, base_expr is not None, line, col)
+                constructor = self._constructor(
+                    constructors, base_expr is not None, line, col, struct=value_type
+                )
                 if constructor is not None:
                     members.append(
                         ir.ClassMember(line, col, "constructor", "constructor", constructor)
@@ -695,13 +705,20 @@ class CSharpDeclarations(CSharpStatements):
         )
 
     def _constructor(
-        self, constructors: list[_Constructor], derived: bool, line: int, col: int
+        self,
+        constructors: list[_Constructor],
+        derived: bool,
+        line: int,
+        col: int,
+        *,
+        struct: bool = False,
     ) -> ir.FunctionExpr | None:
         """The class's constructor: the one declared (with its initialiser first), or a
-        dispatcher choosing among several."""
+        dispatcher choosing among several. A struct's ``new S()`` runs none of its declared
+        constructors (it zeroes the fields): a struct always gets the dispatcher."""
         if not constructors:
             return None
-        if len(constructors) == 1:
+        if len(constructors) == 1 and not struct:
             only = constructors[0]
             body = ir.Block(
                 only.line,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from parsers.evaluator import ir
 from parsers.evaluator.csharp_literals import csharp_number, unescape
 from parsers.evaluator.csharp_numbers import Char
-from parsers.evaluator.csharp_typing import CSharpTyping
+from parsers.evaluator.csharp_patterns import CSharpPatterns
 from parsers.evaluator.lowering import Incomplete, updatable
 from parsers.evaluator.treesitter import Node
 from parsers.evaluator.values import UNDEFINED
@@ -35,7 +35,7 @@ _PREFIX = {"-": "-", "+": "+", "!": "not", "~": "~"}
 _NARROW_TYPES = frozenset({"char", "byte", "sbyte", "short", "ushort"})
 
 
-class CSharpExpressions(CSharpTyping):
+class CSharpExpressions(CSharpPatterns):
     """The lowering of C# expressions and patterns."""
 
     # --- expressions -------------------------------------------------------------------------------
@@ -73,7 +73,7 @@ class CSharpExpressions(CSharpTyping):
         verbatim = self.text(node).startswith(("$@", "@$"))
         for child in node.named_children:
             if child.type in ("string_content", "escape_sequence"):
-                text = self.text(child)
+                text = self.text(child).replace("{{", "{").replace("}}", "}")
                 parts.append(text if verbatim else unescape(text))
             elif child.type == "interpolation":
                 clauses = {
@@ -371,24 +371,31 @@ class CSharpExpressions(CSharpTyping):
         return ir.Opaque(line, col, "a target-typed new() has no type the code states")
 
     def _array_creation(self, node: Node) -> ir.Expr:
+        """``new T[n]`` (n elements of T's default), ``new T[n, m]`` (rectangular),
+        ``new T[n][]`` (jagged: n nulls), ``new T[] { ... }`` (items converted to T)."""
         line, col = self._pos(node)
         type_node = self._field(node, "type")
+        specifiers: list[Node] = []
+        base = type_node
+        while base is not None and base.type == "array_type":
+            rank = base.child_by_field_name("rank")
+            if rank is not None:
+                specifiers.insert(0, rank)
+            base = base.child_by_field_name("type")
         initializer = next(
             (c for c in node.named_children if c.type == "initializer_expression"), None
         )
+        dimensions = self.text(specifiers[0]).count(",") + 1 if specifiers else 1
         if initializer is not None:
-            element_node = type_node.child_by_field_name("type") if type_node is not None else None
-            return self._typed_items(
-                self._initializer_list(initializer), self._type_name(element_node) or None
-            )
-        sizes: list[ir.Expr] = []
-        element: Node | None = None
-        if type_node is not None and type_node.type == "array_type":
-            element = type_node.child_by_field_name("type")
-            rank = type_node.child_by_field_name("rank")
-            if rank is not None:
-                sizes = [self.expression(c) for c in self._named(rank)]
-        default = self._type_default(element, line, col)
+            element = self._type_name(base) if len(specifiers) == 1 else None
+            items = self._typed_items(self._array_items(initializer), element or None)
+            return self._rectangular(items, dimensions)
+        sizes = [self.expression(c) for c in self._named(specifiers[0])] if specifiers else []
+        default = (
+            self._type_default(base, line, col)
+            if len(specifiers) <= 1
+            else ir.Const(line, col, None)
+        )
         return ir.Call(
             line,
             col,
@@ -397,6 +404,19 @@ class CSharpExpressions(CSharpTyping):
                 ir.TupleLit(line, col, tuple(sizes)),
                 ir.FunctionExpr(line, col, None, (), default, True),
             ),
+        )
+
+    @staticmethod
+    def _rectangular(items: ir.Expr, dimensions: int) -> ir.Expr:
+        """Nested items of a rectangular array (``{ {1, 2}, {3, 4} }`` for ``int[,]``)."""
+        if dimensions < 2:
+            return items
+        line, col = items.line, items.col
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%rectangular"),
+            (items, ir.Const(line, col, dimensions)),
         )
 
     def _implicit_array(self, node: Node) -> ir.Expr:
@@ -535,20 +555,27 @@ class CSharpExpressions(CSharpTyping):
         )
 
     def _is_pattern(self, node: Node) -> ir.Expr:
-        expression = self.expression(self._required(node, "expression"))
-        pattern = self._required(node, "pattern")
+        """``x is pattern`` (``is int n``, ``is not null``, ``is { Size: > 1 } big``)."""
         line, col = self._pos(node)
-        if pattern.type == "constant_pattern":
-            inner = self._named(pattern)
-            if inner:
-                return ir.Binary(line, col, "===", expression, self.expression(inner[0]))
-        if pattern.type == "unary_pattern" and "not" in self.text(pattern):
-            inner = [c for c in self._named(pattern) if c.type == "constant_pattern"]
-            if inner:
-                return ir.Binary(
-                    line, col, "!==", expression, self.expression(self._named(inner[0])[0])
-                )
-        return ir.Opaque(line, col, "a type pattern has no static value")
+        subject, first = self.temporary(self.expression(self._required(node, "expression")), "is")
+        test = self.pattern_test(self._required(node, "pattern"), subject)
+        return test if first is None else ir.Sequence(line, col, (first, test))
+
+    def _is_type(self, node: Node) -> ir.Expr:
+        """``x is T`` (the older form, a type after ``is``)."""
+        line, col = self._pos(node)
+        named = self._named(node)
+        if len(named) < 2:
+            raise Incomplete(node)
+        return self.type_test(self.expression(named[0]), self._type_name(named[-1]), line, col)
+
+    def _as(self, node: Node) -> ir.Expr:
+        """``x as T``: x when it is a T, else null."""
+        line, col = self._pos(node)
+        subject, first = self.temporary(self.expression(self._required(node, "left")), "as")
+        test = self.type_test(subject, self._type_name(self._required(node, "right")), line, col)
+        chosen = ir.Conditional(line, col, test, subject, ir.Const(line, col, None))
+        return chosen if first is None else ir.Sequence(line, col, (first, chosen))
 
     def _default(self, node: Node) -> ir.Expr:
         type_node = node.child_by_field_name("type")
@@ -597,31 +624,51 @@ class CSharpExpressions(CSharpTyping):
                 )
         return ir.Opaque(line, col, "a conditional access that is not modelled")
 
+    def _declaration_expression(self, node: Node) -> ir.Expr:
+        """A declaration where an expression is expected (``out var x``: the name). tree-sitter
+        reads ``F(a * b)`` as declaring ``b`` of the pointer type ``a*``; pointers are unsafe
+        code no scene script has, so it is the product."""
+        name = self._required(node, "name")
+        type_node = node.child_by_field_name("type")
+        line, col = self._pos(node)
+        if type_node is not None and type_node.type == "pointer_type":
+            inner = type_node.named_children
+            if inner:
+                return ir.Binary(
+                    line,
+                    col,
+                    "checked*" if self.checked else "*",
+                    self.expression(inner[0]),
+                    ir.Name(*self._pos(name), self.text(name)),
+                )
+        return ir.Name(*self._pos(name), self.text(name))
+
     def _switch_expression(self, node: Node) -> ir.Expr:
+        """``subject switch { pattern when guard => value, ... }``: the value of the first arm
+        that matches (none matching throws in C#: an unknown value here)."""
         named = self._named(node)
         if not named:
             raise Incomplete(node)
-        subject = self.expression(named[0])
         line, col = self._pos(node)
+        subject, first = self.temporary(self.expression(named[0]), "switch")
         arms = [c for c in named[1:] if c.type == "switch_expression_arm"]
         result: ir.Expr = ir.Opaque(line, col, "no arm of the switch expression matches")
         for arm in reversed(arms):
             parts = self._named(arm)
             if len(parts) < 2:
-                continue
-            pattern, value = parts[0], self.expression(parts[-1])
-            if pattern.type == "discard":
+                raise Incomplete(arm)
+            test = self.pattern_test(parts[0], subject)
+            guard = next((p for p in parts[1:-1] if p.type == "when_clause"), None)
+            if guard is not None:
+                condition = self._named(guard)
+                if condition:
+                    test = ir.Logical(line, col, "and", test, self.expression(condition[-1]))
+            value = self.expression(parts[-1])
+            if isinstance(test, ir.Const) and test.value is True:
                 result = value
-            elif pattern.type == "constant_pattern":
-                test = ir.Binary(
-                    line, col, "===", subject, self.expression(self._named(pattern)[0])
-                )
-                result = ir.Conditional(line, col, test, value, result)
             else:
-                result = ir.Conditional(
-                    line, col, ir.Opaque(line, col, "a pattern has no static value"), value, result
-                )
-        return result
+                result = ir.Conditional(line, col, test, value, result)
+        return result if first is None else ir.Sequence(line, col, (first, result))
 
     # --- patterns -------------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:

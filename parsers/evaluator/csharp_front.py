@@ -111,9 +111,9 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "assignment_expression": self._assignment,
             "conditional_expression": self._conditional,
             "cast_expression": self._cast,
-            "as_expression": lambda n: self.expression(self._required(n, "left")),
+            "as_expression": self._as,
             "is_pattern_expression": self._is_pattern,
-            "is_expression": lambda n: ir.Opaque(*self._pos(n), "a type test has no static value"),
+            "is_expression": self._is_type,
             "default_expression": self._default,
             "lambda_expression": self._lambda,
             "anonymous_method_expression": self._lambda,
@@ -124,9 +124,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
                 *self._pos(n), self.expression(self._named(n)[-1])
             ),
             "switch_expression": self._switch_expression,
-            "declaration_expression": lambda n: ir.Name(
-                *self._pos(n), self.text(self._required(n, "name"))
-            ),
+            "declaration_expression": self._declaration_expression,
             "typeof_expression": self._typeof,
             "anonymous_object_creation_expression": self._anonymous_object,
             "sizeof_expression": lambda n: ir.Opaque(*self._pos(n), "sizeof has no static value"),

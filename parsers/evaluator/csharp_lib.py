@@ -21,6 +21,7 @@ from parsers.evaluator.csharp_linq import Operator as Operator
 from parsers.evaluator.csharp_numbers import (
     INT_MAX,
     INT_MIN,
+    INTEGRAL_TYPES,
     LONG_MAX,
     LONG_MIN,
     NUMERIC_TYPES,
@@ -153,6 +154,31 @@ def _real_division(left: float, right: float) -> float:
     return math.copysign(math.inf, left) * math.copysign(1.0, right)
 
 
+def _math_round(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """``Math.Round(x[, digits][, mode])`` as Mono computes it: ``x`` scaled by ``10**digits``,
+    rounded to the nearest integer (halves to even, or away from zero with
+    ``MidpointRounding.AwayFromZero``), scaled back."""
+    value = arg(args, 0)
+    if not is_number(value) or isinstance(value, bool):
+        return Unknown("Math.Round of a value that cannot be known")
+    digits, away = 0, False
+    for extra in args[1:3]:
+        if isinstance(extra, EnumMember) and extra.enum == "MidpointRounding":
+            away = int(extra) == 1
+        elif isinstance(extra, int) and not isinstance(extra, bool):
+            digits = extra
+        else:
+            return Unknown("Math.Round with arguments that cannot be known")
+    if isinstance(value, int):
+        return value
+    if not math.isfinite(value):
+        return float(value)
+    scale = 10.0**digits
+    scaled = value * scale
+    rounded = math.copysign(math.floor(abs(scaled) + 0.5), scaled) if away else round(scaled)
+    return float(rounded) / scale if digits else float(rounded)
+
+
 def _parameter(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     """``%param(args, kwargs, index, name, rest)``: a chosen overload's parameter from the
     dispatcher's arguments (undefined when the call leaves it out)."""
@@ -197,6 +223,82 @@ def _exception(name: str) -> Callable[[CallContext, Args, Kwargs], Record]:
         return Record(name, {"Message": message, "InnerException": arg(args, 1)})
 
     return construct
+
+
+_NULLABLE_MEMBERS = frozenset({"HasValue", "Value", "GetValueOrDefault"})
+
+
+class RectangularArray(list):  # type: ignore[type-arg]
+    """A C# rectangular array (``int[,]``): rows of items, indexed ``a[i, j]``, whose
+    ``Length`` counts every item and whose ``foreach`` visits them row by row."""
+
+    def cells(self) -> list[Value]:
+        found: list[Value] = []
+        for row in self:
+            if isinstance(row, list):
+                found.extend(row.cells() if isinstance(row, RectangularArray) else row)
+        return found
+
+    def length(self, dimension: int) -> int:
+        current: Value = self
+        for _ in range(dimension):
+            current = current[0] if isinstance(current, list) and current else []
+        return len(current) if isinstance(current, list) else 0
+
+
+def _rectangular(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    items, dimensions = arg(args, 0), arg(args, 1)
+    if not isinstance(items, list) or not isinstance(dimensions, int):
+        return items
+    return _as_rectangular(items, dimensions)
+
+
+def _as_rectangular(items: list[Value], dimensions: int) -> RectangularArray:
+    if dimensions > 2:
+        return RectangularArray(
+            _as_rectangular(row, dimensions - 1) if isinstance(row, list) else row for row in items
+        )
+    return RectangularArray(items)
+
+
+class ValueTuple(tuple):  # type: ignore[type-arg]
+    """A C# tuple whose type names its elements (``(int count, float mean)``)."""
+
+    names: tuple[str, ...]
+
+    def __new__(cls, items: Iterable[Value], names: tuple[str, ...]) -> ValueTuple:
+        made = super().__new__(cls, items)
+        made.names = names
+        return made
+
+
+def _tuple_type(text: str) -> tuple[list[str], tuple[str, ...]]:
+    """The element types and names of a tuple type written ``(int count, float mean)``."""
+    types: list[str] = []
+    names: list[str] = []
+    depth = 0
+    part = ""
+    for char in text.strip()[1:-1] + ",":
+        if char in "<([":
+            depth += 1
+        elif char in ">)]":
+            depth -= 1
+        if char == "," and depth == 0:
+            words = part.split()
+            types.append(words[0] if words else "")
+            names.append(words[1] if len(words) > 1 else "")
+            part = ""
+        else:
+            part += char
+    return types, tuple(names)
+
+
+def _params_array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """A ``params`` parameter given one array: the array itself, as C# passes it."""
+    given = arg(args, 0)
+    if isinstance(given, list) and len(given) == 1 and isinstance(given[0], list):
+        return given[0]
+    return given
 
 
 def _is_int(value: Value) -> bool:
@@ -310,6 +412,11 @@ class CSharp(Dialect):
                 if isinstance(key, Unknown) or isinstance(item, Unknown):
                     return Unknown("a pair that cannot be known")
                 return f"[{key}, {item}]"
+            if value.value_type:
+                return Unknown(
+                    f"the text of a {value.kind} depends on the engine's version, which is not"
+                    " modelled"
+                )
             name = value.fields.get("name")
             return str(name) if isinstance(name, str) else type_name(value)
         if isinstance(value, list | dict):
@@ -338,7 +445,9 @@ class CSharp(Dialect):
             return right
         if type(left) is float and type(right) is float and op in _DOUBLE_OPS:
             return self._numeric(op, left, right, 3, False)
-        if isinstance(left, Record) or isinstance(right, Record):
+        if (isinstance(left, Record) or isinstance(right, Record)) and not (
+            op == "+" and (type(left) is str or type(right) is str)
+        ):
             if self.operators is not None:
                 result = self.operators(op, left, right)
                 if result is not NotImplemented:
@@ -505,9 +614,19 @@ class CSharp(Dialect):
         return Unknown(f"unary {op} is not supported")
 
     def convert(self, type_name_: str, value: Value) -> Value:
-        """``value`` converted to a numeric type, as a C# cast (``csharp_numbers.convert``)."""
+        """``value`` converted to a numeric type, as a C# cast (``csharp_numbers.convert``); a
+        tuple to a tuple type, element by element, keeping the type's element names."""
         if isinstance(value, Unknown):
             return value
+        if type_name_.startswith("("):
+            if not isinstance(value, tuple):
+                return value
+            types, names = _tuple_type(type_name_)
+            items = [
+                self.convert(t, v) if t in NUMERIC_TYPES else v
+                for t, v in zip(types, value, strict=False)
+            ]
+            return ValueTuple(items, names) if any(names) else tuple(items)
         converted = convert(type_name_, value)
         if converted is None and value is not None and value is not UNDEFINED:
             return Unknown(f"({type_name_}) of {value} is undefined in C#")
@@ -526,7 +645,15 @@ class CSharp(Dialect):
             and left.value_type
             and right.value_type
         ):
-            return left.kind == right.kind and left.fields == right.fields
+            if left.kind != right.kind or left.cls is not right.cls:
+                return False
+            if left.fields.keys() != right.fields.keys():
+                return False
+            for key, value in left.fields.items():
+                same = self.equals(value, right.fields[key])
+                if not same:
+                    return same
+            return True
         if isinstance(left, Record) or isinstance(right, Record):
             return left is right
         if is_number(left) and is_number(right):
@@ -590,6 +717,7 @@ class CSharp(Dialect):
             ),
             "ToArray": lambda ctx, items, args: list(items),
             "ToList": lambda ctx, items, args: list(items),
+            "Clone": lambda ctx, items, args: type(items)(items),
             "Reverse": lambda ctx, items, args: items.reverse(),
             "First": lambda ctx, items, args: (
                 items[0] if items else Unknown("First of an empty list")
@@ -702,6 +830,32 @@ class CSharp(Dialect):
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
         if isinstance(obj, Grouping) and name == "Key":
             return obj.key
+        if name in _NULLABLE_MEMBERS and (obj is None or is_number(obj) or isinstance(obj, bool)):
+            return self._nullable_member(obj, name)
+        if isinstance(obj, Closure | Builtin | BoundMethod) and name in ("Invoke", "DynamicInvoke"):
+            return obj
+        if isinstance(obj, tuple) and name.startswith("Item") and name[4:].isdigit():
+            index = int(name[4:]) - 1
+            return obj[index] if 0 <= index < len(obj) else Unknown(f"a tuple has no {name}")
+        if isinstance(obj, ValueTuple) and name in obj.names:
+            return obj[obj.names.index(name)]
+        if isinstance(obj, RectangularArray):
+            if name in ("Length", "LongLength"):
+                return len(obj.cells())
+            if name == "Rank":
+                return 2
+            if name == "GetLength":
+                return BoundMethod(
+                    obj,
+                    Builtin(
+                        "GetLength",
+                        lambda c, o, a, k: (
+                            obj.length(a[0])
+                            if a and isinstance(a[0], int)
+                            else Unknown("GetLength of an unknown dimension")
+                        ),
+                    ),
+                )
         if isinstance(obj, list | tuple) and name in ("Count", "Length"):
             return len(obj)
         if isinstance(obj, dict):
@@ -733,8 +887,55 @@ class CSharp(Dialect):
                 return BoundMethod(obj, builtin)
         return Unknown(f"{type_name(obj)}.{name} is not known")
 
+    @staticmethod
+    def _nullable_member(value: Value, name: str) -> Value:
+        """``HasValue``, ``Value`` and ``GetValueOrDefault`` of a nullable number."""
+        if name == "HasValue":
+            return value is not None
+        if name == "Value":
+            return value if value is not None else Unknown("Value of a null (it throws)")
+
+        def get(ctx: CallContext, receiver: Value, args: Args, kwargs: Kwargs) -> Value:
+            if value is not None:
+                return value
+            return args[0] if args else Unknown("the default of a nullable of unknown type")
+
+        return BoundMethod(value, Builtin("GetValueOrDefault", get))
+
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
+        if isinstance(obj, tuple):
+            ctx.warning(
+                "cs.unsupported",
+                f"a tuple's {name} is set: tuples are values here; the assignment is ignored",
+            )
+            return
         ctx.info("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
+
+    def object_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+        """``System.Object``'s members on an instance of a user class or struct: ``Equals``
+        (field by field for a struct, identity for a class), ``ToString``, ``GetType``."""
+
+        def equals(c: CallContext, receiver: Value, args: Args, kwargs: Kwargs) -> Value:
+            other = arg(args, 0)
+            if record.value_type and isinstance(other, Record):
+                same = self.equals(record, other)
+                return Unknown("an unknown comparison") if same is None else same
+            return record is other
+
+        methods: dict[str, Callable[[CallContext, Value, Args, Kwargs], Value]] = {
+            "Equals": equals,
+            "ToString": lambda c, r, a, k: self.text(record),
+            "GetType": lambda c, r, a, k: Record(
+                "Type",
+                {"Name": type_name(record), "FullName": Unknown("namespaces are not kept")},
+                native=record.cls,
+            ),
+            "GetHashCode": lambda c, r, a, k: Unknown("a hash code has no static value"),
+        }
+        method = methods.get(name)
+        if method is None:
+            return Unknown(f"{type_name(record)}.{name} is not declared")
+        return BoundMethod(record, Builtin(f"object.{name}", method))
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         if isinstance(obj, dict):
@@ -771,6 +972,21 @@ class CSharp(Dialect):
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
         if isinstance(value, str):
             return (Char(c) for c in value)
+        if isinstance(value, Record) and value.cls is not None and self.interpreter is not None:
+            # Deconstruction (``var (a, b) = value``) calls its ``Deconstruct``, which hands
+            # its ``out`` parameters back.
+            method = value.cls.find_method("Deconstruct")
+            if method is not None:
+                fn, home = method
+                globals_ = self.interpreter.globals.vars
+                globals_["%out"] = None
+                self.interpreter.call_value(
+                    BoundMethod(value, Closure(fn, home.env, home)), [], {}, 0, 0
+                )
+                handed = globals_.get("%out")
+                return iter(handed) if isinstance(handed, list) else None
+        if isinstance(value, RectangularArray):
+            return iter(value.cells())
         if isinstance(value, list | tuple):
             return iter(value)
         if isinstance(value, dict):
@@ -914,7 +1130,11 @@ class CSharp(Dialect):
                 return Unknown("an array of a size that cannot be known statically")
             if len(sizes) == 1:
                 return [ctx.call(default, []) for _ in range(sizes[0])]
-            return [[ctx.call(default, []) for _ in range(sizes[1])] for _ in range(sizes[0])]
+            if len(sizes) == 2:
+                return RectangularArray(
+                    [ctx.call(default, []) for _ in range(sizes[1])] for _ in range(sizes[0])
+                )
+            return Unknown("an array of more than two dimensions is not modelled")
 
         def cast(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
             type_name_, value = arg(args, 0), arg(args, 1)
@@ -949,7 +1169,16 @@ class CSharp(Dialect):
             **{name: math_fn(getattr(math, name.lower())) for name in PYTHON_MATH_NAMES},
             "Ceiling": math_fn(math.ceil),
             "Abs": math_fn(abs),
-            "Round": math_fn(round),
+            "Round": Builtin("Math.Round", _math_round),
+            "Truncate": math_fn(math.trunc),
+            "Sign": Builtin(
+                "Math.Sign",
+                lambda ctx, a, k: (
+                    (arg(a, 0) > 0) - (arg(a, 0) < 0)
+                    if is_number(arg(a, 0)) and not math.isnan(arg(a, 0))
+                    else Unknown("Math.Sign of a value that cannot be known")
+                ),
+            ),
             "Atan2": math_fn(math.atan2, 2),
             "Pow": math_fn(math.pow, 2),
             "Min": math_fn(min, 2),
@@ -1015,15 +1244,31 @@ class CSharp(Dialect):
             },
             missing=lambda name: Namespace(f"System.{name}"),
         )
-        parse = self._number_type("float", float)
-        whole = self._number_type("int", int)
-        convert = self._convert_namespace()
-        system.members["Convert"] = convert
-        for name, namespace in (("Single", parse), ("Double", parse), ("Int32", whole)):
-            system.members[name] = namespace
+        number_types = {
+            name: self._number_type(name) for name in ("float", "double", "int", "long")
+        }
+        converter = self._convert_namespace()
+        system.members["Convert"] = converter
+        for name, type_name_ in (
+            ("Single", "float"),
+            ("Double", "double"),
+            ("Int32", "int"),
+            ("Int64", "long"),
+        ):
+            system.members[name] = number_types[type_name_]
         exceptions = {name: EngineClass(name, _exception(name)) for name in EXCEPTION_BASES}
+        array_statics = self._array_namespace()
+        midpoint = Namespace(
+            "MidpointRounding",
+            {
+                name: EnumMember(value, "MidpointRounding", name)
+                for value, name in enumerate(("ToEven", "AwayFromZero"))
+            },
+        )
         return {
             **exceptions,
+            "MidpointRounding": midpoint,
+            "Array": array_statics,
             "%typeof": Builtin("%typeof", type_value),
             "%anonymous": Builtin(
                 "%anonymous",
@@ -1047,6 +1292,8 @@ class CSharp(Dialect):
             "%cast": Builtin("%cast", cast),
             "%list_of": Builtin("%list_of", list_of),
             "%overload": Builtin("%overload", self._overload),
+            "%params": Builtin("%params", _params_array),
+            "%rectangular": Builtin("%rectangular", _rectangular),
             "%param": Builtin("%param", _parameter),
             "%is": Builtin(
                 "%is",
@@ -1062,76 +1309,194 @@ class CSharp(Dialect):
             "string": string_namespace,
             "Console": inert,
             "System": system,
-            "float": parse,
-            "int": whole,
-            "long": whole,
-            "double": parse,
-            "Convert": convert,
+            **number_types,
+            "Convert": converter,
             "true": True,
             "false": False,
         }
 
+    def _array_namespace(self) -> Namespace:
+        """``System.Array``'s statics over arrays: ``Sort``, ``Reverse``, ``IndexOf``,
+        ``Find``/``FindAll``/``FindIndex``/``Exists``/``TrueForAll``/``ForEach``/``ConvertAll``
+        (through LINQ's and ``List<T>``'s), ``Copy``, ``Clear``, ``Resize`` (its array through
+        ``ref``) and ``Empty``."""
+
+        def on_items(operator: str) -> Builtin:
+            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+                items = arg(args, 0)
+                if not isinstance(items, list):
+                    return Unknown(f"Array.{operator} of an array that cannot be known")
+                return self._linq_operators()[operator](ctx, items, list(args[1:]))
+
+            return Builtin(f"Array.{operator}", call)
+
+        def reverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            items = arg(args, 0)
+            if isinstance(items, list):
+                items.reverse()
+            return None
+
+        def index_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            items, target = arg(args, 0), arg(args, 1)
+            if not isinstance(items, list):
+                return Unknown("IndexOf in an array that cannot be known")
+            return next((i for i, v in enumerate(items) if self.equals(v, target)), -1)
+
+        def copy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            source, target, count = arg(args, 0), arg(args, 1), arg(args, 2)
+            if (
+                isinstance(source, list)
+                and isinstance(target, list)
+                and isinstance(count, int)
+                and count <= min(len(source), len(target))
+            ):
+                target[:count] = source[:count]
+            else:
+                ctx.warning("cs.unsupported", "Array.Copy of arrays that cannot be known")
+            return None
+
+        def clear(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            items = arg(args, 0)
+            start, count = arg(args, 1), arg(args, 2)
+            if isinstance(items, list):
+                start = start if isinstance(start, int) else 0
+                count = count if isinstance(count, int) else len(items)
+                for i in range(start, min(start + count, len(items))):
+                    item = items[i]
+                    items[i] = (
+                        type(item)(0) if is_number(item) and not isinstance(item, bool) else None
+                    )
+            return None
+
+        def resize(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            items, size = arg(args, 0), arg(args, 1)
+            if not isinstance(size, int) or size < 0:
+                set_out(ctx, [Unknown("Array.Resize to a size that cannot be known")])
+                return None
+            items = items if isinstance(items, list) else []
+            filler = type(items[0])(0) if items and is_number(items[0]) else None
+            set_out(ctx, [items[:size] + [filler] * max(0, size - len(items))])
+            return None
+
+        return Namespace(
+            "Array",
+            {
+                **{
+                    name: on_items(name)
+                    for name in ("Sort", "Find", "FindAll", "FindIndex", "ForEach", "Exists")
+                },
+                "TrueForAll": Builtin(
+                    "Array.TrueForAll",
+                    lambda ctx, a, k: self._linq_operators()["All"](ctx, arg(a, 0), list(a[1:])),
+                ),
+                "ConvertAll": Builtin(
+                    "Array.ConvertAll",
+                    lambda ctx, a, k: self._linq_operators()["Select"](ctx, arg(a, 0), list(a[1:])),
+                ),
+                "Reverse": Builtin("Array.Reverse", reverse),
+                "IndexOf": Builtin("Array.IndexOf", index_of),
+                "Copy": Builtin("Array.Copy", copy),
+                "Clear": Builtin("Array.Clear", clear),
+                "Resize": Builtin("Array.Resize", resize),
+                "Empty": Builtin("Array.Empty", lambda ctx, a, k: []),
+            },
+        )
+
     @staticmethod
-    def _parse_number(value: Value, kind: type = float) -> Value:
-        """``float.Parse(text)``, ``int.Parse(text)``: numbers written as text (a format
-        provider such as ``CultureInfo.InvariantCulture`` after it changes nothing here)."""
+    def _parse_number(value: Value, type_name: str = "double") -> Value:
+        """``float.Parse(text)``, ``int.Parse(text)``: numbers written as text, of the type
+        parsed (a format provider such as ``CultureInfo.InvariantCulture`` after it changes
+        nothing here)."""
         if isinstance(value, str):
             try:
                 number = float(value.strip().rstrip("fFdDmM"))
             except ValueError:
                 return Unknown(f"{value!r} is not a number")
-            if kind is int:
-                return int(number) if number.is_integer() else Unknown(f"{value!r} is no integer")
-            return number
+            if type_name in INTEGRAL_TYPES:
+                if not number.is_integer():
+                    return Unknown(f"{value!r} is no integer")
+                return convert(type_name, int(number))
+            return convert(type_name, number)
         if isinstance(value, Unknown):
             return value
         return Unknown("Parse of a value that is not text")
 
-    def _number_type(self, name: str, kind: type) -> Namespace:
-        """``float``/``int`` as C# scripts use them for numbers written as text: ``Parse`` and
-        ``TryParse`` (its result through ``out``)."""
+    def _number_type(self, type_name: str) -> Namespace:
+        """``float``, ``double``, ``int``, ``long`` as types: ``Parse``, ``TryParse`` (its result
+        through ``out``), ``MaxValue``, ``MinValue`` and the real types' ``Epsilon``,
+        ``PositiveInfinity``, ``NaN``."""
 
         def parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            return self._parse_number(arg(args, 0), kind)
+            return self._parse_number(arg(args, 0), type_name)
 
         def try_parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            value = self._parse_number(arg(args, 0), kind)
+            value = self._parse_number(arg(args, 0), type_name)
             ok = not isinstance(value, Unknown)
-            set_out(ctx, [value if ok else kind(0)])
+            set_out(ctx, [value if ok else convert(type_name, 0)])
             return ok
 
-        return Namespace(
-            name,
-            {
-                "Parse": Builtin(f"{name}.Parse", parse),
-                "TryParse": Builtin(f"{name}.TryParse", try_parse),
-                "MaxValue": math.inf if kind is float else 2**31 - 1,
-                "MinValue": -math.inf if kind is float else -(2**31),
-            },
-        )
+        members: dict[str, Value] = {
+            "Parse": Builtin(f"{type_name}.Parse", parse),
+            "TryParse": Builtin(f"{type_name}.TryParse", try_parse),
+        }
+        if type_name in INTEGRAL_TYPES:
+            bits, signed = INTEGRAL_TYPES[type_name]
+            low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
+            members["MaxValue"] = convert(type_name, high)
+            members["MinValue"] = convert(type_name, low)
+        else:
+            largest, smallest = (
+                (3.4028234663852886e38, 1.401298464324817e-45)
+                if type_name == "float"
+                else (1.7976931348623157e308, 5e-324)
+            )
+            made = Single if type_name == "float" else float
+            members.update(
+                {
+                    "MaxValue": made(largest),
+                    "MinValue": made(-largest),
+                    "Epsilon": made(smallest),
+                    "PositiveInfinity": made(math.inf),
+                    "NegativeInfinity": made(-math.inf),
+                    "NaN": made(math.nan),
+                    "IsNaN": Builtin(
+                        f"{type_name}.IsNaN",
+                        lambda ctx, a, k: is_number(arg(a, 0)) and math.isnan(arg(a, 0)),
+                    ),
+                    "IsInfinity": Builtin(
+                        f"{type_name}.IsInfinity",
+                        lambda ctx, a, k: is_number(arg(a, 0)) and math.isinf(arg(a, 0)),
+                    ),
+                }
+            )
+        return Namespace(type_name, members)
 
     def _convert_namespace(self) -> Namespace:
         """``System.Convert.ToSingle``/``ToDouble``/``ToInt32``: text or numbers as numbers
         (``ToInt32`` of a number rounds half to even, as .NET does)."""
 
-        def to(kind: type) -> Callable[[CallContext, Args, Kwargs], Value]:
+        def to(type_name: str) -> Callable[[CallContext, Args, Kwargs], Value]:
             def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
                 value = arg(args, 0)
                 if isinstance(value, bool):
-                    return kind(value)
+                    return convert(type_name, int(value))
                 if is_number(value):
-                    return round(value) if kind is int else float(value)
-                return self._parse_number(value, kind)
+                    if type_name in INTEGRAL_TYPES and isinstance(value, float):
+                        if not math.isfinite(value):
+                            return Unknown(f"Convert of {value} throws OverflowException")
+                        value = round(value)
+                    return convert(type_name, value)
+                return self._parse_number(value, type_name)
 
             return call
 
         return Namespace(
             "Convert",
             {
-                "ToSingle": Builtin("Convert.ToSingle", to(float)),
-                "ToDouble": Builtin("Convert.ToDouble", to(float)),
-                "ToInt32": Builtin("Convert.ToInt32", to(int)),
-                "ToInt64": Builtin("Convert.ToInt64", to(int)),
+                "ToSingle": Builtin("Convert.ToSingle", to("float")),
+                "ToDouble": Builtin("Convert.ToDouble", to("double")),
+                "ToInt32": Builtin("Convert.ToInt32", to("int")),
+                "ToInt64": Builtin("Convert.ToInt64", to("long")),
             },
         )
 

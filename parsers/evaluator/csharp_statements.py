@@ -6,12 +6,12 @@ when there is no initialiser), ``if``/``for``/``foreach``/``while``/``do``, ``sw
 from __future__ import annotations
 
 from parsers.evaluator import ir
-from parsers.evaluator.csharp_typing import CSharpTyping
+from parsers.evaluator.csharp_patterns import CSharpPatterns
 from parsers.evaluator.lowering import Incomplete
 from parsers.evaluator.treesitter import Node
 
 
-class CSharpStatements(CSharpTyping):
+class CSharpStatements(CSharpPatterns):
     """The lowering of C# statements."""
 
     # --- program and statements ---------------------------------------------------------------------
@@ -120,8 +120,13 @@ class CSharpStatements(CSharpTyping):
         """The value of a declaration, lowered knowing the declared type: an array's items
         converted to its element type, a target-typed ``new(...)`` of that type, a lambda's
         parameters typed by the ``Func<...>``/``Action<...>`` it is stored in."""
-        if node.type == "initializer_expression" and declared is not None:
-            return self._typed_items(self._initializer_list(node), self.element_type(declared))
+        if (
+            node.type == "initializer_expression"
+            and declared is not None
+            and declared.endswith("]")
+        ):
+            items = self._typed_items(self._array_items(node), self.element_type(declared))
+            return self._rectangular(items, declared.count(",") + 1)
         if node.type == "implicit_object_creation_expression" and type_node is not None:
             return self._implicit_new(node, type_node)
         if node.type == "lambda_expression" and type_node is not None:
@@ -282,19 +287,6 @@ class CSharpStatements(CSharpTyping):
             return chosen
         return ir.If(line, col, test, chosen, ir.Block(line, col, (otherwise,)))
 
-    def type_test(self, value: ir.Expr, type_name: str, line: int, col: int) -> ir.Expr:
-        """``value is T`` at run time: ``%is(value, "T", the declared types that are T's)``."""
-        return ir.Call(
-            line,
-            col,
-            ir.Name(line, col, "%is"),
-            (
-                value,
-                ir.Const(line, col, type_name),
-                ir.Const(line, col, self.types.subtypes(type_name)),
-            ),
-        )
-
     def _throw(self, node: Node) -> ir.Stmt:
         named = self._named(node)
         if not named and self._catching:
@@ -304,24 +296,49 @@ class CSharpStatements(CSharpTyping):
         return super()._throw(node)
 
     def _switch(self, node: Node) -> ir.Stmt:
+        """``switch``: cases of constants compare with the value; with any other pattern or a
+        ``when`` guard, every case is a test of the value (held in a temporary), and the
+        switch runs the first whose test is true."""
         value = self.expression(self._required(node, "value"))
         body = self._required(node, "body")
+        sections = [s for s in self._named(body) if s.type == "switch_section"]
+        with_patterns = any(
+            child.type == "when_clause"
+            or (child.type.endswith("_pattern") and child.type != "constant_pattern")
+            or (child.type == "constant_pattern" and self._constant_names_type(child))
+            for section in sections
+            for child in section.named_children
+        )
+        line, col = self._pos(node)
+        subject: ir.Expr = value
+        first: ir.Expr | None = None
+        if with_patterns:
+            subject, first = self.temporary(value, "switch")
         cases: list[tuple[ir.Expr | None, tuple[ir.Stmt, ...]]] = []
-        for section in self._named(body):
-            if section.type != "switch_section":
-                continue
+        for section in sections:
             labels: list[ir.Expr | None] = []
             statements: list[ir.Stmt] = []
-            for child in section.named_children:
-                if child.type in ("constant_pattern", "case_switch_label"):
+            children = [c for c in section.named_children if c.type != "comment"]
+            for index, child in enumerate(children):
+                if child.type == "when_clause":
+                    continue
+                guard = children[index + 1] if index + 1 < len(children) else None
+                if child.type in ("default_switch_label",) or (
+                    child.type == "discard" and not with_patterns
+                ):
+                    labels.append(None)
+                elif child.type in ("constant_pattern", "case_switch_label") and not with_patterns:
                     inner = self._named(child)
                     labels.append(self.expression(inner[0]) if inner else None)
-                elif child.type in ("default_switch_label",) or (child.type == "discard"):
-                    labels.append(None)
-                elif child.type == "comment":
-                    continue
-                elif child.type.endswith("_pattern"):
-                    labels.append(ir.Opaque(*self._pos(child), "a pattern has no static value"))
+                elif child.type.endswith("_pattern") or child.type == "discard":
+                    test = self.pattern_test(child, subject)
+                    if guard is not None and guard.type == "when_clause":
+                        condition = self._named(guard)
+                        if condition:
+                            test = ir.Logical(
+                                line, col, "and", test, self.expression(condition[-1])
+                            )
+                    labels.append(test)
                 else:
                     stmt = self.statement(child)
                     if stmt is not None:
@@ -331,4 +348,14 @@ class CSharpStatements(CSharpTyping):
             for label in labels[:-1]:
                 cases.append((label, ()))
             cases.append((labels[-1] if labels else None, tuple(statements)))
-        return ir.Switch(*self._pos(node), value, tuple(cases))
+        if not with_patterns:
+            return ir.Switch(line, col, value, tuple(cases))
+        switch = ir.Switch(line, col, ir.Const(line, col, True), tuple(cases))
+        if first is None:
+            return switch
+        return ir.Block(line, col, (ir.ExprStmt(line, col, first), switch), scoped=False)
+
+    def _constant_names_type(self, node: Node) -> bool:
+        """Whether a constant pattern is a bare type name (``case Circle:``, C# 9)."""
+        inner = self._named(node)
+        return bool(inner) and self._names_type(inner[0]) is not None

@@ -486,7 +486,12 @@ def type_value(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     """``typeof(T)`` (lowered to ``%typeof("T", T)``): a ``Type`` naming T, holding its class."""
     name, cls = arg(args, 0), arg(args, 1)
     held = cls if isinstance(cls, ClassValue) else None
-    return Record("Type", {"Name": name, "FullName": name}, native=held)
+    fields: dict[str, Value] = {
+        "Name": name,
+        "FullName": Unknown("a type's full name has the namespaces the evaluator does not keep"),
+        "Namespace": Unknown("a type's namespace is not kept"),
+    }
+    return Record("Type", fields, native=held)
 
 
 def enum_cast(ctx: CallContext, type_name: Value, value: Value) -> Value:

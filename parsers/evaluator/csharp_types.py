@@ -44,10 +44,36 @@ STRUCT_TYPES = frozenset(
 )
 
 
+#: Nodes whose expression child may be the keyword ``this``, which tree-sitter-c-sharp leaves
+#: unnamed (``Counter c = this;``, ``F(this)``, ``return this;``).
+_THIS_PARENTS = frozenset(
+    {
+        "variable_declarator",
+        "argument",
+        "return_statement",
+        "arrow_expression_clause",
+        "initializer_expression",
+        "parenthesized_expression",
+        "interpolation",
+        "equals_value_clause",
+        "yield_statement",
+        "throw_statement",
+    }
+)
+
+
 class CSharpTypes(TreeLowering):
     """The base of the C# front end: reading types, modifiers and attributes."""
 
     REPORTS_UNCLOSED_BLOCKS = True
+
+    def _named(self, node: Node) -> list[Node]:
+        named = super()._named(node)
+        if node.type in _THIS_PARENTS:
+            unnamed_this = [c for c in node.children if c.type == "this" and not c.is_named]
+            if unnamed_this:
+                return sorted([*named, *unnamed_this], key=lambda c: c.start_byte)
+        return named
 
     # --- helpers ------------------------------------------------------------------------------------
     def _modifiers(self, node: Node) -> set[str]:
@@ -135,6 +161,10 @@ class CSharpTypes(TreeLowering):
         parameter_types: list[str | None] | None = None,
         returns: str | None = None,
     ) -> ir.Expr:
+        raise NotImplementedError
+
+    @staticmethod
+    def _rectangular(items: ir.Expr, dimensions: int) -> ir.Expr:
         raise NotImplementedError
 
     def _struct_names(self) -> set[str]:

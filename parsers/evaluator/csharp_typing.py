@@ -70,6 +70,13 @@ class TypeFacts:
         return next(iter(types)) if types is not None and len(types) == 1 else None
 
 
+def _tuple_converts(type_name: str) -> bool:
+    """Whether values stored as a tuple type change: it names its elements, or an element is
+    of a type a value converts to (``(int, float)``)."""
+    parts = [p.split() for p in type_name.strip("()").split(",")]
+    return any(len(p) > 1 or (p and p[0] in CONVERTED_TYPES) for p in parts)
+
+
 class CSharpTyping(CSharpTypes):
     """Declared types for the C# front end: the facts about type declarations, the types of
     the locals in scope, and the conversions to a declared type."""
@@ -86,6 +93,9 @@ class CSharpTyping(CSharpTypes):
         self.checked = False
         #: The variables holding the exceptions of the catch clauses being lowered.
         self._catching: list[str] = []
+        #: For each statement being lowered, the pattern variables and temporaries it uses.
+        self._pattern_variables: list[list[str]] = []
+        self._temporaries = 0
         self._scan(source.root)
 
     def _struct_names(self) -> set[str]:
@@ -178,7 +188,10 @@ class CSharpTyping(CSharpTypes):
             return f"{self._type_name(inner[0])}?" if inner else None
         if node.type == "array_type":
             element = node.child_by_field_name("type")
-            return f"{self._type_name(element)}[]" if element is not None else None
+            rank = node.child_by_field_name("rank")
+            brackets = "[" + "," * self.text(rank).count(",") + "]" if rank is not None else "[]"
+            inner = self.declared_type(element) if element is not None else None
+            return f"{inner}{brackets}" if inner is not None else None
         return self._type_name(node)
 
     def local_type(self, name: str) -> str | None:
@@ -235,6 +248,8 @@ class CSharpTyping(CSharpTypes):
     def converted(type_name: str | None, expr: ir.Expr) -> ir.Expr:
         """``expr`` converted to the declared numeric type ``type_name`` (unchanged for other
         types and for ``int``); a constant is converted at once."""
+        if type_name is not None and type_name.startswith("(") and _tuple_converts(type_name):
+            return ir.Unary(expr.line, expr.col, f"({type_name})", expr)
         if type_name is None or type_name not in CONVERTED_TYPES:
             return expr
         if isinstance(expr, ir.Const):
@@ -247,9 +262,9 @@ class CSharpTyping(CSharpTypes):
 
     def element_type(self, type_name: str | None) -> str | None:
         """The element type of an array type (``float[]`` -> ``float``)."""
-        if type_name is None or not type_name.endswith("[]"):
+        if type_name is None or not type_name.endswith("]"):
             return None
-        return type_name[:-2]
+        return type_name[: type_name.rindex("[")]
 
     def returned(self, expr: ir.Expr) -> ir.Expr:
         """A returned value converted to the declared return type of its function."""
@@ -283,6 +298,20 @@ class CSharpTyping(CSharpTypes):
             for item in value.items
         )
         return ir.ListLit(value.line, value.col, items)
+
+    def _array_items(self, node: Node) -> ir.Expr:
+        """An array initialiser's items (nested braces: a rectangular array's rows)."""
+        line, col = self._pos(node)
+        return ir.ListLit(
+            line,
+            col,
+            tuple(
+                self._array_items(child)
+                if child.type == "initializer_expression"
+                else self.expression(child)
+                for child in self._named(node)
+            ),
+        )
 
     def _type_argument_nodes(self, node: Node) -> list[Node]:
         for child in node.children:

@@ -88,6 +88,11 @@ class Dialect:
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         ctx.info("eval.ignored_assignment", f"cannot set {name} on this value; ignored")
 
+    def object_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+        """A member every object has that a user class's instance does not declare (C#'s
+        ``Equals``, ``GetType``); undefined in languages without such members."""
+        return UNDEFINED
+
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         return Unknown("index is not known")
 

@@ -60,10 +60,10 @@ class ExpressionEvaluator(Calls):
         owner, instance = self._implicit_owner(name, env)
         if owner is None:
             return _NOT_A_MEMBER
-        if instance:
-            return self.get_member(owner, name, line, col)
-        value = owner.static[name]
-        return value.copy() if isinstance(value, Record) and value.value_type else value
+        value = self.get_member(owner, name, line, col)
+        if not instance and isinstance(value, Record) and value.value_type:
+            return value.copy()
+        return value
 
     def _member(self, expr: ir.Member, env: Scope) -> Value:
         obj = self._eval[type(expr.obj)](expr.obj, env)

@@ -166,6 +166,9 @@ class ClassValue:
     getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     static: dict[str, Value] = field(default_factory=dict)
+    #: Static properties with bodies (C#'s ``static Vector3 one { get { ... } }``).
+    static_getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
+    static_setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
@@ -189,6 +192,16 @@ class ClassValue:
             table = cls.setters if setter else cls.getters
             if name in table:
                 return table[name], cls
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def find_static(self, name: str) -> ClassValue | None:
+        """The class in this one's chain declaring the static member ``name`` (a field, a
+        method or a static property), if any."""
+        cls: ClassValue | None = self
+        while cls is not None:
+            if name in cls.static or name in cls.static_getters or name in cls.static_setters:
+                return cls
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 

@@ -32,6 +32,6 @@ class Program
         s += 2.5f;
         Console.WriteLine(s);
         Console.WriteLine(a > 0 ? "pos" : a < 0 ? "neg" : "zero");
-        Console.WriteLine(0x1F + 1_000);
+        Console.WriteLine(0x1F + 1000);
     }
 }

@@ -8,8 +8,6 @@ class Shape
     public override string ToString() { return Kind + "(" + Size + ")"; }
 }
 
-class Plain { }
-
 class Program
 {
     static void Main()
@@ -21,7 +19,5 @@ class Program
         Console.WriteLine(s.ToString().Length);
         var list = new List<Shape> { s, new Shape { Kind = "ball", Size = 2 } };
         Console.WriteLine(string.Join("; ", list));
-        Console.WriteLine(new Plain());
-        Console.WriteLine(new List<int>().GetType().Name);
     }
 }
