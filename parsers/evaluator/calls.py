@@ -423,7 +423,7 @@ class Calls(InterpreterState):
         if not self.reads_helpers or new_target is not None or not fn.name:
             return self._run_closure(closure, args, kwargs, this, line, col, new_target)
         # A named helper that cannot run to a result is read from what its call carries.
-        if _is_stub(fn.body):
+        if is_stub(fn.body):
             replaced = self._helper_without_body(closure, args, kwargs, "has no body", line, col)
             if replaced is not None:
                 return replaced
@@ -687,7 +687,7 @@ class Calls(InterpreterState):
         return cls
 
 
-def _is_stub(body: ir.Block | ir.Expr) -> bool:
+def is_stub(body: ir.Block | ir.Expr) -> bool:
     """Whether a function body does nothing: empty, ``pass``, ``...``, a docstring, ``return``
     of nothing, a ``throw`` (``NotImplementedException``), or statements all left out as cut
     off (the front end leaves a ``Pass`` for each)."""

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from parsers.evaluator import ir
+from parsers.evaluator.calls import is_stub
 from parsers.evaluator.context import Reporter
 from parsers.evaluator.csharp_literals import csharp_number
 from parsers.evaluator.csharp_numbers import CONVERTED_TYPES
@@ -295,8 +296,10 @@ class CSharpDeclarations(CSharpStatements):
                 body = self._block(body_node)
             else:
                 body = self.returned(self.expression(body_node))
-            prologue = self._prologue(infos)
-        if prologue or any(p.modifier in ("out", "ref") for p in infos):
+            # A stub (``{ }``, a ``throw``) stays one: an engine reads a call of it as the
+            # object it asks for.
+            prologue = [] if is_stub(body) else self._prologue(infos)
+        if prologue or (any(p.modifier in ("out", "ref") for p in infos) and not is_stub(body)):
             if not isinstance(body, ir.Block):
                 body = ir.Block(line, col, (ir.Return(line, col, body),))
             body = self._hand_back(infos, ir.Block(line, col, (*prologue, *body.body)))

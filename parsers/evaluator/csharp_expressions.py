@@ -229,8 +229,15 @@ class CSharpExpressions(CSharpPatterns):
         type_args: list[str] = []
         if function.type == "member_access_expression":
             name_node = self._required(function, "name")
-            _, type_args = self._member_name(name_node)
+            method_name, type_args = self._member_name(name_node)
             callee = self._member(function)
+            owner = self.types.extensions.get(method_name)
+            if owner is not None and isinstance(callee, ir.Member):
+                # ``x.Squared()`` of an extension method: x's own member if it has one, else
+                # ``Extensions.Squared(x)``.
+                static = ir.Member(line, col, ir.Name(line, col, owner), method_name)
+                args = [callee.obj, ir.Const(line, col, method_name), static, *args]
+                callee = ir.Name(line, col, "%extension")
         elif function.type == "generic_name":
             type_args = self._type_arguments(function)
             callee = ir.Name(*self._pos(function), self._generic_base(function))
@@ -623,6 +630,29 @@ class CSharpExpressions(CSharpPatterns):
                     optional=True,
                 )
         return ir.Opaque(line, col, "a conditional access that is not modelled")
+
+    def _with_expression(self, node: Node) -> ir.Expr:
+        """``record with { X = 5 }``: a copy with those members set (``%with``)."""
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        line, col = self._pos(node)
+        entries: list[tuple[ir.Expr, ir.Expr] | ir.Spread] = []
+        for child in named[1:]:
+            parts = [c for c in self._named(child)]
+            for index in range(0, len(parts) - 1, 2):
+                entries.append(
+                    (
+                        ir.Const(line, col, self.text(parts[index])),
+                        self.expression(parts[index + 1]),
+                    )
+                )
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%with"),
+            (self.expression(named[0]), ir.DictLit(line, col, tuple(entries))),
+        )
 
     def _declaration_expression(self, node: Node) -> ir.Expr:
         """A declaration where an expression is expected (``out var x``: the name). tree-sitter

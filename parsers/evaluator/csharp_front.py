@@ -124,6 +124,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
                 *self._pos(n), self.expression(self._named(n)[-1])
             ),
             "switch_expression": self._switch_expression,
+            "with_expression": self._with_expression,
             "declaration_expression": self._declaration_expression,
             "typeof_expression": self._typeof,
             "anonymous_object_creation_expression": self._anonymous_object,

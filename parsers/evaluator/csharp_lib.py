@@ -293,12 +293,30 @@ def _tuple_type(text: str) -> tuple[list[str], tuple[str, ...]]:
     return types, tuple(names)
 
 
+def _extension(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """``receiver.Name(args)`` where the code declares an extension method ``Name``: the
+    receiver's own member when it has one, else the extension called with the receiver."""
+    receiver, name, static = arg(args, 0), arg(args, 1), arg(args, 2)
+    rest = list(args[3:])
+    if isinstance(receiver, ClassValue | Namespace | EngineClass) and isinstance(name, str):
+        return ctx.call(ctx.member(receiver, name), rest, kwargs)
+    if isinstance(receiver, Record) and isinstance(name, str):
+        own = ctx.member(receiver, name)
+        if isinstance(own, BoundMethod | Closure | Builtin):
+            return ctx.call(own, rest, kwargs)
+    return ctx.call(static, [receiver, *rest], kwargs)
+
+
 def _params_array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     """A ``params`` parameter given one array: the array itself, as C# passes it."""
     given = arg(args, 0)
     if isinstance(given, list) and len(given) == 1 and isinstance(given[0], list):
         return given[0]
     return given
+
+
+def _culture_key(text: str) -> tuple[str, str]:
+    return (text.casefold(), text.swapcase())
 
 
 def _is_int(value: Value) -> bool:
@@ -738,6 +756,16 @@ class CSharp(Dialect):
             "TryGetValue": self._try_get_value,
         }
 
+        def compare_to(ctx: CallContext, value: Value, args: Args) -> Value:
+            other = arg(args, 0)
+            if isinstance(value, str) and isinstance(other, str):
+                # The invariant culture's order: letters before their case (a < A < b).
+                a, b = _culture_key(value), _culture_key(other)
+                return (a > b) - (a < b)
+            if is_number(value) and is_number(other):
+                return (value > other) - (value < other)
+            return Unknown("CompareTo of values that cannot be compared statically")
+
         string_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
             "ToUpper": lambda ctx, s, args: s.upper(),
             "ToLower": lambda ctx, s, args: s.lower(),
@@ -765,10 +793,14 @@ class CSharp(Dialect):
                 else Unknown("Substring of unknown bounds")
             ),
             "ToString": to_string,
+            "CompareTo": compare_to,
             **text_string_members(self.to_string),
         }
+
         number_members: dict[str, Callable[[CallContext, Any, Args], Value]] = {
-            "ToString": to_string
+            "ToString": to_string,
+            "CompareTo": compare_to,
+            "Equals": lambda ctx, value, args: self.equals(value, arg(args, 0)),
         }
         return {
             list: list_members,
@@ -1239,6 +1271,10 @@ class CSharp(Dialect):
                 "Char": char,
                 "Enum": enum,
                 "Linq": Namespace("System.Linq", {"Enumerable": enumerable}),
+                "Text": Namespace(
+                    "System.Text",
+                    {"StringBuilder": EngineClass("StringBuilder", self._string_builder)},
+                ),
                 "Globalization": Namespace("System.Globalization", dict(text_globals)),
                 "Threading": Namespace("System.Threading", dict(text_globals)),
             },
@@ -1268,6 +1304,8 @@ class CSharp(Dialect):
         return {
             **exceptions,
             "MidpointRounding": midpoint,
+            "ReferenceEquals": Builtin("ReferenceEquals", lambda ctx, a, k: arg(a, 0) is arg(a, 1)),
+            "StringBuilder": EngineClass("StringBuilder", self._string_builder),
             "Array": array_statics,
             "%typeof": Builtin("%typeof", type_value),
             "%anonymous": Builtin(
@@ -1293,6 +1331,7 @@ class CSharp(Dialect):
             "%list_of": Builtin("%list_of", list_of),
             "%overload": Builtin("%overload", self._overload),
             "%params": Builtin("%params", _params_array),
+            "%extension": Builtin("%extension", _extension),
             "%rectangular": Builtin("%rectangular", _rectangular),
             "%param": Builtin("%param", _parameter),
             "%is": Builtin(
@@ -1314,6 +1353,62 @@ class CSharp(Dialect):
             "true": True,
             "false": False,
         }
+
+    def _string_builder(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        """``System.Text.StringBuilder``: ``Append``, ``AppendLine``, ``AppendFormat``,
+        ``Insert``, ``Clear``, ``Length``, ``ToString``; its methods return it for chaining."""
+        parts: list[str] = []
+        first = arg(args, 0)
+        if isinstance(first, str):
+            parts.append(first)
+        builder = Record("StringBuilder")
+
+        def append(*texts: Value) -> Value:
+            for text in texts:
+                made = self.text(text)
+                if isinstance(made, Unknown):
+                    builder.fields["%unknown"] = made
+                    return builder
+                parts.append(made)
+            builder.fields["Length"] = sum(len(p) for p in parts)
+            return builder
+
+        def to_string(c: CallContext, a: Args, k: Kwargs) -> Value:
+            unknown = builder.fields.get("%unknown")
+            return unknown if isinstance(unknown, Unknown) else "".join(parts)
+
+        def insert(c: CallContext, a: Args, k: Kwargs) -> Value:
+            index, text = arg(a, 0), self.text(arg(a, 1))
+            whole = "".join(parts)
+            if not isinstance(index, int) or isinstance(text, Unknown):
+                return append(Unknown("Insert of values that cannot be known"))
+            parts[:] = [whole[:index] + text + whole[index:]]
+            return append()
+
+        def clear(c: CallContext, a: Args, k: Kwargs) -> Value:
+            parts.clear()
+            builder.fields.pop("%unknown", None)
+            return append()
+
+        builder.fields.update(
+            {
+                "Append": Builtin("Append", lambda c, a, k: append(*a)),
+                "AppendLine": Builtin("AppendLine", lambda c, a, k: append(*a, "\n")),
+                "AppendFormat": Builtin(
+                    "AppendFormat",
+                    lambda c, a, k: append(
+                        composite_format(a[0], list(a[1:]), self.to_string)
+                        if a and isinstance(a[0], str)
+                        else Unknown("AppendFormat of a format that cannot be known")
+                    ),
+                ),
+                "Insert": Builtin("Insert", insert),
+                "Clear": Builtin("Clear", clear),
+                "ToString": Builtin("ToString", to_string),
+                "Length": len(first) if isinstance(first, str) else 0,
+            }
+        )
+        return builder
 
     def _array_namespace(self) -> Namespace:
         """``System.Array``'s statics over arrays: ``Sort``, ``Reverse``, ``IndexOf``,

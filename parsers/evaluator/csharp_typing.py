@@ -51,6 +51,8 @@ class TypeFacts:
     member_types: dict[str, set[str]] = field(default_factory=dict)
     #: type -> its declared base class and interfaces.
     bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: extension method -> the static class declaring it.
+    extensions: dict[str, str] = field(default_factory=dict)
 
     def subtypes(self, name: str) -> frozenset[str]:
         """``name`` and every declared type deriving from it or implementing it."""
@@ -155,12 +157,28 @@ class CSharpTyping(CSharpTypes):
                                 )
             elif member.type == "property_declaration":
                 self._scan_member(name, members, member)
+            elif member.type == "method_declaration" and self._extends(member):
+                method = member.child_by_field_name("name")
+                if method is not None:
+                    self.types.extensions[self.text(method)] = name
             elif member.type in _TYPE_DECLARATIONS:
                 self._scan_type(member)
             elif member.type == "enum_declaration":
                 enum_name = member.child_by_field_name("name")
                 if enum_name is not None:
                     self.types.enums.add(self.text(enum_name))
+
+    def _extends(self, method: Node) -> bool:
+        """Whether a method is an extension method (its first parameter says ``this``)."""
+        parameters = method.child_by_field_name("parameters")
+        first = (
+            next((c for c in parameters.named_children if c.type == "parameter"), None)
+            if parameters is not None
+            else None
+        )
+        return first is not None and any(
+            c.type == "modifier" and self.text(c) == "this" for c in first.children
+        )
 
     def _scan_member(self, owner: str, members: dict[str, str], node: Node) -> None:
         self._record_member(

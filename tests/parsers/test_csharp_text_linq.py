@@ -150,7 +150,7 @@ def test_linq_operators_as_documented() -> None:
     assert values["e"] == 2 and values["f"] == 20 and isinstance(values["f"], int)
     assert values["g"] == 4.0 and values["h"] == 8
     assert values["i"] == [3, 8]
-    assert values["j"] is None  # default(T): FirstOrDefault of nothing
+    assert values["j"] == 0  # default(int): FirstOrDefault of nothing (Mono prints 0)
     assert values["k"] == 360
     assert values["l"] == [7, 6, 12]
     assert values["m"] == 2 and values["n"] is True
