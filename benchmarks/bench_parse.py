@@ -127,7 +127,7 @@ ROWS: list[Row] = [
 
 
 def replies_of(row: Row) -> list[str]:
-    # ``<case>.threejs.txt`` beside a Unity reply is its twin, not a reply of the language.
+    # ``<case>.completed.txt`` beside a reply is its completed twin, not a reply of its own.
     return [
         p.read_text(encoding="utf-8")
         for p in sorted(row.fixtures.glob("*.txt"))

@@ -2,12 +2,11 @@
 
     python -m tests.engines.make_expected blender open3d unity [--case NAME]
 
-For blender and open3d the reply's code runs in the engine (``engine_scenes.run_engine``) and
-the scene it built is saved as ``fixtures/<language>/<case>.expected.json``; a reply whose helper
-has no body runs as its completed twin ``<case>.completed.txt`` (``engine_scenes.engine_reply``). Unity has no engine
-here: each Unity reply has a hand-checked Three.js twin (``<case>.threejs.txt``) describing the
-same scene, run in node + three (``three_engine``); the Unity case's expected scene is the
-twin's. A case whose code the engine rejects, or that builds nothing, is reported and not written.
+For blender and open3d the reply's code runs in the engine (``engine_scenes.run_engine``),
+for unity in Mono against the UnityEngine facade (``unity_engine.run_unity``), and the scene it
+built is saved as ``fixtures/<language>/<case>.expected.json``; a reply whose helper has no
+body runs as its completed twin ``<case>.completed.txt`` (``engine_scenes.engine_reply``). A
+case whose code the engine rejects, or that builds nothing, is reported and not written.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from spatialbabel import Scene
 from tests.engines.engine_scenes import (
     FIXTURES,
     engine_reply,
@@ -52,30 +50,25 @@ def write_expected(language: str, only: list[str] | None = None) -> int:
 
 
 def write_unity_expected(only: list[str] | None = None) -> int:
-    from tests.engines.three_engine import engine_scene, ensure_three, run_three, vertex_checks
-    from tests.engines.three_engine import reply_code as three_code
+    from tests.engines.unity_engine import expected_scene as unity_scene
+    from tests.engines.unity_engine import run_unity
 
-    ensure_three()
+    cases = [(name, text) for name, text in fixture_cases("unity") if not only or name in only]
+    runs = run_unity(
+        [(name, reply_code(engine_reply("unity", name, text), "unity")) for name, text in cases]
+    )
     problems = 0
-    for name, _ in fixture_cases("unity"):
-        if only and name not in only:
-            continue
-        twin = FIXTURES / "unity" / f"{name}.threejs.txt"
-        result = run_three(three_code(twin.read_text(encoding="utf-8")))
-        scene = engine_scene(result, name)
-        checks = vertex_checks(result)
-        if result["errors"] or checks or not scene.objects:
+    for name, _ in cases:
+        run = runs[name]
+        scene = unity_scene(run)
+        if run.compile_error or run.errors or not scene.objects:
             print(
-                f"unity/{name}: twin errors {result['errors']} {checks}; not written",
+                f"unity/{name}: {run.compile_error or run.errors}, {len(scene.objects)} objects;"
+                " not written",
                 file=sys.stderr,
             )
             problems += 1
             continue
-        scene = Scene(
-            name,
-            scene.objects,
-            meta={"expected_from": "three.js twin " + twin.name + " in node + three"},
-        )
         scene.save(FIXTURES / "unity" / f"{name}.expected.json")
         print(f"unity/{name}: {len(scene.objects)} objects")
     return problems

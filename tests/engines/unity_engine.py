@@ -47,6 +47,7 @@ from parsers.result import Diagnostics
 from parsers.unity.naming import decide_class
 from spatialbabel import Scene
 from spatialbabel.geometry import primitive_aabb
+from tests.engines.engine_scenes import completed_twin
 
 Array = NDArray[np.float64]
 
@@ -242,7 +243,9 @@ def _compile(folder: Path, library: Path, sources: dict[str, str], output: str) 
             raise RuntimeError(f"mcs failed without naming a reply:\n{messages[-4000:]}")
         for case in failing:
             rejected[case] = "; ".join(
-                m.group("message") for m in _ERROR.finditer(messages) if m.group("file").endswith(case)
+                m.group("message")
+                for m in _ERROR.finditer(messages)
+                if m.group("file").endswith(case)
             )
             del batch[case]
     return rejected
@@ -391,6 +394,9 @@ def expected_scene(run: UnityRun, engine: str = "mono + UnityEngine facade") -> 
     natives = [NativeObject(o.class_name, o.unit_to_native, o.rgb, o.name) for o in run.objects]
     objects = build_objects("unity", natives, notes)
     meta: dict[str, Any] = {"expected_from": engine}
+    twin = completed_twin("unity", run.name)
+    if twin is not None:
+        meta["expected_from"] = f"{engine}, running the completed twin {twin.name}"
     left_out = run.left_out + [d.message for d in notes.items if d.code == "build.ground_removed"]
     if left_out:
         meta["left_out"] = left_out
