@@ -291,7 +291,7 @@ class CSharpDeclarations(CSharpStatements):
             if body_node is None:
                 body = ir.Block(line, col, ())
             elif body_node.type == "arrow_expression_clause":
-                body = self.returned(self.expression(self._named(body_node)[0]))
+                body = self.returned(self.expression(self._with_this(body_node)[0]))
             elif body_node.type == "block":
                 body = self._block(body_node)
             else:

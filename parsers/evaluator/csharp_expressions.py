@@ -143,7 +143,7 @@ class CSharpExpressions(CSharpPatterns):
                 continue
             line, col = self._pos(child)
             name_node = child.child_by_field_name("name")
-            inner = [c for c in self._named(child) if c != name_node]
+            inner = [c for c in self._with_this(child) if c != name_node]
             if not inner:
                 raise Incomplete(child)
             modifier = next(

@@ -65,7 +65,30 @@ from parsers.evaluator.values import (
 
 Operators = Callable[[str, Value, Value], Value]
 
-_DOUBLE_OPS = frozenset({"+", "-", "*", "/", "%", "<", "<=", ">", ">="})
+#: Operators whose result on two doubles (or a float's two values) is Python's own.
+_DOUBLE_FAST: dict[str, Callable[[Any, Any], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "===": lambda a, b: a == b,
+    "!==": lambda a, b: a != b,
+}
+#: The same for two ints (then wrapped to 32 bits).
+_INT_FAST: dict[str, Callable[[int, int], Any]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "===": lambda a, b: a == b,
+    "!==": lambda a, b: a != b,
+}
 _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -378,6 +401,15 @@ EXCEPTION_BASES: dict[str, str | None] = {
 }
 
 
+_EXCEPTIONS: dict[str, Value] = {
+    name: EngineClass(name, _exception(name)) for name in EXCEPTION_BASES
+}
+_MIDPOINT: dict[str, Value] = {
+    name: EnumMember(value, "MidpointRounding", name)
+    for value, name in enumerate(("ToEven", "AwayFromZero"))
+}
+
+
 class CSharp(Dialect):
     name = "csharp"
     implicit_this = True
@@ -389,6 +421,7 @@ class CSharp(Dialect):
         self._members = self._member_table()
         #: The built-in of each (type, member) read so far (a loop reads ``list.Add`` often).
         self._bound: dict[tuple[type, str], Builtin] = {}
+        self._array: Namespace | None = None
 
     def _items(self, value: Value) -> list[Value] | None:
         items = self.iterate(value, "of")
@@ -457,12 +490,32 @@ class CSharp(Dialect):
 
     # --- operators ------------------------------------------------------------------------------
     def binary(self, op: str, left: Value, right: Value) -> Value:
-        if isinstance(left, Unknown):
+        left_type, right_type = type(left), type(right)
+        # The commonest cases first: two doubles, two ints, floats with floats or ints.
+        if left_type is float and right_type is float:
+            fast = _DOUBLE_FAST.get(op)
+            if fast is not None:
+                return fast(left, right)
+            if op == "/":
+                return _real_division(left, right)
+        elif left_type is int and right_type is int:
+            fast = _INT_FAST.get(op)
+            if fast is not None:
+                made = fast(left, right)
+                return made if type(made) is bool or INT_MIN <= made <= INT_MAX else wrap(made, 32)
+        elif (left_type is Single or left_type is int) and (
+            right_type is Single or right_type is int
+        ):
+            fast = _DOUBLE_FAST.get(op)
+            if fast is not None:
+                made = fast(float(left), float(right))
+                return made if type(made) is bool else single(made)
+            if op == "/":
+                return single(_real_division(float(left), float(right)))
+        if left_type is Unknown:
             return left
-        if isinstance(right, Unknown):
+        if right_type is Unknown:
             return right
-        if type(left) is float and type(right) is float and op in _DOUBLE_OPS:
-            return self._numeric(op, left, right, 3, False)
         if (isinstance(left, Record) or isinstance(right, Record)) and not (
             op == "+" and (type(left) is str or type(right) is str)
         ):
@@ -473,7 +526,7 @@ class CSharp(Dialect):
             result = self._user_operator(op, left, right)
             if result is not NotImplemented:
                 return result
-        checked = op.startswith("checked")
+        checked = op[0] == "c"
         if checked:
             op = op[7:]
         if op in ("===", "!==", "==", "!="):
@@ -1292,18 +1345,11 @@ class CSharp(Dialect):
             ("Int64", "long"),
         ):
             system.members[name] = number_types[type_name_]
-        exceptions = {name: EngineClass(name, _exception(name)) for name in EXCEPTION_BASES}
-        array_statics = self._array_namespace()
-        midpoint = Namespace(
-            "MidpointRounding",
-            {
-                name: EnumMember(value, "MidpointRounding", name)
-                for value, name in enumerate(("ToEven", "AwayFromZero"))
-            },
-        )
+        array_statics = Namespace("Array", missing=self._array_member)
         return {
-            **exceptions,
-            "MidpointRounding": midpoint,
+            **_EXCEPTIONS,
+            # A namespace of its own per run: a script may assign into it.
+            "MidpointRounding": Namespace("MidpointRounding", dict(_MIDPOINT)),
             "ReferenceEquals": Builtin("ReferenceEquals", lambda ctx, a, k: arg(a, 0) is arg(a, 1)),
             "StringBuilder": EngineClass("StringBuilder", self._string_builder),
             "Array": array_statics,
@@ -1409,6 +1455,12 @@ class CSharp(Dialect):
             }
         )
         return builder
+
+    def _array_member(self, name: str) -> Value:
+        """A static of ``System.Array``, made when a script first reads it."""
+        if self._array is None:
+            self._array = self._array_namespace()
+        return self._array.get(name)
 
     def _array_namespace(self) -> Namespace:
         """``System.Array``'s statics over arrays: ``Sort``, ``Reverse``, ``IndexOf``,

@@ -103,7 +103,7 @@ class CSharpStatements(CSharpPatterns):
                 target = ir.Name(*self._pos(name_node), self.text(name_node))
             values = [
                 c
-                for c in self._named(child)
+                for c in self._with_this(child)
                 if c != name_node and c.type not in ("tuple_pattern", "bracketed_argument_list")
             ]
             value = self._typed_value(values[-1], type_node, declared) if values else None
@@ -202,7 +202,7 @@ class CSharpStatements(CSharpPatterns):
         return ir.ForC(line, col, init, test, update, self._block(self._required(node, "body")))
 
     def _return(self, node: Node) -> ir.Stmt:
-        named = self._named(node)
+        named = self._with_this(node)
         value = self.returned(self.expression(named[0])) if named else None
         return ir.Return(*self._pos(node), value)
 

@@ -44,35 +44,18 @@ STRUCT_TYPES = frozenset(
 )
 
 
-#: Nodes whose expression child may be the keyword ``this``, which tree-sitter-c-sharp leaves
-#: unnamed (``Counter c = this;``, ``F(this)``, ``return this;``).
-_THIS_PARENTS = frozenset(
-    {
-        "variable_declarator",
-        "argument",
-        "return_statement",
-        "arrow_expression_clause",
-        "initializer_expression",
-        "parenthesized_expression",
-        "interpolation",
-        "equals_value_clause",
-        "yield_statement",
-        "throw_statement",
-    }
-)
-
-
 class CSharpTypes(TreeLowering):
     """The base of the C# front end: reading types, modifiers and attributes."""
 
     REPORTS_UNCLOSED_BLOCKS = True
 
-    def _named(self, node: Node) -> list[Node]:
-        named = super()._named(node)
-        if node.type in _THIS_PARENTS:
-            unnamed_this = [c for c in node.children if c.type == "this" and not c.is_named]
-            if unnamed_this:
-                return sorted([*named, *unnamed_this], key=lambda c: c.start_byte)
+    def _with_this(self, node: Node) -> list[Node]:
+        """Named children and the keyword ``this``, which tree-sitter-c-sharp leaves unnamed
+        where it is a whole expression (``Counter c = this;``, ``F(this)``, ``return this;``)."""
+        named = self._named(node)
+        if any(c.type == "this" and not c.is_named for c in node.children):
+            unnamed = [c for c in node.children if c.type == "this" and not c.is_named]
+            return sorted([*named, *unnamed], key=lambda c: c.start_byte)
         return named
 
     # --- helpers ------------------------------------------------------------------------------------

@@ -251,10 +251,14 @@ def _compile(folder: Path, library: Path, sources: dict[str, str], output: str) 
     return rejected
 
 
-def run_unity(cases: Sequence[tuple[str, str]]) -> dict[str, UnityRun]:
-    """Run each ``(case, code)`` in Mono against the facade; each case's run, by case."""
+def run_unity(cases: Sequence[tuple[str, str]], *, cache: bool = True) -> dict[str, UnityRun]:
+    """Run each ``(case, code)`` in Mono against the facade; each case's run, by case.
+    ``cache`` False compiles and runs afresh (a benchmark's baseline)."""
     library = facade_library()
     prepared = {case: script_code(code) for case, code in cases}
+    if not cache:
+        fresh = _run_fresh(library, prepared)
+        return {case: read_run(case, fresh[case]) for case, _ in cases}
     key = _digest(
         library.read_bytes().hex()[:64],
         DRIVER.read_text(encoding="utf-8"),
