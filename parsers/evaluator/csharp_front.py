@@ -70,6 +70,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "class_declaration": self._class_declaration,
             "struct_declaration": self._class_declaration,
             "record_declaration": self._class_declaration,
+            "record_struct_declaration": self._class_declaration,
             "interface_declaration": lambda n: None,
             "enum_declaration": self._enum_declaration,
             "namespace_declaration": self._namespace,

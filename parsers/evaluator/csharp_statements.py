@@ -16,8 +16,15 @@ class CSharpStatements(CSharpPatterns):
 
     # --- program and statements ---------------------------------------------------------------------
     def _unknown_statement(self, node: Node) -> None:
+        """A statement the front end does not read: a warning, since it may change an object
+        (declarations of things no scene needs, delegates and events, are left quietly)."""
         if not node.type.endswith("_declaration"):
-            super()._unknown_statement(node)
+            self._report(
+                "warning",
+                "unsupported",
+                f"{node.type.replace('_', ' ')} not understood; skipped",
+                node,
+            )
 
     def _global(self, node: Node) -> ir.Stmt | None:
         named = self._named(node)

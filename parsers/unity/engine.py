@@ -347,9 +347,20 @@ class UnityEngine(HelperStubs):
         found: list[NativeObject] = []
         for record in self.objects:
             state: GameObjectState = record.native
-            if record is self.host or state.destroyed or not state.active:
+            if record is self.host or state.destroyed:
                 continue
             mesh = state.mesh_filter.native["mesh"] if state.mesh_filter is not None else None
+            hidden = self._hidden(record)
+            if hidden is not None:
+                if state.renderer is not None and mesh is not None:
+                    reporter.add(
+                        "info",
+                        "unity.not_rendered",
+                        f"{record.fields.get('name')}: {hidden}; left out",
+                        state.line,
+                        None,
+                    )
+                continue
             if state.renderer is None or not isinstance(mesh, Record):
                 if mesh is not None or state.primitive is not None:
                     reporter.add(
@@ -418,6 +429,22 @@ class UnityEngine(HelperStubs):
                 )
                 break
         return found
+
+    def _hidden(self, record: Record) -> str | None:
+        """Why an object is not drawn though it may have a renderer: it or a parent of it is
+        inactive (``SetActive(false)``), or its renderer is disabled; None when it is drawn."""
+        state: GameObjectState = record.native
+        if state.renderer is not None and state.renderer.native.get("enabled") is False:
+            return "its renderer is disabled"
+        current: Record | None = record
+        depth = 0
+        while current is not None and depth < 64:
+            if not current.native.active:
+                return "it is inactive" if current is record else "a parent of it is inactive"
+            parent = current.native.transform.native.parent
+            current = parent.native.game_object if parent is not None else None
+            depth += 1
+        return None
 
     def _decide(
         self,

@@ -49,6 +49,8 @@ REQUIRED_CODES: dict[str, set[str]] = {
     "u40_procedural_cylinder_and_box": {"build.class_from_context"},
     "u41_cut_off_inside_mesh_builder": {"eval.helper_without_body", "unity.cut_off"},
     "u42_linq_enum_values": {"build.class_from_context"},
+    # Issue 26: objects Unity does not draw (an inactive parent, a disabled renderer).
+    "u48_hidden_and_instantiated": {"unity.not_rendered"},
 }
 
 
