@@ -82,7 +82,6 @@ MCS_OPTIONS = (
     "-langversion:7.2",
     "-main:ConformanceDriver",
     "-r:System.Core.dll",
-    "-r:System.Numerics.dll",
 )
 
 _USING = re.compile(r"^\s*using\s+[^;(]+;\s*$")
