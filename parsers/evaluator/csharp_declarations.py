@@ -498,9 +498,9 @@ class CSharpDeclarations(CSharpStatements):
                 method_params[id(made)] = infos
         elif kind == "constructor_declaration":
             if static:
-                block = self._field(member, "body")
-                if block is not None:
-                    static_inits.extend(self._block(block).body)
+                static_body = self._field(member, "body")
+                if static_body is not None:
+                    static_inits.extend(self._block(static_body).body)
                 return
             infos = self._param_infos(self._field(member, "parameters"))
             initializer: tuple[str, Node] | None = None
@@ -600,11 +600,11 @@ class CSharpDeclarations(CSharpStatements):
             if setter:
                 param = ir.Param(line, col, ir.Name(line, col, "value"))
                 if declared in CONVERTED_TYPES:
-                    value = ir.Name(line, col, "value")
+                    given = ir.Name(line, col, "value")
                     convert = ir.ExprStmt(
                         line,
                         col,
-                        ir.Assign(line, col, value, None, self.converted(declared, value)),
+                        ir.Assign(line, col, given, None, self.converted(declared, given)),
                     )
                     statements = (
                         lowered.body

@@ -483,7 +483,7 @@ class CSharp(Dialect):
     def to_number(self, value: Value) -> float | None:
         # ``i++`` on an int stays an int, on a float a float (C# keeps numeric types).
         if is_number(value):
-            return value  # type: ignore[no-any-return]
+            return value
         if type(value) is Char:
             return ord(value)
         return super().to_number(value)

@@ -200,7 +200,9 @@ class Linq:
                     # default(T): 0 of the elements' number type, else null.
                     if default:
                         sample = items[0] if items else None
-                        return type(sample)(0) if _is_plain_number(sample) else None
+                        if isinstance(sample, int | float) and _is_plain_number(sample):
+                            return type(sample)(0)
+                        return None
                     return Unknown(f"First {empty}")
                 return kept[-1] if last else kept[0]
 

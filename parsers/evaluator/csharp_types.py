@@ -132,6 +132,11 @@ class CSharpTypes(TreeLowering):
         return ir.Const(line, col, None)
 
     # Lowered by the other parts of the front end (expressions, declarations).
+    def _arguments(
+        self, node: Node | None
+    ) -> tuple[list[ir.Argument], list[tuple[int, ir.Pattern]]]:
+        raise NotImplementedError
+
     def _initializer_list(self, node: Node) -> ir.Expr:
         raise NotImplementedError
 

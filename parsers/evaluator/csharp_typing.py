@@ -208,8 +208,8 @@ class CSharpTyping(CSharpTypes):
             element = node.child_by_field_name("type")
             rank = node.child_by_field_name("rank")
             brackets = "[" + "," * self.text(rank).count(",") + "]" if rank is not None else "[]"
-            inner = self.declared_type(element) if element is not None else None
-            return f"{inner}{brackets}" if inner is not None else None
+            element_type = self.declared_type(element) if element is not None else None
+            return f"{element_type}{brackets}" if element_type is not None else None
         return self._type_name(node)
 
     def local_type(self, name: str) -> str | None:
