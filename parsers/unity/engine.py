@@ -48,6 +48,50 @@ from parsers.unity.meshes import MeshState
 from parsers.unity.naming import ClassDecision, decide_class
 from parsers.unity.stubs import HelperStubs
 
+
+def _report_unknown_call(
+    ctx: CallContext, what: str, args: list[Value], kwargs: dict[str, Value], why: str
+) -> None:
+    """A call the evaluator cannot follow that is handed a scene object (a GameObject, a
+    component, a mesh): what it does to that object is unknown, and is said."""
+    values = [*args, *kwargs.values()]
+    handed = [v for v in values if isinstance(v, Record) and v.kind and v.kind != "Inert"]
+    if handed:
+        ctx.warning(
+            "unity.unknown_call",
+            f"{what} cannot be followed ({why}); what it does to the {handed[0].kind} it is"
+            " given is unknown",
+        )
+
+
+class _UnknownStatics(dict[str, Value]):
+    """The statics of a type the table does not model: each is a function that does nothing
+    known, and says so when it is handed a scene object."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str)
+
+    def __missing__(self, name: str) -> Value:
+        qualified = f"{self.owner}.{name}"
+
+        def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            _report_unknown_call(
+                ctx,
+                f"{qualified}()",
+                list(args),
+                dict(kwargs),
+                "a library the table does not model",
+            )
+            return Unknown(f"{qualified} is not modelled")
+
+        made = self[name] = Builtin(qualified, call)
+        return made
+
+
 #: Unity's left-handed axes in the canonical frame's terms, for ``unit_to_native``.
 _FLIP_Z = np.diag([1.0, 1.0, -1.0, 1.0])
 
@@ -335,8 +379,20 @@ class UnityEngine(HelperStubs):
 
     def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
         if name[:1].isupper():
-            # A type or namespace of a library the table does not model: inert.
-            return EngineClass(name, lambda c, a, k: Record("Inert"))
+            # A type or namespace of a library the table does not model: inert, but a call of
+            # its statics handing it a scene object is said (it may change that object).
+            return EngineClass(name, lambda c, a, k: Record("Inert"), _UnknownStatics(name))
+        return None
+
+    def call_on_unknown(
+        self,
+        ctx: CallContext,
+        receiver: Unknown,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+    ) -> Value | None:
+        _report_unknown_call(ctx, f"{name}()", args, kwargs, receiver.reason)
         return None
 
     # --- reading the scene ---------------------------------------------------------------------------

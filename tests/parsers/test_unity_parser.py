@@ -248,3 +248,22 @@ def test_unity4_renderer_shortcut_reads_the_renderer() -> None:
         "var c = GameObject.CreatePrimitive(PrimitiveType.Cube); c.renderer.material.color = Color.red;"
     )
     assert cube.color == "red" and "unity.legacy_api" in codes
+
+
+def test_a_call_it_cannot_follow_handed_an_object_is_said() -> None:
+    (cube,), codes = objects(
+        "var g = GameObject.CreatePrimitive(PrimitiveType.Cube); Layout.Place(g, 2f); helper.Paint(g);"
+    )
+    assert cube.class_name == "cube"
+    assert "unity.unknown_call" in codes
+
+
+def test_struct_copies_are_written_back_and_a_property_copy_is_said() -> None:
+    (column,), codes = objects(
+        "var c = GameObject.CreatePrimitive(PrimitiveType.Cylinder); Transform t = c.transform;\n"
+        "float h = 3; Vector3 s = t.localScale; s.y = h / 2; t.localScale = s;\n"
+        "Vector3 p = t.position; p.y = h / 2; t.position = p;\n"
+        "t.localScale.x = 5f;"
+    )
+    assert column.size == pytest.approx((1, 3, 1)) and column.position == pytest.approx((0, 1.5, 0))
+    assert "eval.struct_copy" in codes
