@@ -533,8 +533,9 @@ class Calls(InterpreterState):
             ctor = self._find_constructor(cls)
             if ctor is not None:
                 fn, home = ctor
-                self._invoke(
-                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col
+                # A constructor is never read as a helper without a body: it makes its instance.
+                self._run_closure(
+                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col, None
                 )
             return instance
         if cls.constructor is None:

@@ -178,13 +178,14 @@ class ExpressionEvaluator(Calls):
                 ctor = self._find_constructor(base)
                 if ctor is not None:
                     fn, owner = ctor
-                    self._invoke(
+                    self._run_closure(
                         Closure(fn, owner.env, owner),
                         [instance, *args],
                         kwargs,
                         instance,
                         expr.line,
                         expr.col,
+                        None,
                     )
             return UNDEFINED
         _, new_target = env.lookup(NEW_TARGET)
