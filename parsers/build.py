@@ -197,10 +197,8 @@ def _under_others(
     middle = (np.asarray(lo)[wide] + np.asarray(hi)[wide]) / 2
     half = (np.asarray(hi)[wide] - np.asarray(lo)[wide]) / 2 + GROUND_TOP_TOLERANCE
     offsets = np.abs(centres - middle) / half
-    if round_slab:
-        over = np.sum(offsets**2, axis=1) <= 1.0
-    else:
-        over = np.all(offsets <= 1.0, axis=1)
+    # A disc's footprint is the ellipse in its box; a box's, the whole box.
+    over = np.sum(offsets**2, axis=1) <= 1.0 if round_slab else np.all(offsets <= 1.0, axis=1)
     count = int(over.sum())
     return count >= 1 and 2 * count >= len(centres)
 

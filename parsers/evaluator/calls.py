@@ -535,7 +535,13 @@ class Calls(InterpreterState):
                 fn, home = ctor
                 # A constructor is never read as a helper without a body: it makes its instance.
                 self._run_closure(
-                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col, None
+                    Closure(fn, home.env, home),
+                    [instance, *args],
+                    kwargs,
+                    instance,
+                    line,
+                    col,
+                    None,
                 )
             return instance
         if cls.constructor is None:
