@@ -644,8 +644,17 @@ def _vert_set(ctx: CallContext, record: Record, name: str, value: Value) -> bool
 
 def register(engine: Engine) -> None:
     """Add bmesh's kinds to the Blender engine table."""
+    for kind in _kinds():
+        engine.add_kind(kind)
+
+
+@cache
+def _kinds() -> tuple[Kind, ...]:
+    """bmesh's kinds, made once: they hold nothing of a run, and an engine table is made per
+    parse."""
     sequence = {"ensure_lookup_table": _none, "index_update": _none, "sort": _none}
-    engine.add_kind(
+    made: list[Kind] = []
+    made.append(
         Kind(
             "BMesh",
             methods={
@@ -661,28 +670,28 @@ def register(engine: Engine) -> None:
             inert=True,
         )
     )
-    engine.add_kind(
+    made.append(
         Kind(
             "BMVertSeq",
             methods={**sequence, "new": _verts_new, "remove": _verts_remove},
             inert=True,
         )
     )
-    engine.add_kind(
+    made.append(
         Kind(
             "BMFaceSeq",
             methods={**sequence, "new": _element_new("BMFace"), "remove": _none},
             inert=True,
         )
     )
-    engine.add_kind(
+    made.append(
         Kind(
             "BMEdgeSeq",
             methods={**sequence, "new": _element_new("BMEdge"), "remove": _none},
             inert=True,
         )
     )
-    engine.add_kind(
+    made.append(
         Kind(
             "BMVert",
             getters={"co": _vert_co, "index": _vert_index, "is_valid": lambda c, r: True},
@@ -690,8 +699,9 @@ def register(engine: Engine) -> None:
             inert=True,
         )
     )
-    engine.add_kind(Kind("BMFace", methods={"normal_update": _none}, inert=True))
-    engine.add_kind(Kind("BMEdge", inert=True))
+    made.append(Kind("BMFace", methods={"normal_update": _none}, inert=True))
+    made.append(Kind("BMEdge", inert=True))
+    return tuple(made)
 
 
 def _none(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:

@@ -28,6 +28,15 @@ class Dialect:
     #: ``record_truthy``, ``record_items`` and ``instantiate`` are asked first.
     record_protocols = False
 
+    #: Names the language defines on demand: made for the run when first named
+    #: (``builtin_value``), so a run that never names them never makes them (Python's
+    #: exception classes).
+    builtin_names: frozenset[str] = frozenset()
+
+    def builtin_value(self, name: str) -> Value:
+        """The value of one of ``builtin_names``, made for this run."""
+        raise KeyError(name)
+
     # --- user-class protocols (only asked when ``record_protocols``) ---------------------------
     def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
         """``left op right`` when either is a record; ``NotImplemented`` for ``binary``."""

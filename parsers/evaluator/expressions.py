@@ -52,6 +52,10 @@ class ExpressionEvaluator(Calls):
             member = self._implicit_member(expr.id, env, expr.line, expr.col)
             if member is not _NOT_A_MEMBER:
                 return member
+        if expr.id in self.dialect.builtin_names:
+            made = self.dialect.builtin_value(expr.id)
+            self.globals.declare(expr.id, made)
+            return made
         fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
@@ -59,7 +63,7 @@ class ExpressionEvaluator(Calls):
 
     def _defined(self, name: str, env: Scope) -> bool:
         """Whether a bare ``name`` means something the code or its libraries define."""
-        if env.lookup(name)[0]:
+        if env.lookup(name)[0] or name in self.dialect.builtin_names:
             return True
         return self.dialect.implicit_this and self._implicit_owner(name, env)[0] is not None
 
@@ -236,7 +240,9 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
-        return self.binary(op, left, right, expr.line, expr.col)
+        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+            return self.binary(op, left, right, expr.line, expr.col)
+        return self.dialect.binary(op, left, right)
 
     def _instanceof(self, value: Value, cls: Value) -> Value:
         if isinstance(value, Unknown) or isinstance(cls, Unknown):
