@@ -21,6 +21,7 @@ from parsers.evaluator.control_flow import (
     ReturnSignal,
 )
 from parsers.evaluator.engine import HelperCall
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.interpreter_state import InterpreterState
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
@@ -98,7 +99,7 @@ class Calls(InterpreterState):
             self.bind(default.target, value, env, declare, line, col)
         elif kind is ir.ListPattern:
             pattern: ir.ListPattern = target  # type: ignore[assignment]
-            items = self.dialect.iterate(value, "of")
+            items = self.iterate(value, "of")
             if items is None:
                 reason = (
                     value.reason
@@ -109,8 +110,9 @@ class Calls(InterpreterState):
                 for item in pattern.items:
                     if item is not None:
                         self.bind(item, unknown, env, declare, line, col)
-                if pattern.rest is not None:
-                    self.bind(pattern.rest, unknown, env, declare, line, col)
+                for item in (pattern.rest, *pattern.after):
+                    if item is not None:
+                        self.bind(item, unknown, env, declare, line, col)
                 return
             values = list(itertools.islice(items, self.limits.max_collection))
             for i, item in enumerate(pattern.items):
@@ -118,8 +120,16 @@ class Calls(InterpreterState):
                     self.bind(
                         item, values[i] if i < len(values) else UNDEFINED, env, declare, line, col
                     )
+            end = len(values)
+            if pattern.after:
+                end = max(len(pattern.items), len(values) - len(pattern.after))
+                for i, item in enumerate(pattern.after):
+                    if item is not None:
+                        at = end + i
+                        value = values[at] if at < len(values) else UNDEFINED
+                        self.bind(item, value, env, declare, line, col)
             if pattern.rest is not None:
-                self.bind(pattern.rest, values[len(pattern.items) :], env, declare, line, col)
+                self.bind(pattern.rest, values[len(pattern.items) : end], env, declare, line, col)
         elif kind is ir.DictPattern:
             props: ir.DictPattern = target  # type: ignore[assignment]
             used = set()
@@ -241,6 +251,8 @@ class Calls(InterpreterState):
                     getter = Closure(cls.static_getters[name], cls.env, cls)
                     return self._invoke(getter, [], {}, cls, line, col)
                 if name in cls.static:
+                    if name in cls.class_methods:
+                        return BoundMethod(obj, cls.static[name])
                     return cls.static[name]
                 if cls.explicit_self and name in cls.methods:
                     return Closure(cls.methods[name], cls.env, cls)
@@ -272,6 +284,12 @@ class Calls(InterpreterState):
             if method is not None:
                 fn, home = method
                 return BoundMethod(record, Closure(fn, home.env, home))
+            if cls.explicit_self:
+                # Python: a class attribute is read through its instances.
+                found = cls.find_static(name)
+                if found is not None:
+                    value, owner = found
+                    return BoundMethod(cls, value) if name in owner.class_methods else value
         if record.kind:
             ctx = CallContext(self, line, col)
             getter = self.engine.getter(record.kind, name)
@@ -282,7 +300,9 @@ class Calls(InterpreterState):
                 return BoundMethod(record, builtin)
             if self.engine.kinds.get(record.kind) is not None:
                 return self.engine.missing_member(ctx, record, name)
-        return self.dialect.object_member(CallContext(self, line, col), record, name)
+        if cls is not None and self.dialect.record_protocols:
+            return self.dialect.record_member(CallContext(self, line, col), record, name)
+        return UNDEFINED
 
     def set_member(self, obj: Value, name: str, value: Value, line: int, col: int) -> None:
         if isinstance(obj, Record):
@@ -303,7 +323,7 @@ class Calls(InterpreterState):
         if isinstance(obj, Unknown):
             return
         if isinstance(obj, ClassValue):
-            owner = obj.find_static(name) or obj
+            owner = obj.static_owner(name) or obj
             if name in owner.static_setters:
                 setter = Closure(owner.static_setters[name], owner.env, owner)
                 self._invoke(setter, [value], {}, owner, line, col)
@@ -349,7 +369,7 @@ class Calls(InterpreterState):
         while scope is not None:
             home = scope.vars.get(HOME)
             if isinstance(home, ClassValue):
-                owner = home.find_static(name)
+                owner = home.static_owner(name)
                 if owner is not None:
                     return owner, False
             scope = scope.parent
@@ -493,7 +513,10 @@ class Calls(InterpreterState):
                 scope.declare(HOME, closure.home)
             if new_target is not None:
                 scope.declare(NEW_TARGET, new_target)
-        self._bind_params(fn, args, kwargs, scope, line, col)
+        self._bind_params(fn, args, kwargs, scope, line, col, self.defaults_of(closure))
+        if fn.generator and isinstance(fn.body, ir.Block):
+            # Its body runs as its items are asked for.
+            return Generator(self, body=fn.body, scope=scope, frame=(closure.name, args))
         self.depth += 1
         self.frames.append((closure.name, args))
         try:
@@ -518,12 +541,14 @@ class Calls(InterpreterState):
         scope: Scope,
         line: int,
         col: int,
+        defaults: tuple[Value, ...] | None = None,
     ) -> None:
         position = 0
         remaining = dict(kwargs)
-        for param in fn.params:
+        for number, param in enumerate(fn.params):
             if param.kind == "rest":
-                self.bind(param.target, list(args[position:]), scope, "let", line, col)
+                rest = self.dialect.rest_arguments(list(args[position:]))
+                self.bind(param.target, rest, scope, "let", line, col)
                 position = len(args)
                 continue
             if param.kind == "kwrest":
@@ -538,7 +563,9 @@ class Calls(InterpreterState):
             elif name is not None and name in remaining:
                 value = remaining.pop(name)
             if value is UNDEFINED and param.default is not None:
-                value = self.eval(param.default, scope)
+                value = (
+                    defaults[number] if defaults is not None else self.eval(param.default, scope)
+                )
             self.bind(param.target, value, scope, "let", line, col)
 
     def _construct(
@@ -570,6 +597,10 @@ class Calls(InterpreterState):
             )
             return Unknown(f"{cls.name} nests too deeply", line)
         if cls.explicit_self:
+            if self.dialect.record_protocols:
+                made = self.dialect.instantiate(CallContext(self, line, col), cls, args, kwargs)
+                if made is not NotImplemented:
+                    return made
             # Python: the instance exists first; __init__ (inherited or not) fills it.
             engine_base = cls.engine_base()
             instance: Value = Record("", cls=target, value_type=target.value_type)
@@ -579,8 +610,15 @@ class Calls(InterpreterState):
             ctor = self._find_constructor(cls)
             if ctor is not None:
                 fn, home = ctor
-                self._invoke(
-                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col
+                # A constructor is never read as a helper without a body: it makes its instance.
+                self._run_closure(
+                    Closure(fn, home.env, home),
+                    [instance, *args],
+                    kwargs,
+                    instance,
+                    line,
+                    col,
+                    None,
                 )
             return instance
         if cls.constructor is None:
@@ -664,6 +702,9 @@ class Calls(InterpreterState):
         for member in expr.members:
             if member.kind == "constructor" and isinstance(member.value, ir.FunctionExpr):
                 cls.constructor = member.value
+            elif member.kind == "classmethod" and isinstance(member.value, ir.FunctionExpr):
+                cls.static[member.name] = Closure(member.value, class_env, cls)
+                cls.class_methods.add(member.name)
             elif member.kind == "method" and isinstance(member.value, ir.FunctionExpr):
                 if member.static:
                     cls.static[member.name] = Closure(member.value, class_env, cls)
@@ -684,7 +725,7 @@ class Calls(InterpreterState):
                 else:
                     fields.append((member.name, init))
         cls.instance_fields = tuple(fields)
-        return cls
+        return self.dialect.class_defined(CallContext(self, expr.line, expr.col), cls)
 
 
 def is_stub(body: ir.Block | ir.Expr) -> bool:

@@ -143,7 +143,7 @@ class CallContext:
         return self.interp.frames[::-1]
 
     def iterate(self, value: Value) -> list[Value] | None:
-        items = self.interp.dialect.iterate(value, "of")
+        items = self.interp.iterate(value, "of")
         return None if items is None else list(items)
 
 

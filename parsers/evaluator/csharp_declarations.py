@@ -272,6 +272,7 @@ class CSharpDeclarations(CSharpStatements):
         return type, ``out``/``ref`` parameters handed back."""
         infos = self._param_infos(self._field(node, "parameters"), parameter_types)
         line, col = self._pos(node)
+        self._iterators.append(False)
         with self.function_scope(
             {p.name: p.type_name for p in infos if p.type_name is not None},
             returns,
@@ -299,11 +300,15 @@ class CSharpDeclarations(CSharpStatements):
             # A stub (``{ }``, a ``throw``) stays one: an engine reads a call of it as the
             # object it asks for.
             prologue = [] if is_stub(body) else self._prologue(infos)
+        iterator = self._iterators.pop()
         if prologue or (any(p.modifier in ("out", "ref") for p in infos) and not is_stub(body)):
             if not isinstance(body, ir.Block):
                 body = ir.Block(line, col, (ir.Return(line, col, body),))
             body = self._hand_back(infos, ir.Block(line, col, (*prologue, *body.body)))
-        return ir.FunctionExpr(line, col, name, self._ir_params(infos), body, arrow), infos
+        return (
+            ir.FunctionExpr(line, col, name, self._ir_params(infos), body, arrow, iterator),
+            infos,
+        )
 
     def _return_type(self, node: Node) -> str | None:
         type_node = node.child_by_field_name("returns") or node.child_by_field_name("type")

@@ -9,6 +9,7 @@ hands them over as ``operators`` (a function returning ``NotImplemented`` for ot
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -47,6 +48,7 @@ from parsers.evaluator.csharp_text import (
     string_members as text_string_members,
 )
 from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -116,6 +118,8 @@ _OPERATOR_METHODS = {
 }
 
 _MAX_TEXT = 1_000_000
+#: The items of an iterator LINQ reads at most.
+_MAX_ITEMS = 100_000
 #: ``System.Math`` (and Unity's ``Mathf``) functions that are Python's ``math`` function of
 #: the lower-case name.
 PYTHON_MATH_NAMES = ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")
@@ -413,6 +417,9 @@ _MIDPOINT: dict[str, Value] = {
 class CSharp(Dialect):
     name = "csharp"
     implicit_this = True
+    #: User classes and structs take part in operators (``operator +``), deconstruction
+    #: (``Deconstruct``) and ``System.Object``'s members through the record protocols.
+    record_protocols = True
 
     def __init__(self, operators: Operators | None = None) -> None:
         self.operators = operators
@@ -516,14 +523,12 @@ class CSharp(Dialect):
             return left
         if right_type is Unknown:
             return right
-        if (isinstance(left, Record) or isinstance(right, Record)) and not (
-            op == "+" and (type(left) is str or type(right) is str)
+        if (
+            self.operators is not None
+            and (isinstance(left, Record) or isinstance(right, Record))
+            and not (op == "+" and (type(left) is str or type(right) is str))
         ):
-            if self.operators is not None:
-                result = self.operators(op, left, right)
-                if result is not NotImplemented:
-                    return result
-            result = self._user_operator(op, left, right)
+            result = self.operators(op, left, right)
             if result is not NotImplemented:
                 return result
         checked = op[0] == "c"
@@ -629,11 +634,14 @@ class CSharp(Dialect):
                         return member
         return EnumMember(value, like.enum, str(value))
 
-    def _user_operator(self, op: str, left: Value, right: Value) -> Value:
+    def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
         """A C# class's or struct's own operator (``public static V operator +(V a, V b)``,
-        lowered to a static method ``op_Addition``), called with both operands."""
+        lowered to a static method ``op_Addition``), called with both operands; text joined to
+        an object is C#'s string concatenation, not an operator of the object."""
+        if op == "+" and (isinstance(left, str) or isinstance(right, str)):
+            return NotImplemented
         name = _OPERATOR_METHODS.get(op.removeprefix("checked"))
-        if name is None or self.interpreter is None:
+        if name is None:
             return NotImplemented
         for owner in (left, right):
             if isinstance(owner, Record) and owner.cls is not None:
@@ -641,29 +649,44 @@ class CSharp(Dialect):
                 while isinstance(cls, ClassValue):
                     method = cls.static.get(name)
                     if method is not None:
-                        return self.interpreter.call_value(method, [left, right], {}, 0, 0)
+                        return ctx.call(method, [left, right])
                     cls = cls.base
         if op in ("!=", "!==") and name == "op_Inequality":
-            equal = self._user_operator("==", left, right)
+            equal = self.record_binary(ctx, "==", left, right)
             if equal is not NotImplemented:
                 truth = self.truthy(equal)
                 return Unknown("an unknown comparison") if truth is None else not truth
         return NotImplemented
+
+    def record_unary(self, ctx: CallContext, op: str, operand: Record) -> Value:
+        """``-v`` and ``!v`` of a class or struct declaring the operator."""
+        name = {"-": "op_UnaryNegation", "not": "op_LogicalNot", "+": "op_UnaryPlus"}.get(op)
+        cls = operand.cls
+        method = cls.static.get(name) if cls is not None and name is not None else None
+        return ctx.call(method, [operand]) if method is not None else NotImplemented
+
+    def record_items(self, ctx: CallContext, value: Record) -> Iterable[Value] | None:
+        """Deconstruction (``var (a, b) = value``) calls its ``Deconstruct``, which hands its
+        ``out`` parameters back."""
+        method = value.cls.find_method("Deconstruct") if value.cls is not None else None
+        if method is None:
+            return None
+        fn, home = method
+        globals_ = ctx.interp.globals.vars
+        globals_["%out"] = None
+        ctx.call(BoundMethod(value, Closure(fn, home.env, home)), [])
+        handed = globals_.get("%out")
+        return iter(handed) if isinstance(handed, list) else None
 
     def unary(self, op: str, operand: Value) -> Value:
         if isinstance(operand, Unknown):
             return operand
         if op[:1] == "(":
             return self.convert(op[1:-1], operand)
-        if isinstance(operand, Record):
-            if self.operators is not None:
-                result = self.operators("neg" if op == "-" else op, operand, None)
-                if result is not NotImplemented:
-                    return result
-            name = {"-": "op_UnaryNegation", "not": "op_LogicalNot"}.get(op)
-            method = operand.cls.static.get(name) if operand.cls is not None and name else None
-            if method is not None and self.interpreter is not None:
-                return self.interpreter.call_value(method, [operand], {}, 0, 0)
+        if isinstance(operand, Record) and self.operators is not None:
+            result = self.operators("neg" if op == "-" else op, operand, None)
+            if result is not NotImplemented:
+                return result
         if op == "not":
             truth = self.truthy(operand)
             return Unknown("negation of an unknown value") if truth is None else not truth
@@ -919,6 +942,11 @@ class CSharp(Dialect):
             return self._nullable_member(obj, name)
         if isinstance(obj, Closure | Builtin | BoundMethod) and name in ("Invoke", "DynamicInvoke"):
             return obj
+        if type(obj) is Generator:
+            # An iterator's LINQ runs over its items (LINQ runs at once here).
+            return self._linq_member(list(itertools.islice(obj, _MAX_ITEMS)), name) or Unknown(
+                f"an iterator's {name} is not modelled"
+            )
         if isinstance(obj, tuple) and name.startswith("Item") and name[4:].isdigit():
             index = int(name[4:]) - 1
             return obj[index] if 0 <= index < len(obj) else Unknown(f"a tuple has no {name}")
@@ -996,7 +1024,7 @@ class CSharp(Dialect):
             return
         ctx.info("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
 
-    def object_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+    def record_member(self, ctx: CallContext, record: Record, name: str) -> Value:
         """``System.Object``'s members on an instance of a user class or struct: ``Equals``
         (field by field for a struct, identity for a class), ``ToString``, ``GetType``."""
 
@@ -1055,21 +1083,10 @@ class CSharp(Dialect):
             ctx.warning("eval.bad_index", f"index {index!r} out of range; assignment ignored")
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        if type(value) is Generator:
+            return value
         if isinstance(value, str):
             return (Char(c) for c in value)
-        if isinstance(value, Record) and value.cls is not None and self.interpreter is not None:
-            # Deconstruction (``var (a, b) = value``) calls its ``Deconstruct``, which hands
-            # its ``out`` parameters back.
-            method = value.cls.find_method("Deconstruct")
-            if method is not None:
-                fn, home = method
-                globals_ = self.interpreter.globals.vars
-                globals_["%out"] = None
-                self.interpreter.call_value(
-                    BoundMethod(value, Closure(fn, home.env, home)), [], {}, 0, 0
-                )
-                handed = globals_.get("%out")
-                return iter(handed) if isinstance(handed, list) else None
         if isinstance(value, RectangularArray):
             return iter(value.cells())
         if isinstance(value, list | tuple):

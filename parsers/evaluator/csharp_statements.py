@@ -87,8 +87,16 @@ class CSharpStatements(CSharpPatterns):
         return self.statement(named[0]) if named else None
 
     def _yield(self, node: Node) -> ir.Stmt:
-        # A coroutine's yields only wait: the statements around them still run.
-        return ir.Pass(*self._pos(node))
+        """``yield return x;`` (the function is an iterator: a generator of the core) and
+        ``yield break;`` (it ends)."""
+        line, col = self._pos(node)
+        if self._iterators:
+            self._iterators[-1] = True
+        if any(c.type == "break" for c in node.children):
+            return ir.Return(line, col, None)
+        named = self._with_this(node)
+        value = self.expression(named[0]) if named else ir.Const(line, col, None)
+        return ir.ExprStmt(line, col, ir.Yield(line, col, value))
 
     def _declarators(self, declaration: Node) -> list[tuple[ir.Pattern, ir.Expr | None, Node]]:
         """Each declared variable, its value converted to the declared type (the type's

@@ -93,6 +93,8 @@ class CSharpTyping(CSharpTypes):
         self._returns: list[str | None] = []
         #: Inside ``checked(...)`` or a ``checked { }`` block: integer overflow throws.
         self.checked = False
+        #: For each function being lowered, whether it is an iterator (it holds a yield).
+        self._iterators: list[bool] = []
         #: The variables holding the exceptions of the catch clauses being lowered.
         self._catching: list[str] = []
         #: For each statement being lowered, the pattern variables and temporaries it uses.

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import UNDEFINED, Record, Unknown, Value, is_number
+from parsers.evaluator.values import UNDEFINED, ClassValue, Record, Unknown, Value, is_number
 
 if TYPE_CHECKING:
     from parsers.evaluator.interpreter import Interpreter
@@ -25,6 +25,67 @@ class Dialect:
     #: The interpreter running the code, set when it starts: what an operator or a conversion
     #: needs to call back into the script (C#'s ``ToString`` overrides, user operators).
     interpreter: Interpreter | None = None
+    #: Python: parameter defaults are evaluated once, when the function is defined.
+    defaults_at_definition = False
+    #: Python: a function definition (re)binds its name when the statement is reached (it is
+    #: still hoisted, so a call before it finds the first definition).
+    rebinds_definitions = False
+    #: Python: instances of user classes take part in operators, truth, iteration and
+    #: construction through their class's methods: ``record_binary``, ``record_unary``,
+    #: ``record_truthy``, ``record_items`` and ``instantiate`` are asked first.
+    record_protocols = False
+
+    #: Names the language defines on demand: made for the run when first named
+    #: (``builtin_value``), so a run that never names them never makes them (Python's
+    #: exception classes).
+    builtin_names: frozenset[str] = frozenset()
+
+    def builtin_value(self, name: str) -> Value:
+        """The value of one of ``builtin_names``, made for this run."""
+        raise KeyError(name)
+
+    # --- user-class protocols (only asked when ``record_protocols``) ---------------------------
+    def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
+        """``left op right`` when either is a record; ``NotImplemented`` for ``binary``."""
+        return NotImplemented
+
+    def record_unary(self, ctx: CallContext, op: str, operand: Record) -> Value:
+        """``op operand`` of a record; ``NotImplemented`` for ``unary``."""
+        return NotImplemented
+
+    def record_truthy(self, ctx: CallContext, value: Record) -> bool | None:
+        """Truth of a record (Python's ``__bool__``/``__len__``)."""
+        return self.truthy(value)
+
+    def record_items(self, ctx: CallContext, value: Record) -> Iterable[Value] | None:
+        """Items of a record the dialect's ``iterate`` does not know (Python's ``__iter__``)."""
+        return None
+
+    def record_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+        """A member of a user class instance that neither it nor its class defines (Python's
+        ``__class__``, ``__dict__``); ``UNDEFINED`` when it has none."""
+        return UNDEFINED
+
+    def instantiate(
+        self, ctx: CallContext, cls: ClassValue, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """What calling an ``explicit_self`` class gives, when it is not a plain construction
+        (Python's enums look their members up); ``NotImplemented`` to construct it."""
+        return NotImplemented
+
+    def class_defined(self, ctx: CallContext, cls: ClassValue) -> Value:
+        """What a class definition binds, once its members are in (Python turns an ``Enum``
+        subclass's attributes into its members)."""
+        return cls
+
+    def delete_index(self, ctx: CallContext, obj: Value, index: Value) -> None:
+        """``del obj[index]`` (JS ``delete obj[key]``): a key of a dict or a record's field."""
+        if isinstance(obj, dict):
+            obj.pop(index, None)
+        elif isinstance(obj, Record) and isinstance(index, str):
+            obj.fields.pop(index, None)
+        else:
+            ctx.warning("eval.ignored_delete", "this deletion is not modelled; ignored")
 
     def globals(self) -> dict[str, Value]:
         return {}
@@ -61,6 +122,21 @@ class Dialect:
     def unary(self, op: str, operand: Value) -> Value:
         raise NotImplementedError
 
+    def rest_arguments(self, values: list[Value]) -> Value:
+        """What a rest parameter (``...args``, Python's ``*args``) binds: a list; Python's is a
+        tuple."""
+        return values
+
+    def comprehension(
+        self, kind: str, items: list[Value], pairs: list[tuple[Value, Value]]
+    ) -> Value:
+        """What a list, set or dict comprehension gives from its items (``pairs`` for a dict)."""
+        if kind == "dict":
+            return {k: v for k, v in pairs if not isinstance(k, Unknown)}
+        if kind == "set":
+            return list(dict.fromkeys(v for v in items if not isinstance(v, list | dict | Record)))
+        return items
+
     def augmented(self, op: str, current: Value, value: Value) -> Value:
         """``current op= value``: the value to bind. Languages whose ``+=`` works in place on
         some types (Python lists, open3d meshes) mutate ``current`` and return it."""
@@ -87,11 +163,6 @@ class Dialect:
 
     def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
         ctx.info("eval.ignored_assignment", f"cannot set {name} on this value; ignored")
-
-    def object_member(self, ctx: CallContext, record: Record, name: str) -> Value:
-        """A member every object has that a user class's instance does not declare (C#'s
-        ``Equals``, ``GetType``); undefined in languages without such members."""
-        return UNDEFINED
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         return Unknown("index is not known")

@@ -5,12 +5,14 @@ templates, assignments, functions, comprehensions under the iteration cap, impor
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import HOME, NEW_TARGET, THIS, BreakSignal, ContinueSignal
+from parsers.evaluator.generators import Generator, run_yield
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import (
     UNDEFINED,
@@ -29,6 +31,11 @@ from parsers.evaluator.values import (
 _NOT_A_MEMBER = object()
 
 
+def _instance(value: Value) -> bool:
+    """Whether ``value`` is an instance of a user class."""
+    return type(value) is Record and value.cls is not None
+
+
 class ExpressionEvaluator(Calls):
     """The handler of each expression of ``ir``."""
 
@@ -45,6 +52,10 @@ class ExpressionEvaluator(Calls):
             member = self._implicit_member(expr.id, env, expr.line, expr.col)
             if member is not _NOT_A_MEMBER:
                 return member
+        if expr.id in self.dialect.builtin_names:
+            made = self.dialect.builtin_value(expr.id)
+            self.globals.declare(expr.id, made)
+            return made
         fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
@@ -52,7 +63,7 @@ class ExpressionEvaluator(Calls):
 
     def _defined(self, name: str, env: Scope) -> bool:
         """Whether a bare ``name`` means something the code or its libraries define."""
-        if env.lookup(name)[0]:
+        if env.lookup(name)[0] or name in self.dialect.builtin_names:
             return True
         return self.dialect.implicit_this and self._implicit_owner(name, env)[0] is not None
 
@@ -172,13 +183,14 @@ class ExpressionEvaluator(Calls):
                 ctor = self._find_constructor(base)
                 if ctor is not None:
                     fn, owner = ctor
-                    self._invoke(
+                    self._run_closure(
                         Closure(fn, owner.env, owner),
                         [instance, *args],
                         kwargs,
                         instance,
                         expr.line,
                         expr.col,
+                        None,
                     )
             return UNDEFINED
         _, new_target = env.lookup(NEW_TARGET)
@@ -213,7 +225,9 @@ class ExpressionEvaluator(Calls):
             method = base.find_method(expr.name)
             if method is not None:
                 fn, owner = method
-                return Closure(fn, owner.env, owner)
+                closure = Closure(fn, owner.env, owner)
+                # Python's super().m(...) passes the instance as the method's first argument.
+                return BoundMethod(this, closure) if owner.explicit_self else closure
             base = base.engine_base()
         if isinstance(base, EngineClass) and isinstance(this, Record) and this.kind:
             builtin = self.engine.method(this.kind, expr.name)
@@ -227,6 +241,8 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
+        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+            return self.binary(op, left, right, expr.line, expr.col)
         return self.dialect.binary(op, left, right)
 
     def _instanceof(self, value: Value, cls: Value) -> Value:
@@ -248,8 +264,8 @@ class ExpressionEvaluator(Calls):
         result: Value = True
         for op, operand in zip(expr.ops, expr.operands[1:], strict=True):
             right = self.eval(operand, env)
-            result = self.dialect.binary(op, left, right)
-            truth = self.dialect.truthy(result)
+            result = self.binary(op, left, right, expr.line, expr.col)
+            truth = self.truth(result, expr.line, expr.col)
             if truth is None:
                 return Unknown("comparison of unknown values")
             if not truth:
@@ -286,6 +302,12 @@ class ExpressionEvaluator(Calls):
             return self.dialect.typeof(value)
         if expr.op == "void":
             return UNDEFINED
+        if self.dialect.record_protocols and type(value) is Record:
+            result = self.dialect.record_unary(
+                CallContext(self, expr.line, expr.col), expr.op, value
+            )
+            if result is not NotImplemented:
+                return result
         return self.dialect.unary(expr.op, value)
 
     def _conditional(self, expr: ir.Conditional, env: Scope) -> Value:
@@ -386,7 +408,11 @@ class ExpressionEvaluator(Calls):
             value = self.eval(expr.value, env)
         else:
             current = self.eval(expr.target, env)  # type: ignore[arg-type]
-            value = self.dialect.augmented(expr.op, current, self.eval(expr.value, env))
+            operand = self.eval(expr.value, env)
+            if self.dialect.record_protocols and _instance(current):
+                value = self.binary(expr.op, current, operand, expr.line, expr.col)
+            else:
+                value = self.dialect.augmented(expr.op, current, operand)
         self.bind(expr.target, value, env, None, expr.line, expr.col)
         return value
 
@@ -408,7 +434,11 @@ class ExpressionEvaluator(Calls):
         return self._closure(expr, env)
 
     def _comprehension(self, expr: ir.Comprehension, env: Scope) -> Value:
-        scope = Scope(env, function=True)
+        # The loop targets are the comprehension's own (declared in its scope); an assignment
+        # expression inside it binds in the enclosing function, as Python's ``:=`` does.
+        scope = Scope(env)
+        if expr.kind == "generator":
+            return self._generator_expression(expr, scope)
         results: list[Value] = []
         pairs: list[tuple[Value, Value]] = []
         counter = [0]
@@ -428,14 +458,14 @@ class ExpressionEvaluator(Calls):
                 return
             clause = expr.clauses[level]
             if isinstance(clause, ir.CompIf):
-                if self.dialect.truthy(self.eval(clause.test, scope)):
+                if self._comprehension_test(clause, scope):
                     run(level + 1)
                 return
-            items = self.dialect.iterate(self.eval(clause.iterable, scope), "of")
+            items = self.iterate(self.eval(clause.iterable, scope), "of")
             if items is None:
                 raise ContinueSignal
             for item in items:
-                self.bind(clause.target, item, scope, None, clause.line, clause.col)
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
                 run(level + 1)
 
         try:
@@ -450,13 +480,70 @@ class ExpressionEvaluator(Calls):
                 expr.col,
             )
             return Unknown("comprehension over an unknown value", expr.line)
-        if expr.kind == "dict":
-            return {k: v for k, v in pairs if not isinstance(k, Unknown)}
-        if expr.kind == "set":
-            return list(
-                dict.fromkeys(v for v in results if not isinstance(v, list | dict | Record))
+        return self.dialect.comprehension(expr.kind, results, pairs)
+
+    def _comprehension_test(self, clause: ir.CompIf, scope: Scope) -> bool:
+        truth = self.dialect.truthy(self.eval(clause.test, scope))
+        if truth is None:
+            self.warning(
+                "eval.unknown_condition",
+                "this comprehension condition cannot be decided statically; the item is left out",
+                clause.line,
+                clause.col,
             )
-        return results
+        return bool(truth)
+
+    def _generator_expression(self, expr: ir.Comprehension, scope: Scope) -> Value:
+        """A generator expression: its first iterable is read at once, everything else as
+        its items are asked for."""
+        first = expr.clauses[0] if expr.clauses else None
+        if not isinstance(first, ir.CompFor) or not isinstance(expr.element, ir.Node):
+            return Unknown("a generator expression that cannot be read", expr.line)
+        head = self.iterate(self.eval(first.iterable, scope), "of")
+        if head is None:
+            self.warning(
+                "eval.unknown_iterable",
+                "generator expression over a value that cannot be known statically",
+                expr.line,
+                expr.col,
+            )
+            return Unknown("generator expression over an unknown value", expr.line)
+        element: ir.Expr = expr.element
+        clauses = expr.clauses
+        limit = self.limits.max_loop_iterations
+
+        def items(level: int, source: Iterable[Value] | None) -> Iterator[Value]:
+            if level == len(clauses):
+                yield self.eval(element, scope)
+                return
+            clause = clauses[level]
+            if isinstance(clause, ir.CompIf):
+                if self._comprehension_test(clause, scope):
+                    yield from items(level + 1, None)
+                return
+            if source is None:
+                source = self.iterate(self.eval(clause.iterable, scope), "of")
+                if source is None:
+                    self.warning(
+                        "eval.unknown_iterable",
+                        "generator expression over a value that cannot be known statically",
+                        clause.line,
+                        clause.col,
+                    )
+                    return
+            for item in source:
+                self.bind(clause.target, item, scope, "let", clause.line, clause.col)
+                yield from items(level + 1, None)
+
+        def capped() -> Iterator[Value]:
+            for count, item in enumerate(items(0, head), start=1):
+                if count > limit:
+                    self._loop_limit(expr)
+                    return
+                self.budget.step()
+                yield item
+
+        return Generator(self, items=capped())
 
     def _import(self, expr: ir.ImportValue, env: Scope) -> Value:
         return self.engine.resolve_import(
@@ -465,6 +552,10 @@ class ExpressionEvaluator(Calls):
 
     def _await(self, expr: ir.Await, env: Scope) -> Value:
         return self.eval(expr.value, env)
+
+    def _yield(self, expr: ir.Yield, env: Scope) -> Value:
+        value = UNDEFINED if expr.value is None else self.eval(expr.value, env)
+        return run_yield(self, expr, value)
 
     def _opaque(self, expr: ir.Opaque, env: Scope) -> Value:
         return Unknown(expr.what, expr.line)

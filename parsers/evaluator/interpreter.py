@@ -62,6 +62,7 @@ class Interpreter(StatementRunner, ExpressionEvaluator):
             ir.Comprehension: self._comprehension,
             ir.ImportValue: self._import,
             ir.Await: self._await,
+            ir.Yield: self._yield,
             ir.Opaque: self._opaque,
             ir.Slice: self._slice_alone,
         }

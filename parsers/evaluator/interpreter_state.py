@@ -6,7 +6,7 @@ function declarations hoisted), the loop cap, the stop at the budget, and report
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from parsers.evaluator import ir
@@ -14,9 +14,18 @@ from parsers.evaluator.context import CallContext, Reporter
 from parsers.evaluator.control_flow import HOME
 from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.engine import Engine
+from parsers.evaluator.generators import Generator
 from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import ClassValue, Closure, Record, Unknown, Value, type_name
+from parsers.evaluator.values import (
+    UNDEFINED,
+    ClassValue,
+    Closure,
+    Record,
+    Unknown,
+    Value,
+    type_name,
+)
 
 
 class InterpreterState:
@@ -53,6 +62,13 @@ class InterpreterState:
         self.stopped: str | None = None
         #: For each derived constructor being run, where its super() call leaves ``this``.
         self._pending_this: list[dict[str, Value]] = []
+        #: Defaults of functions evaluated at their first call (``defaults_of``), by function
+        #: and scope, with both kept alive.
+        self._defaults: dict[tuple[int, int], tuple[ir.FunctionExpr, Scope, tuple[Value, ...]]] = {}
+        #: Generator bodies started in this run (abandoned at its end if still suspended).
+        self.generators: list[Generator] = []
+        #: True while those are abandoned: no more of the script runs (no ``finally``).
+        self.abandoning = False
 
     # --- entry points -----------------------------------------------------------------------
     def context(self, line: int = 0, col: int = 0) -> CallContext:
@@ -111,7 +127,8 @@ class InterpreterState:
         """Function declarations are visible in their whole block (JS hoisting)."""
         for stmt in body:
             if type(stmt) is ir.FunctionDecl and stmt.fn.name:
-                env.declare(stmt.fn.name, self._closure(stmt.fn, env))
+                # Defaults evaluated at definition wait for the definition itself.
+                env.declare(stmt.fn.name, self._closure(stmt.fn, env, defaults=False))
 
     def _loop_limit(self, node: ir.Node) -> None:
         self.warning(
@@ -125,11 +142,21 @@ class InterpreterState:
     def eval(self, expr: ir.Expr, env: Scope) -> Value:
         return self._eval[type(expr)](expr, env)
 
+    def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
+        """The items a loop, spread or destructuring visits: a generator's, lazily, in every
+        language; otherwise the dialect's (None when not iterable or unknown)."""
+        if type(value) is Generator:
+            return value
+        items = self.dialect.iterate(value, mode)
+        if items is None and self.dialect.record_protocols and type(value) is Record:
+            return self.dialect.record_items(CallContext(self, 0, 0), value)
+        return items
+
     def _spread(self, spread: ir.Spread, env: Scope, into: list[Value]) -> None:
         """``...xs`` / ``*xs``: the items of ``xs`` appended to ``into`` (at most the collection
         cap), or one unknown when they cannot be known."""
         value = self.eval(spread.value, env)
-        items = self.dialect.iterate(value, "of")
+        items = self.iterate(value, "of")
         if items is None:
             into.append(
                 Unknown(value.reason if isinstance(value, Unknown) else "spread of a non-iterable")
@@ -137,6 +164,46 @@ class InterpreterState:
         else:
             into.extend(itertools.islice(items, self.limits.max_collection))
 
-    def _closure(self, fn: ir.FunctionExpr, env: Scope) -> Closure:
+    def _closure(self, fn: ir.FunctionExpr, env: Scope, *, defaults: bool = True) -> Closure:
         found, home = env.lookup(HOME)
-        return Closure(fn, env, home if found and isinstance(home, ClassValue) else None)
+        closure = Closure(fn, env, home if found and isinstance(home, ClassValue) else None)
+        if defaults and self.dialect.defaults_at_definition and _has_defaults(fn):
+            closure.defaults = self._evaluate_defaults(fn, env)
+        return closure
+
+    def _evaluate_defaults(self, fn: ir.FunctionExpr, env: Scope) -> tuple[Value, ...]:
+        return tuple(
+            UNDEFINED if p.default is None else self.eval(p.default, env) for p in fn.params
+        )
+
+    def defaults_of(self, closure: Closure) -> tuple[Value, ...] | None:
+        """The defaults a call of ``closure`` binds: those of its definition; for a method (or
+        a function called before its definition ran) evaluated at its first call and kept."""
+        if closure.defaults is not None or not self.dialect.defaults_at_definition:
+            return closure.defaults
+        fn = closure.fn
+        if not _has_defaults(fn):
+            return None
+        key = (id(fn), id(closure.env))
+        kept = self._defaults.get(key)
+        if kept is None:
+            kept = self._defaults[key] = (fn, closure.env, self._evaluate_defaults(fn, closure.env))
+        return kept[2]
+
+    def truth(self, value: Value, line: int, col: int) -> bool | None:
+        """Truth of a value, a user class's own for its instances (Python's ``__bool__``)."""
+        if self.dialect.record_protocols and type(value) is Record:
+            return self.dialect.record_truthy(CallContext(self, line, col), value)
+        return self.dialect.truthy(value)
+
+    def binary(self, op: str, left: Value, right: Value, line: int, col: int) -> Value:
+        """``left op right``, through a user class's own operators for its instances."""
+        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+            result = self.dialect.record_binary(CallContext(self, line, col), op, left, right)
+            if result is not NotImplemented:
+                return result
+        return self.dialect.binary(op, left, right)
+
+
+def _has_defaults(fn: ir.FunctionExpr) -> bool:
+    return any(p.default is not None for p in fn.params)

@@ -223,15 +223,21 @@ class Param(Node):
 @dataclass(slots=True)
 class FunctionExpr(Node):
     """A function, method or lambda. ``arrow`` functions see the ``this`` of their scope.
-    ``body`` is a block, or an expression for arrows and lambdas."""
+    ``body`` is a block, or an expression for arrows and lambdas. A ``generator`` function
+    (its body holds a ``Yield``: Python, JS ``function*``, a C# iterator) returns a generator
+    whose body runs as its items are asked for (``parsers/evaluator/generators.py``)."""
 
     name: str | None
     params: tuple[Param, ...]
     body: Block | Expr
     arrow: bool = False
+    generator: bool = False
 
 
-ClassMemberKind: TypeAlias = Literal["method", "getter", "setter", "field", "constructor"]
+#: A ``classmethod`` is a static method that receives the class it is read from.
+ClassMemberKind: TypeAlias = Literal[
+    "method", "getter", "setter", "field", "constructor", "classmethod"
+]
 
 
 @dataclass(slots=True)
@@ -287,6 +293,18 @@ class Await(Node):
 
 
 @dataclass(slots=True)
+class Yield(Node):
+    """``yield value`` in a generator function (``value`` None: the language's nothing;
+    C#'s ``yield return``). With ``delegate`` (Python ``yield from``, JS ``yield*``) every
+    item of ``value`` is yielded in turn. Its value is what the consumer sends in (Python
+    ``send``, JS ``next(v)``; plain iteration sends ``UNDEFINED``), and for a delegation to a
+    generator that generator's return value. C#'s ``yield break`` is a ``Return``."""
+
+    value: Expr | None
+    delegate: bool = False
+
+
+@dataclass(slots=True)
 class Opaque(Node):
     """A construct the front end cannot lower; evaluates to an ``Unknown`` saying ``what``."""
 
@@ -297,7 +315,7 @@ Expr: TypeAlias = (
     "Const | Name | Member | Index | Slice | Call | New | SuperCall | SuperMember | Binary"
     " | Compare | Logical | Unary | Conditional | ListLit | TupleLit | DictLit | Template"
     " | Sequence | Assign | Update | FunctionExpr | ClassExpr | Comprehension | ImportValue"
-    " | Await | Opaque"
+    " | Await | Yield | Opaque"
 )
 
 # --- patterns (assignment and declaration targets) ------------------------------------------
@@ -305,10 +323,12 @@ Expr: TypeAlias = (
 
 @dataclass(slots=True)
 class ListPattern(Node):
-    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element."""
+    """``[a, , b, ...rest]`` or Python's ``a, (b, c) = ...``; ``None`` skips an element.
+    ``after`` are the targets that follow the rest (Python's ``first, *middle, last``)."""
 
     items: tuple[Pattern | None, ...]
     rest: Pattern | None = None
+    after: tuple[Pattern | None, ...] = ()
 
 
 @dataclass(slots=True)

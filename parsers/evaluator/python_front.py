@@ -3,8 +3,9 @@
 Used by the Blender and Open3D parsers with the ``Python`` dialect. Tolerant like the
 JavaScript front end: a statement holding a syntax error or cut off (tree-sitter's ERROR and
 MISSING nodes) is left out with a ``py.syntax`` warning giving its line and column, and every
-complete statement around it is kept. Constructs with no static meaning (``yield``, ``match``,
-complex numbers) become ``Opaque`` values or are skipped with an ``info`` diagnostic.
+complete statement around it is kept. Constructs with no static meaning (complex numbers) become
+``Opaque`` values; statements it cannot lower are skipped with a ``warning``. ``match`` is
+lowered by ``python_match``.
 
 Python's own rules the lowering encodes: blocks open no scope (``Block(scoped=False)``),
 ``for`` assigns its target (``ForEach(declare=None)``), classes take ``self`` explicitly,
@@ -14,7 +15,7 @@ Python's own rules the lowering encodes: blocks open no scope (``Block(scoped=Fa
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from parsers.evaluator import ir
 from parsers.evaluator.context import Reporter
@@ -24,9 +25,10 @@ from parsers.evaluator.lowering import (
     ExpressionHandlers,
     Incomplete,
     StatementHandlers,
-    TreeLowering,
     updatable,
 )
+from parsers.evaluator.python_class_front import ClassLowering
+from parsers.evaluator.python_match import MatchLowering
 from parsers.evaluator.treesitter import Node, SourceTree
 
 # A backslash at a line end continues the line inside a string.
@@ -79,11 +81,23 @@ def python_number(text: str) -> int | float:
     return float(lower)
 
 
-class PythonFrontEnd(TreeLowering):
+class PythonFrontEnd(ClassLowering, MatchLowering):
     """Lowers one parsed Python text. Diagnostics go to ``reporter`` with codes prefixed
     ``prefix`` (``py.syntax``)."""
 
     PREFIX = "py"
+    #: A backslash continuing a line inside brackets is a node of its own: no element.
+    COMMENTS = frozenset({"comment", "line_continuation"})
+    NON_STATEMENTS = frozenset({"comment", "line_continuation"})
+    #: Whether the function being lowered holds a ``yield`` (it is then a generator).
+    _yields = False
+    #: How many ``try`` statements were lowered (each names what it caught).
+    _tries = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The names holding the exceptions caught by the except clauses being lowered.
+        self._caught: list[ir.Name] = []
 
     def _handlers(self) -> tuple[StatementHandlers, ExpressionHandlers]:
         statements: StatementHandlers = {
@@ -97,14 +111,15 @@ class PythonFrontEnd(TreeLowering):
             "if_statement": self._if,
             "for_statement": self._for,
             "while_statement": self._while,
+            "match_statement": self._match,
             "try_statement": self._try,
             "with_statement": self._with,
             "return_statement": self._return,
             "pass_statement": lambda n: ir.Pass(*self._pos(n)),
             "break_statement": lambda n: ir.Break(*self._pos(n)),
             "continue_statement": lambda n: ir.Continue(*self._pos(n)),
-            "raise_statement": self._throw,
-            "assert_statement": lambda n: ir.Pass(*self._pos(n)),
+            "raise_statement": self._raise,
+            "assert_statement": self._assert,
             "delete_statement": self._delete,
             "global_statement": self._nonlocal,
             "nonlocal_statement": self._nonlocal,
@@ -146,6 +161,7 @@ class PythonFrontEnd(TreeLowering):
             "assignment": self._assignment,
             "augmented_assignment": self._augmented,
             "await": lambda n: ir.Await(*self._pos(n), self.expression(self._named(n)[0])),
+            "yield": self._yield,
             "keyword_argument": self._stray_keyword,
         }
         return statements, expressions
@@ -184,9 +200,21 @@ class PythonFrontEnd(TreeLowering):
 
     def _exec_statement(self, node: Node) -> ir.Stmt:
         self._report(
-            "info", "python2", "a Python 2 exec statement runs code the reader cannot see", node
+            "warning",
+            "python2",
+            "a Python 2 exec statement runs code the reader cannot see; skipped",
+            node,
         )
         return ir.Pass(*self._pos(node))
+
+    def _unknown_statement(self, node: Node) -> None:
+        # Whatever it does to the scene is not followed: a warning, never a silent skip.
+        self._report(
+            "warning",
+            "unsupported",
+            f"{node.type.replace('_', ' ')} is not understood; skipped",
+            node,
+        )
 
     def _import(self, node: Node) -> ir.Stmt:
         line, col = self._pos(node)
@@ -261,37 +289,122 @@ class PythonFrontEnd(TreeLowering):
         )
 
     def _try(self, node: Node) -> ir.Stmt:
+        """``try``: the except clauses are tried in order on the caught exception (by class,
+        through the dialect's ``%exception_matches``); none matching raises it again. ``else``
+        runs when the body raised nothing, before ``finally``."""
+        line, col = self._pos(node)
+        self._tries += 1
+        caught = ir.Name(line, col, f"%exception{self._tries}")
         body = self._block(self._required(node, "body"))
-        target: ir.Pattern | None = None
-        handler: ir.Block | None = None
+        clauses: list[tuple[ir.Expr | None, ir.Pattern | None, ir.Block]] = []
+        other: ir.Block | None = None
         final: ir.Block | None = None
-        extra: list[ir.Stmt] = []
+        self._caught.append(caught)
+        try:
+            for child in node.named_children:
+                if child.type in ("except_clause", "except_group_clause"):
+                    clauses.append(self._except_clause(child))
+                elif child.type == "else_clause":
+                    other = self._block(self._required(child, "body"))
+        finally:
+            self._caught.pop()
         for child in node.named_children:
-            if child.type in ("except_clause", "except_group_clause") and handler is None:
-                for part in child.named_children:
-                    if part.type == "as_pattern":
-                        alias = part.child_by_field_name("alias")
-                        if alias is not None:
-                            names = [n for n in alias.named_children if n.type == "identifier"] or [
-                                alias
-                            ]
-                            target = ir.Name(*self._pos(names[0]), self.text(names[0]))
-                    if part.type == "block":
-                        handler = self._block(part)
-            elif child.type == "else_clause":
-                extra.extend(self._block(self._required(child, "body")).body)
-            elif child.type == "finally_clause":
+            if child.type == "finally_clause":
                 blocks = [c for c in child.named_children if c.type == "block"]
                 final = self._block(blocks[0]) if blocks else None
-        if extra:
-            body = ir.Block(body.line, body.col, body.body + tuple(extra), scoped=False)
-        return ir.Try(
-            *self._pos(node),
-            body,
-            target,
-            handler or (ir.Block(*self._pos(node), (), scoped=False) if final is None else None),
-            final,
+        handler: ir.Block | None = None
+        if clauses:
+            chain: ir.Block = ir.Block(line, col, (ir.Throw(line, col, caught),), scoped=False)
+            for kind, alias, block in reversed(clauses):
+                statements = block.body
+                if alias is not None:
+                    bind = ir.Assign(line, col, alias, None, caught)
+                    statements = (ir.ExprStmt(line, col, bind), *statements)
+                taken = ir.Block(block.line, block.col, statements, scoped=False)
+                if kind is None:
+                    chain = taken
+                    continue
+                helper = ir.Name(line, col, "%exception_matches")
+                test = ir.Call(line, col, helper, (caught, kind))
+                chain = ir.Block(line, col, (ir.If(line, col, test, taken, chain),), scoped=False)
+            handler = chain
+        if other is None:
+            if handler is None and final is None:
+                handler = ir.Block(line, col, (), scoped=False)
+            return ir.Try(line, col, body, caught if handler is not None else None, handler, final)
+        # ``else``: a flag set at the end of the body says nothing was raised.
+        flag = ir.Name(line, col, f"%no_exception{self._tries}")
+
+        def set_flag(value: bool) -> ir.Stmt:
+            return ir.ExprStmt(
+                line, col, ir.Assign(line, col, flag, None, ir.Const(line, col, value))
+            )
+
+        guarded = ir.Block(line, col, (*body.body, set_flag(True)), scoped=False)
+        inner = ir.Try(
+            line,
+            col,
+            guarded,
+            caught,
+            handler or ir.Block(line, col, (ir.Throw(line, col, caught),), scoped=False),
         )
+        sequence = ir.Block(
+            line, col, (set_flag(False), inner, ir.If(line, col, flag, other)), scoped=False
+        )
+        if final is None:
+            return sequence
+        return ir.Try(line, col, sequence, None, None, final)
+
+    def _except_clause(self, node: Node) -> tuple[ir.Expr | None, ir.Pattern | None, ir.Block]:
+        kind: ir.Expr | None = None
+        alias: ir.Pattern | None = None
+        block: ir.Block | None = None
+        for part in node.named_children:
+            if part.type == "comment":
+                continue
+            if part.type == "block":
+                block = self._block(part)
+            elif part.type == "as_pattern":
+                inner = [
+                    c for c in part.named_children if c.type not in ("as_pattern_target", "comment")
+                ]
+                if inner:
+                    kind = self.expression(inner[0])
+                target = part.child_by_field_name("alias")
+                if target is not None:
+                    names = [n for n in target.named_children if n.type == "identifier"] or [target]
+                    alias = ir.Name(*self._pos(names[0]), self.text(names[0]))
+            elif kind is None:
+                kind = self.expression(part)
+        if block is None:
+            raise Incomplete(node)
+        return kind, alias, block
+
+    def _raise(self, node: Node) -> ir.Stmt:
+        """``raise X`` (a class is made an instance), ``raise X from Y``, and a bare ``raise``
+        in an except clause (the exception caught, raised again)."""
+        line, col = self._pos(node)
+        cause = node.child_by_field_name("cause")
+        named = [c for c in self._named(node) if cause is None or c.start_byte != cause.start_byte]
+        if not named:
+            if self._caught:
+                return ir.Throw(line, col, self._caught[-1])
+            return ir.Throw(
+                line, col, ir.Opaque(line, col, "raise with no exception being handled")
+            )
+        value = self.expression(named[0])
+        helper = ir.Name(line, col, "%raise_value")
+        return ir.Throw(line, col, ir.Call(line, col, helper, (value,)))
+
+    def _assert(self, node: Node) -> ir.Stmt:
+        """``assert test, message``: raises ``AssertionError`` when the test is false (an
+        assertion that cannot be decided is reported and assumed to hold)."""
+        line, col = self._pos(node)
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        args = tuple(self.expression(n) for n in named[:2])
+        return ir.ExprStmt(line, col, ir.Call(line, col, ir.Name(line, col, "%assert"), args))
 
     def _with(self, node: Node) -> ir.Stmt:
         items: list[tuple[ir.Expr, ir.Pattern | None]] = []
@@ -392,14 +505,39 @@ class PythonFrontEnd(TreeLowering):
     def _function(self, node: Node) -> ir.FunctionExpr:
         name = self.text(self._required(node, "name"))
         params = self._params(self._field(node, "parameters"))
-        body = self._block(self._required(node, "body"))
-        return ir.FunctionExpr(*self._pos(node), name, params, body, False)
+        outer, self._yields = self._yields, False
+        try:
+            body = self._block(self._required(node, "body"))
+            generator = self._yields
+        finally:
+            self._yields = outer
+        return ir.FunctionExpr(*self._pos(node), name, params, body, False, generator)
+
+    def _yield(self, node: Node) -> ir.Expr:
+        """``yield``, ``yield value``, ``yield from items``: the function holding it is a
+        generator."""
+        self._yields = True
+        line, col = self._pos(node)
+        named = self._named(node)
+        delegate = any(child.type == "from" for child in node.children)
+        if not named:
+            return ir.Yield(line, col, ir.Const(line, col, None), delegate)
+        value = (
+            self.expression(named[0])
+            if len(named) == 1
+            else ir.TupleLit(line, col, tuple(self.expression(n) for n in named))
+        )
+        return ir.Yield(line, col, value, delegate)
 
     def _function_definition(self, node: Node) -> ir.Stmt:
         return ir.FunctionDecl(*self._pos(node), self._function(node))
 
     def _decorators(self, node: Node) -> list[str]:
-        names = []
+        return [name for name, _ in self._decorator_nodes(node)]
+
+    def _decorator_nodes(self, node: Node) -> list[tuple[str, Node]]:
+        """Each decorator's name (``dataclass``, ``functools.lru_cache``) and expression."""
+        found = []
         for child in node.named_children:
             if child.type == "decorator":
                 inner = [c for c in child.named_children if c.type != "comment"]
@@ -409,123 +547,36 @@ class PythonFrontEnd(TreeLowering):
                         if inner[0].type == "call"
                         else inner[0]
                     )
-                    names.append(self.text(target or inner[0]))
-        return names
+                    found.append((self.text(target or inner[0]), inner[0]))
+        return found
 
     def _decorated(self, node: Node) -> ir.Stmt | None:
         definition = self._required(node, "definition")
-        decorators = self._decorators(node)
         if definition.type == "class_definition":
+            decorators = self._decorator_nodes(node)
             return ir.ClassDecl(*self._pos(definition), self._class(definition, decorators))
         if definition.type == "function_definition":
-            return self._function_definition(definition)
+            declared = self._function_definition(definition)
+            assert isinstance(declared, ir.FunctionDecl)
+            # ``@d def f`` is ``f = d(f)``, the decorator nearest the function first.
+            line, col = self._pos(definition)
+            name = declared.fn.name or "<function>"
+            statements: list[ir.Stmt] = [declared]
+            for _, expression in reversed(self._decorator_nodes(node)):
+                at, at_col = self._pos(expression)
+                call = ir.Call(
+                    at,
+                    at_col,
+                    ir.Name(at, at_col, "%decorate"),
+                    (self.expression(expression), ir.Name(line, col, name)),
+                )
+                statements.append(
+                    ir.ExprStmt(
+                        line, col, ir.Assign(line, col, ir.Name(line, col, name), None, call)
+                    )
+                )
+            return ir.Block(line, col, tuple(statements), scoped=False)
         return self.statement(definition)
-
-    def _class_definition(self, node: Node) -> ir.Stmt:
-        return ir.ClassDecl(*self._pos(node), self._class(node, []))
-
-    def _class(self, node: Node, decorators: list[str]) -> ir.ClassExpr:
-        name = self.text(self._required(node, "name"))
-        base: ir.Expr | None = None
-        superclasses = self._field(node, "superclasses")
-        if superclasses is not None:
-            bases = [c for c in self._named(superclasses) if c.type != "keyword_argument"]
-            if bases:
-                base = self.expression(bases[0])
-        members: list[ir.ClassMember] = []
-        fields: list[tuple[str, ir.Expr | None, int, int]] = []
-        body = self._required(node, "body")
-        for member in body.named_children:
-            if member.type == "comment":
-                continue
-            try:
-                members.extend(self._class_member(member, fields))
-            except Incomplete as incomplete:
-                self._skip(member, incomplete.node)
-        record_like = any(
-            d.split(".")[-1] in ("dataclass", "dataclasses.dataclass") for d in decorators
-        )
-        named_tuple = (
-            superclasses is not None
-            and isinstance(base, ir.Name | ir.Member)
-            and self.text(superclasses).strip("()").split(".")[-1] == "NamedTuple"
-        )
-        if (record_like or named_tuple) and not any(m.kind == "constructor" for m in members):
-            members.append(self._generated_init(node, fields))
-            base = None if named_tuple else base
-        return ir.ClassExpr(*self._pos(node), name, base, tuple(members), explicit_self=True)
-
-    def _generated_init(
-        self, node: Node, fields: list[tuple[str, ir.Expr | None, int, int]]
-    ) -> ir.ClassMember:
-        """The ``__init__`` a ``@dataclass`` (or ``NamedTuple``) gets: one parameter per field."""
-        line, col = self._pos(node)
-        params = [ir.Param(line, col, ir.Name(line, col, "self"))]
-        body: list[ir.Stmt] = []
-        for name, default, fline, fcol in fields:
-            params.append(ir.Param(fline, fcol, ir.Name(fline, fcol, name), default))
-            target = ir.Member(fline, fcol, ir.Name(fline, fcol, "self"), name)
-            body.append(
-                ir.ExprStmt(
-                    fline, fcol, ir.Assign(fline, fcol, target, None, ir.Name(fline, fcol, name))
-                )
-            )
-        fn = ir.FunctionExpr(
-            line, col, "__init__", tuple(params), ir.Block(line, col, tuple(body), scoped=False)
-        )
-        return ir.ClassMember(line, col, "__init__", "constructor", fn)
-
-    def _class_member(
-        self, member: Node, fields: list[tuple[str, ir.Expr | None, int, int]]
-    ) -> list[ir.ClassMember]:
-        if member.type == "ERROR" or member.is_missing:
-            raise Incomplete(member)
-        line, col = self._pos(member)
-        decorators: list[str] = []
-        definition = member
-        if member.type == "decorated_definition":
-            decorators = self._decorators(member)
-            definition = self._required(member, "definition")
-        if definition.type == "function_definition":
-            fn = self._function(definition)
-            name = fn.name or "<method>"
-            if "property" in decorators or any(d.endswith(".getter") for d in decorators):
-                return [ir.ClassMember(line, col, name, "getter", fn)]
-            if any(d.endswith(".setter") for d in decorators):
-                return [ir.ClassMember(line, col, name, "setter", fn)]
-            if "staticmethod" in decorators:
-                return [ir.ClassMember(line, col, name, "method", fn, static=True)]
-            if name == "__init__":
-                return [ir.ClassMember(line, col, name, "constructor", fn)]
-            return [ir.ClassMember(line, col, name, "method", fn)]
-        if definition.type == "class_definition":
-            return [
-                ir.ClassMember(
-                    line,
-                    col,
-                    self.text(self._required(definition, "name")),
-                    "field",
-                    self._class(definition, decorators),
-                    static=True,
-                )
-            ]
-        if definition.type == "expression_statement":
-            result: list[ir.ClassMember] = []
-            for expression in self._named(definition):
-                if expression.type != "assignment":
-                    continue
-                left = self._required(expression, "left")
-                right = self._field(expression, "right")
-                if left.type != "identifier":
-                    continue
-                name = self.text(left)
-                value = self.expression(right) if right is not None else None
-                if expression.child_by_field_name("type") is not None:
-                    fields.append((name, value, *self._pos(left)))
-                if value is not None:
-                    result.append(ir.ClassMember(line, col, name, "field", value, static=True))
-            return result
-        return []
 
     # --- expressions ------------------------------------------------------------------------------
     NUMBER_KINDS = frozenset({"float", "integer"})
@@ -554,21 +605,63 @@ class PythonFrontEnd(TreeLowering):
                 text = self.text(child)
                 parts.append(text if raw else _unescape(text))
             elif kind == "interpolation":
-                expression = child.child_by_field_name("expression")
-                if expression is None:
-                    raise Incomplete(child)
-                value = self.expression(expression)
-                spec = child.child_by_field_name("format_specifier")
-                if spec is not None:
-                    line, col = self._pos(spec)
-                    text = self.text(spec)[1:]
-                    value = ir.Call(
-                        line, col, ir.Name(line, col, "format"), (value, ir.Const(line, col, text))
-                    )
-                parts.append(value)
+                parts.extend(self._interpolation(child))
             elif kind == "ERROR" or child.is_missing:
                 raise Incomplete(child)
         return parts
+
+    def _interpolation(self, node: Node) -> list[str | ir.Expr]:
+        """``{value!conversion:spec}`` (``{value=}`` writes its own text first): a call of
+        the dialect's ``%format``."""
+        expression = node.child_by_field_name("expression")
+        if expression is None:
+            raise Incomplete(node)
+        line, col = self._pos(node)
+        value = self.expression(expression)
+        conversion = node.child_by_field_name("type_conversion")
+        spec_node = node.child_by_field_name("format_specifier")
+        converted: str | None = self.text(conversion)[1:] if conversion is not None else None
+        parts: list[str | ir.Expr] = []
+        equals = next((c for c in node.children if c.type == "="), None)
+        if equals is not None:
+            end = conversion or spec_node or node.children[-1]
+            data = self.source.data
+            parts.append(data[node.start_byte + 1 : end.start_byte].decode("utf-8", "replace"))
+            if converted is None and spec_node is None:
+                converted = "r"
+        spec: ir.Expr = ir.Const(line, col, "")
+        if spec_node is not None:
+            spec = self._format_spec(spec_node)
+        call = ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%format"),
+            (value, spec, ir.Const(line, col, converted)),
+        )
+        parts.append(call)
+        return parts
+
+    def _format_spec(self, node: Node) -> ir.Expr:
+        """A format specification after ``:``, with ``{nested}`` fields as a template."""
+        line, col = self._pos(node)
+        data = self.source.data
+        position = node.start_byte + 1
+        pieces: list[str | ir.Expr] = []
+        for child in node.named_children:
+            if child.type != "format_expression":
+                continue
+            if child.start_byte > position:
+                pieces.append(data[position : child.start_byte].decode("utf-8", "replace"))
+            inner = child.child_by_field_name("expression")
+            if inner is None:
+                raise Incomplete(child)
+            pieces.append(self.expression(inner))
+            position = child.end_byte
+        if node.end_byte > position:
+            pieces.append(data[position : node.end_byte].decode("utf-8", "replace"))
+        if all(isinstance(p, str) for p in pieces):
+            return ir.Const(line, col, "".join(p for p in pieces if isinstance(p, str)))
+        return ir.Template(line, col, tuple(pieces))
 
     def _string(self, node: Node) -> ir.Expr:
         parts = self._string_parts(node)
@@ -785,7 +878,16 @@ class PythonFrontEnd(TreeLowering):
 
     def _lambda(self, node: Node) -> ir.Expr:
         params = self._params(self._field(node, "parameters"))
-        body = self.expression(self._required(node, "body"))
+        outer, self._yields = self._yields, False
+        try:
+            body = self.expression(self._required(node, "body"))
+            if self._yields:
+                # ``lambda: (yield x)``: a generator whose body is that one expression.
+                line, col = self._pos(node)
+                block = ir.Block(line, col, (ir.ExprStmt(line, col, body),), scoped=False)
+                return ir.FunctionExpr(line, col, None, params, block, True, True)
+        finally:
+            self._yields = outer
         return ir.FunctionExpr(*self._pos(node), None, params, body, True)
 
     def _walrus(self, node: Node) -> ir.Expr:
@@ -842,13 +944,14 @@ class PythonFrontEnd(TreeLowering):
             "expression_list",
         ):
             items: list[ir.Pattern | None] = []
+            after: list[ir.Pattern | None] = []
             rest: ir.Pattern | None = None
             for child in self._named(node):
                 if child.type in ("list_splat_pattern", "list_splat"):
                     rest = self.pattern(self._named(child)[0])
                 else:
-                    items.append(self.pattern(child))
-            return ir.ListPattern(line, col, tuple(items), rest)
+                    (items if rest is None else after).append(self.pattern(child))
+            return ir.ListPattern(line, col, tuple(items), rest, tuple(after))
         if kind == "parenthesized_expression":
             return self.pattern(self._named(node)[-1])
         raise Incomplete(node)

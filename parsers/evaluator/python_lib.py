@@ -1,28 +1,58 @@
 """Python semantics for the evaluator (Blender and Open3D scripts): integers stay integers,
 ``range``/``enumerate``/``zip`` are lazy (so a loop over ``range(10**9)`` is cut by the loop
-cap, not built), empty containers are false, and the ``math`` module and list/dict/str
-methods scene scripts use are provided. The Python front end lowers onto the same ``ir``."""
+cap, not built), empty containers are false, sets are sets, and what CPython raises
+(``ZeroDivisionError``, a missing key) is raised in the script. The Python front end lowers
+onto the same ``ir``.
+
+The dialect is assembled from its parts: ``python_builtins`` (the built-in functions),
+``python_methods`` (methods of lists, dicts, sets, strings), ``python_text`` (``str``, ``repr``,
+formatting), ``python_classes`` (exceptions, dataclasses, named tuples, enums, the protocols of
+user classes) and ``python_modules`` (``math``, ``itertools``, ``functools``...).
+"""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import math
 import operator
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
+import numpy as np
+
 from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.control_flow import ThrowSignal
 from parsers.evaluator.dialect import Dialect
+from parsers.evaluator.generators import Generator
+from parsers.evaluator.python_builtins import LazyIterator, python_globals
+from parsers.evaluator.python_classes import (
+    EXCEPTIONS,
+    OPERATOR_METHODS,
+    UNARY_METHODS,
+    ExceptionClasses,
+    call_method,
+    dataclass_option,
+    enum_kind,
+    enum_lookup,
+    enum_members,
+    enum_value,
+    exception,
+    fields_of,
+    has_method,
+    make_members,
+    namedtuple_values,
+    raise_error,
+    record_member,
+)
+from parsers.evaluator.python_methods import methods_of, unbound_method
+from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
+from parsers.evaluator.python_text import is_plain
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
     ClassValue,
-    EngineClass,
-    Namespace,
+    Closure,
     Record,
     Unknown,
     Value,
@@ -32,17 +62,6 @@ from parsers.evaluator.values import (
 
 _MAX_POWER_BITS = 4096
 _MAX_TEXT = 1_000_000
-
-
-class _LazyIterator:
-    """What ``enumerate``, ``zip``, ``map``, ``reversed`` and generators give: single use."""
-
-    __slots__ = ("items", "name")
-
-    def __init__(self, name: str, items: Iterator[Value]) -> None:
-        self.name = name
-        self.items = items
-
 
 _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -62,42 +81,62 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">": operator.gt,
     ">=": operator.ge,
 }
+_ORDER = frozenset({"<", "<=", ">", ">="})
 
 
 class Python(Dialect):
     name = "python"
     assignment_declares_local = True
+    defaults_at_definition = True
+    rebinds_definitions = True
+    record_protocols = True
     #: What the engine's history says of Python 2 code (``py.python2`` remarks): the language
     #: of the engine sets it.
     python2_note: ClassVar[str] = "Python 3 has none"
 
-    #: Method tables and globals, built once per dialect class: building them is a good part
-    #: of a short reply's parse. They hold no state of a run (see ``globals``).
+    #: Method tables and built-ins, made once per dialect class: making them is a good part of
+    #: a short reply's parse. They hold no state of a run (see ``globals``).
     _shared: ClassVar[dict[type, tuple[dict[type, dict[str, Builtin]], dict[str, Value]]]] = {}
 
     def __init__(self) -> None:
         shared = Python._shared.get(type(self))
         if shared is None:
-            shared = (_methods(self), _python_globals(self))
+            shared = (methods_of(self), python_globals(self))
             Python._shared[type(self)] = shared
         self._methods, self._globals = shared
+        #: The run's built-in exception classes, made when first named (``globals`` resets).
+        self.exceptions = ExceptionClasses()
+        #: The names the run starts with and their values (``globals()`` leaves them out).
+        self.given_names: dict[str, Value] = {}
+        #: Members of built-in functions (``itertools.chain.from_iterable``).
+        self._builtin_members: dict[tuple[str, str], Value] = builtin_members()
 
+    # --- conversions ------------------------------------------------------------------------------
     def to_string(self, value: Value) -> str:
         if value is None or value is UNDEFINED:
             return "None"
-        if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-            return repr(value)
-        if isinstance(value, list | tuple | dict | str | int | float | bool):
-            return str(value) if not isinstance(value, list | tuple | dict) else repr(value)
+        if is_plain(value):
+            return repr(value) if isinstance(value, list | tuple | dict) else str(value)
         return f"<{type_name(value)}>"
 
     def to_number(self, value: Value) -> float | None:
-        if isinstance(value, bool):
-            return float(value)
-        if is_number(value):
+        value = enum_value(value)
+        if isinstance(value, bool) or is_number(value):
             return float(value)
         return None
 
+    def truthy(self, value: Value) -> bool | None:
+        if npl.is_array(value):
+            # numpy refuses the truth of an array of many values.
+            return bool(value.native.ravel()[0]) if value.native.size == 1 else None
+        if isinstance(value, set | frozenset | range):
+            return len(value) > 0
+        return super().truthy(value)
+
+    def _throw(self, name: str, message: str) -> ThrowSignal:
+        return ThrowSignal(Record("", {"args": (message,)}, cls=self.exceptions[name]), 0)
+
+    # --- operators --------------------------------------------------------------------------------
     def binary(self, op: str, left: Value, right: Value) -> Value:
         if isinstance(left, Unknown):
             return left
@@ -126,6 +165,8 @@ class Python(Dialect):
             return found if op == "in" else not found
         if isinstance(left, Record) or isinstance(right, Record):
             return Unknown(f"{op} on engine objects is not modelled")
+        if op == "%" and isinstance(left, str) and not is_plain(right):
+            return Unknown("%-formatting of values that are not plain data")
         if op == "**":
             if (
                 isinstance(left, int)
@@ -137,7 +178,11 @@ class Python(Dialect):
                 return Unknown("a power too large to compute")
             try:
                 result = left**right
-            except (OverflowError, ZeroDivisionError, TypeError):
+            except ZeroDivisionError:
+                raise self._throw(
+                    "ZeroDivisionError", "0.0 cannot be raised to a negative power"
+                ) from None
+            except (OverflowError, TypeError):
                 return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)} fails")
             return Unknown("a complex power") if isinstance(result, complex) else result
         if op in ("*", "<<") and not (is_number(left) and is_number(right) and op == "*"):
@@ -161,10 +206,16 @@ class Python(Dialect):
         if function is None:
             return Unknown(f"operator {op} is not supported")
         try:
-            return function(left, right)
-        except ZeroDivisionError:
-            return Unknown("division by zero")
-        except (TypeError, ValueError, OverflowError):
+            result = function(left, right)
+            # numpy scalars compare to numpy booleans: Python's own are what the script sees.
+            return bool(result) if type(result) is np.bool_ else result
+        except ZeroDivisionError as error:
+            raise self._throw("ZeroDivisionError", str(error)) from None
+        except TypeError as error:
+            if _typed(left) and _typed(right):
+                raise self._throw("TypeError", str(error)) from None
+            return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)} fails")
+        except (ValueError, OverflowError):
             return Unknown(f"{op} of a {type_name(left)} and a {type_name(right)} fails")
 
     def augmented(self, op: str, current: Value, value: Value) -> Value:
@@ -174,11 +225,25 @@ class Python(Dialect):
             if items is not None:
                 current.extend(itertools.islice(items, max(0, _MAX_TEXT - len(current))))
                 return current
+        if npl.is_array(current):
+            # ``verts -= centre`` changes the array itself, as numpy does.
+            return npl.array_in_place(op, current, value)
+        if isinstance(current, set) and op in ("|", "&", "-", "^"):
+            result = self.binary(op, current, value)
+            if isinstance(result, set):
+                current.clear()
+                current.update(result)
+                return current
+            return result
         return self.binary(op, current, value)
 
     def _equal(self, left: Value, right: Value) -> bool | None:
         if isinstance(left, Unknown) or isinstance(right, Unknown):
             return None
+        if left is UNDEFINED:
+            left = None
+        if right is UNDEFINED:
+            right = None
         if isinstance(left, Record) or isinstance(right, Record):
             return left is right
         try:
@@ -187,6 +252,15 @@ class Python(Dialect):
             return left is right
 
     def equals(self, left: Value, right: Value) -> bool | None:
+        left, right = enum_value(left), enum_value(right)
+        if isinstance(left, Record) and isinstance(right, Record | tuple):
+            values = namedtuple_values(left)
+            if values is not None:
+                left = values
+        if isinstance(right, Record) and isinstance(left, tuple):
+            values = namedtuple_values(right)
+            if values is not None:
+                right = values
         return self._equal(left, right)
 
     def unary(self, op: str, operand: Value) -> Value:
@@ -211,52 +285,241 @@ class Python(Dialect):
     def typeof(self, value: Value) -> Value:
         return type_name(value)
 
+    # --- instances of user classes: their own protocols --------------------------------------------
+    def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
+        plain_left, plain_right = enum_value(left), enum_value(right)
+        if plain_left is not left or plain_right is not right:
+            return ctx.interp.binary(op, plain_left, plain_right, ctx.line, ctx.col)
+        if op in ("in", "not in") and isinstance(right, Record) and right.cls is not None:
+            found = self._contains(ctx, right, left)
+            if isinstance(found, bool):
+                return found if op == "in" else not found
+            return found
+        methods = OPERATOR_METHODS.get(op)
+        if methods is None:
+            return NotImplemented
+        name, reflected = methods
+        if isinstance(left, Record) and left.cls is not None:
+            result = call_method(ctx, left, name, [right])
+            if result is not NotImplemented and not _not_implemented(result):
+                return result
+        if reflected and isinstance(right, Record) and right.cls is not None:
+            result = call_method(ctx, right, reflected, [left])
+            if result is not NotImplemented and not _not_implemented(result):
+                return result
+        if op == "!=":
+            same = self.record_binary(ctx, "==", left, right)
+            if same is not NotImplemented:
+                truth = ctx.truthy(same)
+                return Unknown("comparison of unknown values") if truth is None else not truth
+        return self._generated_binary(ctx, op, left, right)
+
+    def _generated_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
+        """What a dataclass (``eq``, ``order``) or a named tuple compares by."""
+        for a, b in ((left, right), (right, left)):
+            if isinstance(a, Record) and namedtuple_values(a) is not None:
+                values_a = namedtuple_values(a)
+                values_b = namedtuple_values(b) if isinstance(b, Record) else b
+                if values_b is None:
+                    return NotImplemented
+                ordered = (values_a, values_b) if a is left else (values_b, values_a)
+                return ctx.interp.binary(op, ordered[0], ordered[1], ctx.line, ctx.col)
+        if not (isinstance(left, Record) and isinstance(right, Record)):
+            return NotImplemented
+        names = fields_of(left)
+        if names is None or left.cls is not right.cls:
+            return NotImplemented
+        wanted = "eq" if op in ("==", "!=") else "order" if op in _ORDER else None
+        if wanted is None or not dataclass_option(left, wanted):
+            return NotImplemented
+        a = tuple(left.fields.get(n) for n in names)
+        b = tuple(right.fields.get(n) for n in names)
+        return ctx.interp.binary(op, a, b, ctx.line, ctx.col)
+
+    def _contains(self, ctx: CallContext, container: Record, value: Value) -> Value:
+        if has_method(container, "__contains__"):
+            truth = ctx.truthy(call_method(ctx, container, "__contains__", [value]))
+            return Unknown("membership that cannot be known") if truth is None else truth
+        items = self.record_items(ctx, container)
+        if items is None:
+            return Unknown(f"'in' on a {type_name(container)}")
+        for item in items:
+            same = self.equals(item, value)
+            if same is None:
+                return Unknown("membership that cannot be known")
+            if same:
+                return True
+        return False
+
+    def record_unary(self, ctx: CallContext, op: str, operand: Record) -> Value:
+        plain = enum_value(operand)
+        if plain is not operand:
+            return self.unary(op, plain)
+        if operand.cls is None:
+            return NotImplemented
+        if op == "not":
+            truth = self.record_truthy(ctx, operand)
+            return Unknown("negation of an unknown value") if truth is None else not truth
+        name = UNARY_METHODS.get(op)
+        if name is None:
+            return NotImplemented
+        return call_method(ctx, operand, name, [])
+
+    def record_truthy(self, ctx: CallContext, value: Record) -> bool | None:
+        if value.cls is None:
+            return self.truthy(value)
+        plain = enum_value(value)
+        if plain is not value:
+            return self.truthy(plain)
+        for name in ("__bool__", "__len__"):
+            if has_method(value, name):
+                return ctx.truthy(call_method(ctx, value, name, []))
+        values = namedtuple_values(value)
+        return bool(values) if values is not None else True
+
+    def record_items(self, ctx: CallContext, value: Record) -> Iterable[Value] | None:
+        if value.cls is None:
+            return None
+        values = namedtuple_values(value)
+        if values is not None:
+            return iter(values)
+        if has_method(value, "__iter__"):
+            items = call_method(ctx, value, "__iter__", [])
+            return ctx.interp.iterate(items, "of")
+        return None
+
+    def instantiate(
+        self, ctx: CallContext, cls: ClassValue, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        if enum_kind(cls) is not None and enum_members(cls) is not None:
+            return enum_lookup(ctx, cls, args[0] if args else UNDEFINED)
+        return NotImplemented
+
+    def class_defined(self, ctx: CallContext, cls: ClassValue) -> Value:
+        cls.static.setdefault("__name__", cls.name)
+        if enum_kind(cls) is not None and cls.static.get("%enum") is None:
+            make_members(cls)
+        return cls
+
     # --- members ----------------------------------------------------------------------------------
     def get_member(self, ctx: CallContext, obj: Value, name: str) -> Value:
-        for kind, table in self._methods.items():
-            if isinstance(obj, kind):
-                method = table.get(name)
-                if method is not None:
-                    return BoundMethod(obj, method)
-                break
+        table = self._methods.get(type(obj))
+        if table is None:
+            for kind, methods in self._methods.items():
+                if isinstance(obj, kind):
+                    table = methods
+                    break
+        if table is not None:
+            method = table.get(name)
+            if method is not None:
+                return BoundMethod(obj, method)
+        member = self._builtin_members.get(
+            (type_name(obj) if not isinstance(obj, Builtin) else obj.name, name)
+        )
+        if member is not None:
+            return member
+        if isinstance(obj, float):
+            return _float_member(obj, name)
+        if name == "__name__" and isinstance(obj, Closure | Builtin):
+            return obj.fn.name or "<lambda>" if isinstance(obj, Closure) else obj.name
+        if isinstance(obj, Builtin) and obj.name in ("str", "list", "dict", "tuple", "set"):
+            return unbound_method(self._methods, obj.name, name)
         return Unknown(f"{type_name(obj)}.{name} is not known")
 
-    def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
-        ctx.info("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
+    def record_member(self, ctx: CallContext, record: Record, name: str) -> Value:
+        return record_member(ctx, record, name)
 
-    def truthy(self, value: Value) -> bool | None:
-        if npl.is_array(value):
-            # numpy refuses the truth of an array of many values.
-            return bool(value.native.ravel()[0]) if value.native.size == 1 else None
-        return super().truthy(value)
+    def set_member(self, ctx: CallContext, obj: Value, name: str, value: Value) -> None:
+        ctx.warning("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
         if npl.is_array(obj):
             return npl.array_get(obj, index)
-        try:
-            if isinstance(obj, dict):
-                return obj[index] if index in obj else Unknown(f"key {index!r} is missing")
-            if isinstance(obj, list | tuple | str | range) and isinstance(index, int | bool):
-                return obj[index]
-            if (
-                isinstance(obj, list | tuple | str)
-                and isinstance(index, float)
-                and index.is_integer()
-            ):
-                return obj[int(index)]
-        except (IndexError, TypeError):
-            return Unknown(f"index {index!r} is out of range")
+        index = enum_value(index)
+        if isinstance(obj, dict):
+            try:
+                if index in obj:
+                    return obj[index]
+            except TypeError:
+                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+            if isinstance(obj, DefaultDict) and obj.factory not in (None, UNDEFINED):
+                made = obj[index] = ctx.call(obj.factory, [])
+                return made
+            raise_error(ctx, "KeyError", index)
+        if isinstance(obj, Record) and obj.cls is not None:
+            values = namedtuple_values(obj)
+            if values is not None:
+                obj = values
+            elif has_method(obj, "__getitem__"):
+                return call_method(ctx, obj, "__getitem__", [index])
+        if isinstance(obj, list | tuple | str | range):
+            if isinstance(index, float) and index.is_integer():
+                return Unknown(f"index {index!r} of a {type_name(obj)}", ctx.line)
+            if isinstance(index, slice):
+                return self.slice(ctx, obj, index.start, index.stop, index.step)
+            if isinstance(index, int):
+                try:
+                    return obj[index]
+                except IndexError:
+                    raise_error(ctx, "IndexError", f"{type_name(obj)} index out of range")
+            if isinstance(index, Unknown):
+                return index
+            raise_error(ctx, "TypeError", f"indices must be integers, not {type_name(index)}")
         return Unknown(f"index {index!r} of a {type_name(obj)} is not known")
 
     def set_index(self, ctx: CallContext, obj: Value, index: Value, value: Value) -> None:
         if npl.is_array(obj):
             npl.array_set(ctx, obj, index, value)
             return
-        try:
-            if (isinstance(obj, list) and isinstance(index, int)) or isinstance(obj, dict):
-                obj[index] = value
-        except (IndexError, TypeError):
-            ctx.warning("eval.bad_index", f"index {index!r} out of range; assignment ignored")
+        if isinstance(obj, dict):
+            try:
+                obj[enum_value(index)] = value
+            except TypeError:
+                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+            return
+        if isinstance(obj, Record) and obj.cls is not None and has_method(obj, "__setitem__"):
+            call_method(ctx, obj, "__setitem__", [index, value])
+            return
+        if isinstance(obj, list):
+            if isinstance(index, int):
+                try:
+                    obj[index] = value
+                except IndexError:
+                    raise_error(ctx, "IndexError", "list assignment index out of range")
+                return
+            if isinstance(index, slice):
+                items = ctx.interp.iterate(value, "of")
+                if items is None:
+                    ctx.warning(
+                        "eval.unknown_value", "slice assigned items that cannot be known; ignored"
+                    )
+                    return
+                try:
+                    obj[index] = list(itertools.islice(items, _MAX_TEXT))
+                except ValueError as error:
+                    raise_error(ctx, "ValueError", str(error))
+                return
+        ctx.warning(
+            "eval.ignored_assignment",
+            f"cannot set item {index!r} of a {type_name(obj)}; ignored",
+        )
+
+    def delete_index(self, ctx: CallContext, obj: Value, index: Value) -> None:
+        if isinstance(obj, dict):
+            if index not in obj:
+                raise_error(ctx, "KeyError", index)
+            del obj[index]
+            return
+        if isinstance(obj, list) and isinstance(index, int | slice):
+            try:
+                del obj[index]
+            except IndexError:
+                raise_error(ctx, "IndexError", "list assignment index out of range")
+            return
+        if isinstance(obj, Record) and obj.cls is not None and has_method(obj, "__delitem__"):
+            call_method(ctx, obj, "__delitem__", [index])
+            return
+        super().delete_index(ctx, obj, index)
 
     def slice(self, ctx: CallContext, obj: Value, lower: Value, upper: Value, step: Value) -> Value:
         parts = [None if v is UNDEFINED or v is None else v for v in (lower, upper, step)]
@@ -264,14 +527,17 @@ class Python(Dialect):
             if all(p is None or isinstance(p, int) for p in parts):
                 return npl.array_get(obj, slice(*parts))
             return Unknown("a slice that cannot be known statically")
+        if isinstance(obj, Record):
+            values = namedtuple_values(obj)
+            if values is not None:
+                obj = values
         if not all(p is None or isinstance(p, int) for p in parts) or not isinstance(
             obj, list | tuple | str | range
         ):
             return Unknown("a slice that cannot be known statically")
         if parts[2] == 0:
-            return Unknown("a slice with step 0")
-        result = obj[slice(*parts)]
-        return list(result) if isinstance(result, range) else result
+            raise_error(ctx, "ValueError", "slice step cannot be zero")
+        return obj[slice(*parts)]
 
     def iterate(self, value: Value, mode: str) -> Iterable[Value] | None:
         if npl.is_array(value):
@@ -280,569 +546,94 @@ class Python(Dialect):
             return iter(value)
         if isinstance(value, dict):
             return iter(list(value))
-        if isinstance(value, _LazyIterator):
+        if isinstance(value, set | frozenset):
+            return iter(list(value))
+        if isinstance(value, LazyIterator):
             return value.items
+        if isinstance(value, Generator):
+            return value
+        if isinstance(value, ClassValue):
+            members = enum_members(value)
+            return None if members is None else iter(members)
         return None
+
+    def rest_arguments(self, values: list[Value]) -> Value:
+        return tuple(values)
+
+    def comprehension(
+        self, kind: str, items: list[Value], pairs: list[tuple[Value, Value]]
+    ) -> Value:
+        if kind == "set":
+            try:
+                return set(items)
+            except TypeError:
+                return Unknown("a set of values that cannot be hashed")
+        return super().comprehension(kind, items, pairs)
+
+    def format_value(self, value: Value) -> str | None:
+        if isinstance(value, Unknown):
+            return None
+        return value if isinstance(value, str) else self.to_string(value)
 
     def globals(self) -> dict[str, Value]:
-        # Modules are namespaces a script may assign into: each run gets its own copies.
         table = dict(self._globals)
-        modules = table.get("%modules")
-        if isinstance(modules, dict):
-            table["%modules"] = {
-                name: Namespace(m.name, dict(m.members), m.missing)
-                if isinstance(m, Namespace)
-                else m
-                for name, m in modules.items()
-            }
+        # Classes and modules are values a script may change: each run gets its own, made when
+        # first used (most scripts use none of them).
+        self.exceptions = ExceptionClasses()
+        table["%modules"] = RunModules()
+        self.given_names = table
         return table
 
+    builtin_names = frozenset(EXCEPTIONS)
 
-def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
-    def m(name: str, fn: Callable[[Any, list[Value], dict[str, Value]], Value]) -> Builtin:
-        return Builtin(name, lambda ctx, obj, args, kwargs: fn(obj, args, kwargs))
-
-    def append(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        lst.append(arg(args, 0))
-        return None
-
-    def extend(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = py.iterate(arg(args, 0), "of")
-        if items is not None:
-            lst.extend(itertools.islice(items, _MAX_TEXT))
-        return None
-
-    def insert(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(arg(args, 0), int):
-            lst.insert(args[0], arg(args, 1))
-        return None
-
-    def pop(container: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        try:
-            if isinstance(container, dict):
-                return container.pop(arg(args, 0), *args[1:2])
-            return container.pop(*args[:1])
-        except (IndexError, KeyError, TypeError):
-            return Unknown("pop of a missing item")
-
-    def index(seq: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        try:
-            return seq.index(arg(args, 0))
-        except ValueError:
-            return Unknown("index of a missing item")
-
-    def sort(lst: list[Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if "key" not in kwargs:
-            with contextlib.suppress(TypeError):
-                lst.sort(reverse=bool(kwargs.get("reverse", False)))
-        return None
-
-    def get(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        key = arg(args, 0)
-        try:
-            return d.get(key, None if len(args) < 2 else args[1])
-        except TypeError:
-            return Unknown("a key that cannot be hashed")
-
-    def update(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        source = arg(args, 0)
-        if isinstance(source, dict):
-            d.update(source)
-        d.update(kwargs)
-        return None
-
-    def setdefault(d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return d.setdefault(arg(args, 0), None if len(args) < 2 else args[1])
-
-    def fmt(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if any(isinstance(v, Unknown) for v in [*args, *kwargs.values()]):
-            return Unknown("format of unknown values")
-        try:
-            return text.format(*args, **kwargs)
-        except (IndexError, KeyError, ValueError, TypeError, AttributeError):
-            return Unknown("a format string that cannot be filled")
-
-    def join(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = py.iterate(arg(args, 0), "of")
-        parts = list(items) if items is not None else None
-        if parts is None or not all(isinstance(p, str) for p in parts):
-            return Unknown("join of values that are not all text")
-        return text.join(parts)
-
-    def split(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        separator = arg(args, 0)
-        return text.split(separator if isinstance(separator, str) else None)
-
-    def text_method(name: str) -> Builtin:
-        def call(text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            if not all(isinstance(a, str | int) for a in args):
-                return Unknown(f"str.{name} of unknown arguments")
-            try:
-                return getattr(text, name)(*args)
-            except (TypeError, ValueError):
-                return Unknown(f"str.{name} fails")
-
-        return m(f"str.{name}", call)
-
-    list_methods = {
-        "append": m("list.append", append),
-        "extend": m("list.extend", extend),
-        "insert": m("list.insert", insert),
-        "pop": m("list.pop", pop),
-        "index": m("list.index", index),
-        "count": m("list.count", lambda s, a, k: s.count(arg(a, 0))),
-        "copy": m("list.copy", lambda s, a, k: list(s)),
-        "reverse": m("list.reverse", lambda s, a, k: s.reverse()),
-        "sort": m("list.sort", sort),
-        "clear": m("list.clear", lambda s, a, k: s.clear()),
-    }
-    tuple_methods = {"index": m("tuple.index", index), "count": list_methods["count"]}
-    dict_methods = {
-        **python2_dict_methods(),
-        "get": m("dict.get", get),
-        "items": m("dict.items", lambda d, a, k: [(key, value) for key, value in d.items()]),
-        "keys": m("dict.keys", lambda d, a, k: list(d.keys())),
-        "values": m("dict.values", lambda d, a, k: list(d.values())),
-        "update": m("dict.update", update),
-        "setdefault": m("dict.setdefault", setdefault),
-        "pop": m("dict.pop", pop),
-        "copy": m("dict.copy", lambda d, a, k: dict(d)),
-    }
-    str_methods = {
-        "format": m("str.format", fmt),
-        "join": m("str.join", join),
-        "split": m("str.split", split),
-        **{
-            name: text_method(name)
-            for name in (
-                "upper",
-                "lower",
-                "strip",
-                "lstrip",
-                "rstrip",
-                "title",
-                "capitalize",
-                "startswith",
-                "endswith",
-                "replace",
-                "find",
-                "zfill",
-            )
-        },
-    }
-    return {list: list_methods, tuple: tuple_methods, dict: dict_methods, str: str_methods}
+    def builtin_value(self, name: str) -> Value:
+        return self.exceptions[name]
 
 
-def _python_globals(py: Python) -> dict[str, Value]:
-    def numbers(args: list[Value]) -> list[float | int] | Unknown:
-        result = []
-        for value in args:
-            if isinstance(value, Unknown):
-                return value
-            if not is_number(value) and not isinstance(value, bool):
-                return Unknown(f"a {type_name(value)} where a number is expected")
-            result.append(value)
-        return result
-
-    def range_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        values = numbers(args)
-        if isinstance(values, Unknown):
-            return values
-        if not all(isinstance(v, int) for v in values) or not 1 <= len(values) <= 3:
-            return Unknown("range of values that are not integers")
-        if len(values) == 3 and values[2] == 0:
-            return Unknown("range with step 0")
-        return range(*values)  # type: ignore[arg-type]
-
-    def iterable(value: Value, what: str) -> Iterator[Value] | Unknown:
-        items = py.iterate(value, "of")
-        if items is None:
-            return Unknown(
-                value.reason if isinstance(value, Unknown) else f"{what} of a {type_name(value)}"
-            )
-        return iter(items)
-
-    def enumerate_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = iterable(arg(args, 0), "enumerate")
-        start = arg(args, 1, kwargs, "start")
-        if isinstance(items, Unknown):
-            return items
-        return _LazyIterator(
-            "enumerate",
-            ((i, v) for i, v in enumerate(items, start if isinstance(start, int) else 0)),
-        )
-
-    def zip_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        sources = [iterable(a, "zip") for a in args]
-        for source in sources:
-            if isinstance(source, Unknown):
-                return source
-        return _LazyIterator("zip", (tuple(t) for t in zip(*sources, strict=False)))
-
-    def reversed_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, list | tuple | str | range):
-            return _LazyIterator("reversed", iter(value[::-1]))
-        return Unknown("reversed of a value that cannot be known statically")
-
-    def len_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, list | tuple | str | dict | range):
-            return len(value)
-        if npl.is_array(value) and value.native.ndim:
-            return int(value.native.shape[0])
-        return Unknown(
-            value.reason if isinstance(value, Unknown) else f"len of a {type_name(value)}"
-        )
-
-    def collect(name: str, build: Callable[[list[Value]], Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            if not args:
-                return build([])
-            items = iterable(args[0], name)
-            if isinstance(items, Unknown):
-                return items
-            return build(list(itertools.islice(items, ctx.interp.limits.max_collection)))
-
-        return Builtin(name, call)
-
-    def reducer(name: str, fn: Callable[[list[Any]], Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            source: Value = args if len(args) > 1 else arg(args, 0)
-            items = iterable(source, name)
-            if isinstance(items, Unknown):
-                return items
-            values = list(itertools.islice(items, ctx.interp.limits.max_collection))
-            if any(isinstance(v, Unknown) for v in values):
-                return Unknown(f"{name} of unknown values")
-            try:
-                return fn(values)
-            except (TypeError, ValueError):
-                return Unknown(f"{name} fails on these values")
-
-        return Builtin(name, call)
-
-    def convert(name: str, fn: Callable[[Any], Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            value = arg(args, 0)
-            if value is UNDEFINED:
-                return fn(0) if name != "str" else ""
-            if isinstance(value, Unknown):
-                return value
-            if npl.is_array(value):
-                if name == "abs":
-                    return npl.wrap(abs(value.native))
-                if value.native.size != 1:
-                    return Unknown(f"{name}() of an array of many values")
-                value = value.native.ravel()[0].item()
-            try:
-                return fn(value)
-            except (TypeError, ValueError, OverflowError):
-                return Unknown(f"{name}() of a {type_name(value)}")
-
-        return Builtin(name, call)
-
-    def round_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        values = numbers(args)
-        if isinstance(values, Unknown):
-            return values
-        try:
-            if len(values) == 1:
-                return round(values[0])
-            return round(values[0], int(values[1]))
-        except (TypeError, ValueError, OverflowError):
-            return Unknown("round of these values")
-
-    def isinstance_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, kind = arg(args, 0), arg(args, 1)
-        python_types = {
-            "int": int,
-            "float": (int, float),
-            "str": str,
-            "list": list,
-            "tuple": tuple,
-            "dict": dict,
-            "bool": bool,
-        }
-        if isinstance(kind, Builtin) and kind.name in python_types:
-            return isinstance(value, python_types[kind.name])  # type: ignore[arg-type]
-        if isinstance(kind, ClassValue) and isinstance(value, Record):
-            current = value.cls
-            while isinstance(current, ClassValue):
-                if current is kind:
-                    return True
-                current = current.base
-            return False
-        if isinstance(kind, EngineClass) and isinstance(value, Record):
-            return ctx.interp.engine.is_a(value, kind.name)
-        return Unknown("isinstance that cannot be decided statically")
-
-    def print_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return None
-
-    def int_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, base = arg(args, 0), arg(args, 1, kwargs, "base")
-        if value is UNDEFINED:
-            return 0
-        if isinstance(value, Unknown) or isinstance(base, Unknown):
-            return value if isinstance(value, Unknown) else base
-        if npl.is_array(value):
-            if value.native.size != 1:
-                return Unknown("int() of an array of many values")
-            value = value.native.ravel()[0].item()
-        try:
-            if base is not UNDEFINED and isinstance(value, str) and isinstance(base, int):
-                return int(value, base)
-            return int(value)
-        except (TypeError, ValueError, OverflowError):
-            return Unknown(f"int() of a {type_name(value)}")
-
-    def getattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name, default = arg(args, 0), arg(args, 1), arg(args, 2)
-        if not isinstance(name, str):
-            return Unknown(
-                name.reason if isinstance(name, Unknown) else "getattr with a name that is not text"
-            )
-        value = ctx.member(obj, name)
-        if (value is UNDEFINED or isinstance(value, Unknown)) and default is not UNDEFINED:
-            return default
-        return value
-
-    def hasattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = getattr_(ctx, [*args[:2]], {})
-        if isinstance(value, Unknown):
-            return Unknown("hasattr that cannot be decided statically")
-        return value is not UNDEFINED
-
-    def setattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name = arg(args, 0), arg(args, 1)
-        if isinstance(name, str):
-            ctx.set_member(obj, name, arg(args, 2))
-        return None
-
-    def map_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function = arg(args, 0)
-        sources = [iterable(a, "map") for a in args[1:]]
-        for source in sources:
-            if isinstance(source, Unknown):
-                return source
-        return _LazyIterator(
-            "map", (ctx.call(function, list(t)) for t in zip(*sources, strict=False))
-        )
-
-    def filter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function, items = arg(args, 0), iterable(arg(args, 1), "filter")
-        if isinstance(items, Unknown):
-            return items
-        if function is None:
-            return _LazyIterator("filter", (v for v in items if py.truthy(v)))
-        return _LazyIterator("filter", (v for v in items if py.truthy(ctx.call(function, [v]))))
-
-    def format_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, spec = arg(args, 0), arg(args, 1)
-        if isinstance(value, Unknown):
-            return value
-        if not isinstance(spec, str) or not spec or not isinstance(value, int | float | str | bool):
-            return py.format_value(value)
-        try:
-            return format(value, spec)
-        except (TypeError, ValueError):
-            return py.format_value(value)
-
-    def import_all(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``from module import *``: every member the module is known to hold."""
-        module = arg(args, 0)
-        if not isinstance(module, str):
-            return None
-        found = python_module(ctx, module)
-        if found is None:
-            found = ctx.interp.engine.resolve_import(ctx, module, None)
-        if isinstance(found, Namespace):
-            for name, value in found.members.items():
-                if not name.startswith("_"):
-                    ctx.interp.globals.declare(name, value)
-        else:
-            ctx.info(
-                "eval.unknown_module", f"from {module} import *: the names it brings are not known"
-            )
-        return None
-
-    def dict_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result: dict[Any, Value] = {}
-        source = arg(args, 0)
-        if isinstance(source, dict):
-            result.update(source)
-        elif source is not UNDEFINED:
-            items = iterable(source, "dict")
-            if isinstance(items, Unknown):
-                return items
-            for pair in items:
-                if isinstance(pair, list | tuple) and len(pair) == 2:
-                    result[pair[0]] = pair[1]
-        result.update(kwargs)
-        return result
-
-    def math_fn(name: str, fn: Callable[..., float], arity: int = 1) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            values = numbers(args[:arity])
-            if isinstance(values, Unknown):
-                return values
-            try:
-                return fn(*values)
-            except (TypeError, ValueError, OverflowError, ZeroDivisionError):
-                return Unknown(f"math.{name} of these values")
-
-        return Builtin(f"math.{name}", call)
-
-    math_module = Namespace(
-        "math",
-        {
-            "pi": math.pi,
-            "e": math.e,
-            "tau": math.tau,
-            "inf": math.inf,
-            **{
-                name: math_fn(name, getattr(math, name))
-                for name in (
-                    "radians",
-                    "degrees",
-                    "sin",
-                    "cos",
-                    "tan",
-                    "asin",
-                    "acos",
-                    "atan",
-                    "sqrt",
-                    "exp",
-                    "log10",
-                    "log2",
-                    "floor",
-                    "ceil",
-                    "fabs",
-                    "trunc",
-                    "isfinite",
-                )
-            },
-            "atan2": math_fn("atan2", math.atan2, 2),
-            "hypot": math_fn("hypot", math.hypot, 3),
-            "pow": math_fn("pow", math.pow, 2),
-            "log": math_fn("log", math.log, 2),
-            "copysign": math_fn("copysign", math.copysign, 2),
-            "fmod": math_fn("fmod", math.fmod, 2),
-        },
-    )
-
-    def random_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return Unknown("a random number has no static value", ctx.line)
-
-    random_module = Namespace(
-        "random", missing=lambda name: Builtin(f"random.{name}", random_value)
-    )
-
-    return {
-        "range": Builtin("range", range_),
-        **python2_names(range_, convert, int_),
-        "enumerate": Builtin("enumerate", enumerate_),
-        "zip": Builtin("zip", zip_),
-        "reversed": Builtin("reversed", reversed_),
-        "len": Builtin("len", len_),
-        "list": collect("list", list),
-        "tuple": collect("tuple", tuple),
-        "sorted": collect(
-            "sorted",
-            lambda items: (
-                sorted(items)
-                if all(is_number(v) for v in items) or all(isinstance(v, str) for v in items)
-                else items
-            ),
-        ),
-        "set": collect("set", lambda items: list(dict.fromkeys(items))),
-        "dict": Builtin("dict", dict_),
-        "sum": reducer("sum", lambda xs: sum(xs)),
-        "min": reducer("min", min),
-        "max": reducer("max", max),
-        "any": reducer("any", lambda xs: any(py.truthy(x) for x in xs)),
-        "all": reducer("all", lambda xs: all(py.truthy(x) for x in xs)),
-        "abs": convert("abs", abs),
-        "float": convert("float", float),
-        "int": Builtin("int", int_),
-        "getattr": Builtin("getattr", getattr_),
-        "hasattr": Builtin("hasattr", hasattr_),
-        "setattr": Builtin("setattr", setattr_),
-        "map": Builtin("map", map_),
-        "filter": Builtin("filter", filter_),
-        "%import_all": Builtin("%import_all", import_all),
-        "format": Builtin("format", format_),
-        "str": convert("str", py.to_string),
-        "bool": convert("bool", lambda v: bool(py.truthy(v))),
-        "round": Builtin("round", round_),
-        "isinstance": Builtin("isinstance", isinstance_),
-        "print": Builtin("print", print_),
-        "True": True,
-        "False": False,
-        "None": None,
-        "__name__": "__main__",
-        "%modules": {"math": math_module, "random": random_module},
-    }
+def _float_member(value: float, name: str) -> Value:
+    """Methods of floats (and of numpy's ``float64``: ``round``, ``item``)."""
+    if name == "is_integer":
+        return Builtin("float.is_integer", lambda c, a, k: value.is_integer())
+    if isinstance(value, np.floating) and name in ("round", "item", "tolist"):
+        method = getattr(value, name)
+        return Builtin(f"numpy.float64.{name}", lambda c, a, k: npl.wrap(method(*a)))
+    return Unknown(f"float.{name} is not known")
 
 
-def _python2(ctx: CallContext, name: str, now: str) -> None:
+def _typed(value: Value) -> bool:
+    """Whether CPython would raise the same ``TypeError`` for this value (plain data)."""
+    return value is None or isinstance(value, bool | int | float | str | list | tuple | dict | set)
+
+
+def _not_implemented(value: Value) -> bool:
+    return isinstance(value, Unknown) and value.reason == "NotImplemented"
+
+
+def python2_remark(ctx: CallContext, name: str, now: str) -> None:
+    """The ``py.python2`` remark: ``name`` is Python 2, read as ``now``."""
     dialect = ctx.interp.dialect
     note = dialect.python2_note if isinstance(dialect, Python) else Python.python2_note
     ctx.info("py.python2", f"{name} is Python 2 ({note}); read as {now}")
 
 
-def python2_names(
-    range_: Callable[..., Value], convert: Callable[..., Builtin], int_: Callable[..., Value]
-) -> dict[str, Value]:
-    """Python 2's built-ins that models still write (``xrange``, ``unicode``, ``long``), each
-    read as the Python 3 built-in it became, with a remark."""
+class RunModules(dict[str, Value]):
+    """The standard modules of one run, each made when first imported."""
 
-    def renamed(name: str, now: str, function: Callable[..., Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            _python2(ctx, name, now)
-            return function(ctx, args, kwargs)
-
-        return Builtin(name, call)
-
-    as_string = convert("str", lambda v: v if isinstance(v, str) else str(v)).fn
-
-    def print_statement(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        _python2(ctx, "a print statement", "print()")
-        return None
-
-    return {
-        "%print_statement": Builtin("%print_statement", print_statement),
-        "xrange": renamed("xrange", "range", range_),
-        "unicode": renamed("unicode", "str", as_string),
-        "long": renamed("long", "int", int_),
-    }
-
-
-def python2_dict_methods() -> dict[str, Value]:
-    """Python 2's dict methods (``iteritems``, ``itervalues``, ``iterkeys``), read as their
-    Python 3 forms, with a remark."""
-
-    def renamed(name: str, now: str, fn: Callable[[dict[Any, Value]], Value]) -> Builtin:
-        def call(ctx: CallContext, d: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            _python2(ctx, f"dict.{name}()", f"dict.{now}()")
-            return fn(d)
-
-        return Builtin(f"dict.{name}", call)
-
-    return {
-        "iteritems": renamed("iteritems", "items", lambda d: list(d.items())),
-        "itervalues": renamed("itervalues", "values", lambda d: list(d.values())),
-        "iterkeys": renamed("iterkeys", "keys", lambda d: list(d.keys())),
-    }
+    def get(self, name: str, default: Value = None) -> Value:
+        if name not in self:
+            made = module_builders().get(name)
+            if made is None:
+                return default
+            self[name] = made()
+        return self[name]
 
 
 def python_module(ctx: CallContext, module: str) -> Value | None:
-    """A standard-library module the Python dialect provides (``math``, ``random``), or None;
-    an engine's ``resolve_import`` asks this first."""
-    modules = ctx.interp.globals.vars.get("%modules")
-    if isinstance(modules, dict):
-        return modules.get(module)
+    """A standard-library module the Python dialect provides (``math``, ``random``,
+    ``itertools``...), or None; an engine's ``resolve_import`` asks this first."""
+    table = ctx.interp.globals.vars.get("%modules")
+    if isinstance(table, dict):
+        return table.get(module)
     return None
 
 
@@ -874,3 +665,6 @@ def resolve_python_import(
             return Unknown(f"module {module!r} is not known")
         found = standard
     return found if name is None else ctx.member(found, name)
+
+
+__all__ = ["Python", "exception", "python2_remark", "python_module", "resolve_python_import"]

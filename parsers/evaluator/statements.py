@@ -14,6 +14,7 @@ from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal, ThrowSignal
+from parsers.evaluator.generators import abandon_all
 from parsers.evaluator.limits import BudgetExceeded
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import UNDEFINED, Record, Unknown, type_name
@@ -38,26 +39,32 @@ class StatementRunner(Calls):
     def run(self, program: ir.Block) -> None:
         """Run a whole program; never raises for anything the program does."""
         with _recursion_room(20_000):
-            self._run_top(program.body, self.globals)
-            if self.stopped is None:
-                try:
-                    self.engine.after_program(CallContext(self, program.line, program.col))
-                except BudgetExceeded as stop:
-                    self._stop(program.line, stop)
-                except ThrowSignal as thrown:
-                    self.warning(
-                        "eval.uncaught_throw",
-                        f"an event handler throws {self._describe(thrown.value)}; it stopped there",
-                        thrown.line,
-                        0,
-                    )
-                except RecursionError:
-                    self.warning(
-                        "eval.too_deep",
-                        "an event handler nests too deeply to follow",
-                        program.line,
-                        0,
-                    )
+            try:
+                self._run_program(program)
+            finally:
+                abandon_all(self)
+
+    def _run_program(self, program: ir.Block) -> None:
+        self._run_top(program.body, self.globals)
+        if self.stopped is None:
+            try:
+                self.engine.after_program(CallContext(self, program.line, program.col))
+            except BudgetExceeded as stop:
+                self._stop(program.line, stop)
+            except ThrowSignal as thrown:
+                self.warning(
+                    "eval.uncaught_throw",
+                    f"an event handler throws {self._describe(thrown.value)}; it stopped there",
+                    thrown.line,
+                    0,
+                )
+            except RecursionError:
+                self.warning(
+                    "eval.too_deep",
+                    "an event handler nests too deeply to follow",
+                    program.line,
+                    0,
+                )
 
     def _run_top(self, body: tuple[ir.Stmt, ...], env: Scope) -> None:
         self._hoist(body, env)
@@ -71,7 +78,7 @@ class StatementRunner(Calls):
                 self.warning(
                     "eval.uncaught_throw",
                     f"the script throws {self._describe(thrown.value)} here; the statements after it do not run",
-                    thrown.line,
+                    thrown.line or stmt.line,
                     0,
                 )
                 return
@@ -97,7 +104,11 @@ class StatementRunner(Calls):
 
     def _decide(self, test: ir.Expr, env: Scope, what: str) -> bool | None:
         value = self.eval(test, env)
-        truth = self.dialect.truthy(value)
+        truth = (
+            self.truth(value, test.line, test.col)
+            if type(value) is Record
+            else self.dialect.truthy(value)
+        )
         if truth is None:
             reason = value.reason if isinstance(value, Unknown) else type_name(value)
             self.warning(
@@ -176,7 +187,7 @@ class StatementRunner(Calls):
 
     def _for_each(self, stmt: ir.ForEach, env: Scope) -> None:
         iterable = self.eval(stmt.iterable, env)
-        items = self.dialect.iterate(iterable, stmt.mode)
+        items = self.iterate(iterable, stmt.mode)
         if items is None:
             reason = (
                 iterable.reason
@@ -208,7 +219,7 @@ class StatementRunner(Calls):
             self.exec_block(stmt.other.body, env)
 
     def _function_decl(self, stmt: ir.FunctionDecl, env: Scope) -> None:
-        if stmt.fn.name and stmt.fn.name not in env.vars:
+        if stmt.fn.name and (self.dialect.rebinds_definitions or stmt.fn.name not in env.vars):
             env.declare(stmt.fn.name, self._closure(stmt.fn, env))
 
     def _class_decl(self, stmt: ir.ClassDecl, env: Scope) -> None:
@@ -242,7 +253,7 @@ class StatementRunner(Calls):
                 )
             self.exec_block(stmt.handler.body, handler_env)
         finally:
-            if stmt.final is not None:
+            if stmt.final is not None and not self.abandoning:
                 self.exec_block(stmt.final.body, Scope(env))
 
     def _switch(self, stmt: ir.Switch, env: Scope) -> None:
@@ -293,6 +304,15 @@ class StatementRunner(Calls):
                     obj.pop(target.name, None)
                 elif isinstance(obj, Record):
                     obj.fields.pop(target.name, None)
+            elif isinstance(target, ir.Index):
+                obj = self.eval(target.obj, env)
+                key = self.eval(target.index, env)
+                if not isinstance(obj, Unknown) and not isinstance(key, Unknown):
+                    self.dialect.delete_index(CallContext(self, target.line, target.col), obj, key)
+            elif isinstance(target, ir.Name):
+                owner = env.owner(target.id)
+                if owner is not None:
+                    del owner.vars[target.id]
 
     def _pass(self, stmt: ir.Pass, env: Scope) -> None:
         return None

@@ -132,6 +132,9 @@ class Closure:
     env: Scope
     home: ClassValue | None = None
     bound_this: Value = UNDEFINED
+    #: Parameter defaults evaluated when the function was defined (Python), one per
+    #: parameter (``UNDEFINED`` where it has none); None: evaluated at each call (JS).
+    defaults: tuple[Value, ...] | None = None
 
     @property
     def name(self) -> str:
@@ -174,6 +177,8 @@ class ClassValue:
     explicit_self: bool = False
     #: A C# struct: its instances are value types (copied on assignment and passing).
     value_type: bool = False
+    #: Static members that receive the class they are read from (Python's ``@classmethod``).
+    class_methods: set[str] = field(default_factory=set)
 
     def __repr__(self) -> str:
         return f"<class {self.name}>"
@@ -195,9 +200,18 @@ class ClassValue:
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 
-    def find_static(self, name: str) -> ClassValue | None:
+    def find_static(self, name: str) -> tuple[Value, ClassValue] | None:
+        """A static member (a class attribute) and the class holding it, bases included."""
+        cls: ClassValue | None = self
+        while cls is not None:
+            if name in cls.static:
+                return cls.static[name], cls
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def static_owner(self, name: str) -> ClassValue | None:
         """The class in this one's chain declaring the static member ``name`` (a field, a
-        method or a static property), if any."""
+        method or a static property: C#'s ``static Vector3 one { get; }``), if any."""
         cls: ClassValue | None = self
         while cls is not None:
             if name in cls.static or name in cls.static_getters or name in cls.static_setters:

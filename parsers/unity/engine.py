@@ -42,6 +42,7 @@ from parsers.evaluator import (
     arg,
 )
 from parsers.evaluator.csharp_lib import PYTHON_MATH_NAMES
+from parsers.evaluator.generators import Generator
 from parsers.unity import structs
 from parsers.unity.game_objects import PRIMITIVES, GameObjectState, MissingMember
 from parsers.unity.meshes import MeshState
@@ -62,6 +63,33 @@ def _report_unknown_call(
             f"{what} cannot be followed ({why}); what it does to the {handed[0].kind} it is"
             " given is unknown",
         )
+
+
+def run_coroutine(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """A coroutine (an iterator method's generator) run to its end, the routines it yields run
+    in turn; any other value is given back as it is (``%coroutine``: Unity runs an
+    ``IEnumerator Start()`` as a coroutine)."""
+    value = arg(args, 0)
+    if type(value) is not Generator:
+        return value
+    pending = [value]
+    steps = 0
+    limit = ctx.interp.limits.max_loop_iterations
+    while pending and steps < limit:
+        try:
+            item = next(pending[-1])
+        except StopIteration:
+            pending.pop()
+            continue
+        steps += 1
+        if type(item) is Generator:
+            pending.append(item)
+    if pending:
+        ctx.warning(
+            "eval.loop_limit",
+            f"a coroutine stopped after {limit} steps; the program goes on after it",
+        )
+    return None
 
 
 class _UnknownStatics(dict[str, Value]):
@@ -228,7 +256,7 @@ class UnityEngine(HelperStubs):
                 "MonoBehaviour",
                 methods={
                     "GetComponent": lambda ctx, r, a, k: self._get_component(ctx, self.host, a, k),
-                    "StartCoroutine": lambda ctx, r, a, k: None,
+                    "StartCoroutine": self._start_coroutine,
                 },
                 getters={
                     "transform": lambda ctx, r: self.host.native.transform,
@@ -272,6 +300,7 @@ class UnityEngine(HelperStubs):
         inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
         members: dict[str, Value] = {
             **self.struct_globals,
+            "%coroutine": Builtin("%coroutine", run_coroutine),
             "GameObject": EngineClass(
                 "GameObject", self._new_game_object_call, game_object_statics
             ),
@@ -373,6 +402,18 @@ class UnityEngine(HelperStubs):
             "Sign": fn("Sign", lambda v: 1.0 if v >= 0 else -1.0),
             "Log": fn("Log", math.log),
         }
+
+    def _start_coroutine(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
+        """``StartCoroutine(routine)`` (or the routine's name): the routine runs to its end at
+        once; the scene is read after every wait is over."""
+        routine = arg(args, 0)
+        if isinstance(routine, str):
+            method = ctx.member(record, routine)
+            routine = ctx.call(method, []) if not isinstance(method, Unknown) else method
+        run_coroutine(ctx, [routine], {})
+        return None
 
     def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
         return Unknown(f"module {module!r} is not known")

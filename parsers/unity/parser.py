@@ -60,7 +60,9 @@ def entry_points(
         return ir.Name(line, 0, text)
 
     def call(target: ir.Expr, method: str) -> ir.Stmt:
-        return ir.ExprStmt(line, 0, ir.Call(line, 0, ir.Member(line, 0, target, method), ()))
+        # Through ``%coroutine``: Unity runs an ``IEnumerator Start()`` as a coroutine.
+        made = ir.Call(line, 0, ir.Member(line, 0, target, method), ())
+        return ir.ExprStmt(line, 0, ir.Call(line, 0, ir.Name(line, 0, "%coroutine"), (made,)))
 
     for info in classes:
         if info.nested or info.static or info.abstract:

@@ -44,10 +44,6 @@ ONLY_REPORTED: dict[str, str] = {
     "foreach_deconstruction": (
         "tree-sitter-c-sharp reads new List<(string Kind, int Count)> as comparisons"
     ),
-    "iterators_yield": (
-        "C# iterators (yield return) wait for the evaluator's language-neutral generators"
-        " (branch py26); today an iterator's body runs at the call and its items are unknown"
-    ),
     "nullable_values": "the default of a null nullable (GetValueOrDefault()) needs its type",
     "switch_statement": "goto case is not followed",
 }

@@ -1,0 +1,12 @@
+# print itself: separators, end, and the text of nested containers of every plain type.
+print("a", 1, 2.0, None, True, sep=", ")
+print("no newline", end="")
+print(" continued")
+print("x", "y", sep="")
+print([1, 2.5, "s", None, True, (1,), [], {}])
+print({"k": [1, {"n": None}], 2: "two", (1, 2): 0.5})
+print(("a", 'b"c', "d'e"), ["tab\t", "new\nline"])
+print()
+print(1, end="\n\n")
+print(-0.0, 1e-4, 0.0001, 1e22, 12345678901234567890, 2.5e-10)
+print(*[1, 2, 3])
