@@ -3,9 +3,9 @@ idioms models use (custom meshes for the shapes an engine lacks, a helper per ob
 in the engine's frame or in the other one; tests/parsers/idiom_replies.py), parses to the true
 scene in every language, and every language's Reconstruct Score of those replies is the same.
 
-The replies are checked as code too: three (node), bpy and open3d build the true scene from
-them (markers ``node``, ``bpy``, ``open3d``), so the check's inputs are right whatever the
-parsers say. Unity has no engine here; its replies are held to the true scene alone.
+The replies are checked as code too: three (node), bpy, open3d and Mono (against the Unity
+harness's UnityEngine facade) build the true scene from them (markers ``node``, ``bpy``,
+``open3d``, ``mono``), so the check's inputs are right whatever the parsers say.
 
 The bar is the issue's: on replies written by one writer, no parser may make a language score
 lower than another. Objects are compared in order: same class and colour, centre and size
@@ -43,6 +43,8 @@ from tests.engines.three_engine import (
     node_available,
     run_three,
 )
+from tests.engines.unity_engine import expected_scene as unity_scene
+from tests.engines.unity_engine import mono_available, run_unity
 from tests.parsers.idiom_replies import GROUND_STYLES, IDIOM_WRITERS, Variant
 
 #: Two scenes of each tier as the generator lays them out, then two whose objects are turned
@@ -345,6 +347,23 @@ def test_bpy_builds_the_true_scene_from_the_blender_replies() -> None:
 def test_open3d_builds_the_true_scene_from_the_open3d_replies() -> None:
     pytest.importorskip("open3d")
     assert _engine_differences("open3d", 1e-9) == {}
+
+
+@pytest.mark.mono
+@pytest.mark.skipif(not mono_available(), reason="Mono (mcs, mono) is not installed")
+def test_mono_builds_the_true_scene_from_the_unity_replies() -> None:
+    cases = [(s.scene_id, reply_code(reply(i, "unity"), "unity")) for i, s in enumerate(scenes())]
+    runs = run_unity(cases)
+    problems = {}
+    for scene in scenes():
+        run = runs[scene.scene_id]
+        found = [f"error: {e}" for e in [run.compile_error, *run.errors] if e]
+        if not found:
+            # The facade computes in floats, as Unity does.
+            found = compare_scenes(unity_scene(run), scene, tolerance=2e-6, rgb_tolerance=1e-6)
+        if found:
+            problems[scene.scene_id] = found
+    assert problems == {}
 
 
 @pytest.mark.node
