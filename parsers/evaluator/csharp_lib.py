@@ -510,6 +510,15 @@ class CSharp(Dialect):
             if fast is not None:
                 made = fast(left, right)
                 return made if type(made) is bool or INT_MIN <= made <= INT_MAX else wrap(made, 32)
+        elif (left_type is float and (right_type is Single or right_type is int)) or (
+            right_type is float and (left_type is Single or left_type is int)
+        ):
+            # A double with a float or an int: double arithmetic.
+            fast = _DOUBLE_FAST.get(op)
+            if fast is not None:
+                return fast(float(left), float(right))
+            if op == "/":
+                return _real_division(float(left), float(right))
         elif (left_type is Single or left_type is int) and (
             right_type is Single or right_type is int
         ):
@@ -679,10 +688,16 @@ class CSharp(Dialect):
         return iter(handed) if isinstance(handed, list) else None
 
     def unary(self, op: str, operand: Value) -> Value:
+        if op[0] == "(":
+            # A conversion to a declared type (``float h = 3;``): numbers the commonest.
+            kind = type(operand)
+            if kind is Single or kind is float or kind is int:
+                made = convert(op[1:-1], operand)
+                if made is not None:
+                    return made
+            return self.convert(op[1:-1], operand)
         if isinstance(operand, Unknown):
             return operand
-        if op[:1] == "(":
-            return self.convert(op[1:-1], operand)
         if isinstance(operand, Record) and self.operators is not None:
             result = self.operators("neg" if op == "-" else op, operand, None)
             if result is not NotImplemented:
@@ -697,12 +712,12 @@ class CSharp(Dialect):
         if op == "+":
             return operand if not isinstance(operand, EnumMember) else int(operand)
         if op == "-":
-            kind = _number_kind(operand)
-            if kind == 3:
+            rank = _number_kind(operand)
+            if rank == 3:
                 return -operand
-            if kind == 2:
+            if rank == 2:
                 return Single(-operand)
-            return _integral_result(-int(operand), kind == 1, False)
+            return _integral_result(-int(operand), rank == 1, False)
         if op == "~" and isinstance(operand, int):
             return Long(~operand) if type(operand) is Long else ~int(operand)
         return Unknown(f"unary {op} is not supported")

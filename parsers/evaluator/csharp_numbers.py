@@ -54,10 +54,13 @@ INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 
+_PACK, _UNPACK = _FLOAT.pack, _FLOAT.unpack
+
+
 def single(value: float) -> Single:
     """``value`` rounded to the nearest 32-bit float (to infinity past float's range)."""
     try:
-        return Single(_FLOAT.unpack(_FLOAT.pack(value))[0])
+        return Single(_UNPACK(_PACK(value))[0])
     except OverflowError:
         return Single(math.copysign(math.inf, value))
 
@@ -116,7 +119,16 @@ def convert(type_name: str, value: object) -> object:
     to single precision, a char is its code; ``None`` (what an ``out`` of a missing entry
     leaves) is the type's default. A value that is no number is returned as it is; a real
     number out of an integral type's range gives None (C# leaves the result undefined)."""
-    if type(value) is Char:
+    kind = type(value)
+    # The commonest conversions first: to float, from an int, a double or a float.
+    if type_name == "float":
+        if kind is Single:
+            return value
+        if kind is float or kind is int:
+            return single(value)  # type: ignore[arg-type]
+    elif type_name == "double" and (kind is float or kind is int or kind is Single):
+        return float(value)  # type: ignore[arg-type]
+    if isinstance(value, Char):
         value = ord(value)
     elif value is None:
         if type_name in SINGLE_TYPES:

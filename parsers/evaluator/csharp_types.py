@@ -53,7 +53,10 @@ class CSharpTypes(TreeLowering):
         """Named children and the keyword ``this``, which tree-sitter-c-sharp leaves unnamed
         where it is a whole expression (``Counter c = this;``, ``F(this)``, ``return this;``)."""
         named = self._named(node)
-        if any(c.type == "this" and not c.is_named for c in node.children):
+        # Reading the node's text is cheaper than walking its children.
+        if "this" in self.text(node) and any(
+            c.type == "this" and not c.is_named for c in node.children
+        ):
             unnamed = [c for c in node.children if c.type == "this" and not c.is_named]
             return sorted([*named, *unnamed], key=lambda c: c.start_byte)
         return named
