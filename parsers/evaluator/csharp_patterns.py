@@ -50,23 +50,24 @@ class CSharpPatterns(CSharpTyping):
     def statement(self, node: Node) -> ir.Stmt | None:
         """A statement, preceded by the declarations of the pattern variables and subject
         temporaries its expressions use."""
-        self._pattern_variables.append([])
+        declared = self._pattern_variables
+        start = len(declared)
         try:
             stmt = super().statement(node)
         finally:
-            declared = self._pattern_variables.pop()
-        if not declared or stmt is None:
+            names = declared[start:]
+            del declared[start:]
+        if not names or stmt is None:
             return stmt
         line, col = stmt.line, stmt.col
         declarations = tuple(
             ir.Declare(line, col, ir.Name(line, col, name), None, "let")
-            for name in dict.fromkeys(declared)
+            for name in dict.fromkeys(names)
         )
         return ir.Block(line, col, (*declarations, stmt), scoped=False)
 
     def _declare_pattern_variable(self, name: str) -> None:
-        if self._pattern_variables:
-            self._pattern_variables[-1].append(name)
+        self._pattern_variables.append(name)
 
     def temporary(self, value: ir.Expr, what: str) -> tuple[ir.Name, ir.Expr | None]:
         """A subject evaluated once: a name (the subject itself when it is one) and the

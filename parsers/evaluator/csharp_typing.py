@@ -97,8 +97,9 @@ class CSharpTyping(CSharpTypes):
         self._iterators: list[bool] = []
         #: The variables holding the exceptions of the catch clauses being lowered.
         self._catching: list[str] = []
-        #: For each statement being lowered, the pattern variables and temporaries it uses.
-        self._pattern_variables: list[list[str]] = []
+        #: The pattern variables and temporaries of the statements being lowered (each
+        #: statement takes those past where the list stood when it began).
+        self._pattern_variables: list[str] = []
         self._temporaries = 0
         self._scan(source.root)
 

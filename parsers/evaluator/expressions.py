@@ -116,7 +116,12 @@ class ExpressionEvaluator(Calls):
         this: Value = UNDEFINED
         if type(func_expr) is ir.Member:
             # A struct's method acts on the variable's own struct (``v.Normalize()``).
-            receiver, _ = self.locate(func_expr.obj, env)
+            obj_expr = func_expr.obj
+            found = False
+            if type(obj_expr) is ir.Name:
+                found, receiver = env.lookup(obj_expr.id)
+            if not found:
+                receiver, _ = self.locate(obj_expr, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
             if isinstance(receiver, Unknown):
