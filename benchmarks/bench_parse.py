@@ -11,8 +11,9 @@ faster than node + three on the same files.
 A language joins the table with one ``Row`` in ``ROWS``: its fixtures folder and, if it has an
 engine, a function running one reply there. Blender and Open3D replies run in their engines
 in one warm process each (``batch_baseline``): bpy with a factory reset per reply, open3d with
-draw calls stubbed; Unity has no engine here. Target (issue 5): the static parse at least 50
-times faster than bpy on the same replies.
+draw calls stubbed; Unity's run in Mono against the UnityEngine facade of the Unity harness
+(tests/engines/unity_engine.py), all in one mcs call and one mono run, or one of each per reply.
+Target (issue 5): the static parse at least 50 times faster than bpy on the same replies.
 """
 
 from __future__ import annotations
@@ -55,6 +56,32 @@ def _three_prepare() -> None:
     from audit.three_engine import ensure_three
 
     ensure_three()
+
+
+def _unity_process(reply: str) -> object:
+    """One reply compiled by mcs against the UnityEngine facade and run by mono, afresh."""
+    from audit.engine_scenes import reply_code
+    from tests.engines.unity_engine import run_unity
+
+    return run_unity([("reply", reply_code(reply, "unity"))], cache=False)
+
+
+def _unity_batch(replies: list[str]) -> float:
+    """Replies per second when every reply is compiled in one mcs call and run in one mono
+    process (as the harness runs the fixtures), timed around both."""
+    from audit.engine_scenes import reply_code
+    from tests.engines.unity_engine import run_unity
+
+    cases = [(f"r{i}", reply_code(reply, "unity")) for i, reply in enumerate(replies)]
+    start = time.perf_counter()
+    run_unity(cases, cache=False)
+    return len(cases) / (time.perf_counter() - start)
+
+
+def _unity_prepare() -> None:
+    from tests.engines.unity_engine import facade_library
+
+    facade_library()
 
 
 def _engine_rate(language: str) -> Callable[[list[str]], float]:
@@ -120,14 +147,28 @@ ROWS: list[Row] = [
         _engine_process("open3d"),
         "open3d 0.20, a process per reply",
     ),
-    Row("unity", REPO / "fixtures" / "unity"),
+    Row(
+        "unity",
+        REPO / "fixtures" / "unity",
+        None,
+        "mono + UnityEngine facade, every reply in one mcs call and one mono run",
+        _unity_prepare,
+        _unity_batch,
+    ),
+    Row(
+        "unity",
+        REPO / "fixtures" / "unity",
+        _unity_process,
+        "mono + UnityEngine facade, an mcs call and a mono run per reply",
+        _unity_prepare,
+    ),
     Row("dsl", REPO / "fixtures" / "dsl"),
     Row("json", REPO / "fixtures" / "json"),
 ]
 
 
 def replies_of(row: Row) -> list[str]:
-    # ``<case>.threejs.txt`` beside a Unity reply is its twin, not a reply of the language.
+    # ``<case>.completed.txt`` beside a reply is its completed twin, not a reply of its own.
     return [
         p.read_text(encoding="utf-8")
         for p in sorted(row.fixtures.glob("*.txt"))
@@ -184,6 +225,8 @@ def main() -> int:
         rate, slowest = parse_rate(row.language, replies, args.repeat)
         engine = ratio = "-"
         if row.batch_baseline is not None:
+            if row.prepare is not None:
+                row.prepare()
             base = row.batch_baseline(replies[: args.baseline_replies])
             engine, ratio = f"{base:9.1f}", f"{rate / base:7.1f}x"
         elif row.baseline is not None:

@@ -153,7 +153,9 @@ _SIDES: Final[dict[tuple[int, bool], str]] = {
 }
 
 
-def ground_side(lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix) -> str | None:
+def ground_side(
+    lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix, *, round_slab: bool = False
+) -> str | None:
     """Where a slab lies relative to every other object when it is the ground ("under",
     "behind"...), else None.
 
@@ -164,18 +166,41 @@ def ground_side(lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix) ->
     code in Y-up engines and the reverse, so their ground can stand upright in our frame. On
     the vertical axis only a slab under the others is ground (a ceiling is not). Also the
     ground: a slab whose top is no higher than the lowest other bottom plus the tolerance
-    (the original rule, which the centre rule contains)."""
+    (the original rule, which the centre rule contains).
+
+    And the ground is under the others: at least half of them (at least one) stand over its
+    footprint (their centres within its rectangle, or within the ellipse of a disc:
+    ``round_slab``). A thin disc or plate lying beside the other objects (a coin, a coaster,
+    a tray on the floor next to them) is an object of the scene, not its ground."""
     axis = slab_axis(lo, hi)
     if axis is None:
         return None
     if len(others_lo) == 0:
         return _SIDES[(axis, True)]
+    if not _under_others(lo, hi, others_lo, others_hi, axis, round_slab):
+        return None
     centres = (np.asarray(others_lo)[:, axis] + np.asarray(others_hi)[:, axis]) / 2
     if float(centres.min()) >= float(hi[axis]) - GROUND_TOP_TOLERANCE:
         return _SIDES[(axis, True)]
     if (axis, False) in _SIDES and float(centres.max()) <= float(lo[axis]) + GROUND_TOP_TOLERANCE:
         return _SIDES[(axis, False)]
     return None
+
+
+def _under_others(
+    lo: Matrix, hi: Matrix, others_lo: Matrix, others_hi: Matrix, axis: int, round_slab: bool
+) -> bool:
+    """Whether at least half of the other objects (at least one) have their centres over the
+    slab's footprint, along its two wide axes."""
+    wide = [i for i in range(3) if i != axis]
+    centres = (np.asarray(others_lo)[:, wide] + np.asarray(others_hi)[:, wide]) / 2
+    middle = (np.asarray(lo)[wide] + np.asarray(hi)[wide]) / 2
+    half = (np.asarray(hi)[wide] - np.asarray(lo)[wide]) / 2 + GROUND_TOP_TOLERANCE
+    offsets = np.abs(centres - middle) / half
+    # A disc's footprint is the ellipse in its box; a box's, the whole box.
+    over = np.sum(offsets**2, axis=1) <= 1.0 if round_slab else np.all(offsets <= 1.0, axis=1)
+    count = int(over.sum())
+    return count >= 1 and 2 * count >= len(centres)
 
 
 def build_objects(
@@ -242,7 +267,13 @@ def _build_objects(
             kept.append((native, obj))
             continue
         others[index] = False
-        side = ground_side(lows[index], highs[index], lows[others], highs[others])
+        side = ground_side(
+            lows[index],
+            highs[index],
+            lows[others],
+            highs[others],
+            round_slab=obj.class_name == "cylinder",
+        )
         others[index] = True
         if side is None:
             kept.append((native, obj))

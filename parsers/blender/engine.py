@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from parsers.blender import materials, stubs, vectors
+from parsers.blender import bmesh_model, materials, stubs, vectors
 from parsers.blender.bpy_data import BlendDataMethods
 from parsers.blender.bpy_ops import Operators
 from parsers.blender.shapes import MeshShape
@@ -72,6 +72,7 @@ class BlenderEngine(Operators, BlendDataMethods):
         super().__init__()
         vectors.register(self)
         materials.register(self)
+        bmesh_model.register(self)
         numpy_lib.register(self)
         self._register_kinds()
         self.scene_collection = self._new_collection("Scene Collection")
@@ -346,7 +347,11 @@ class BlenderEngine(Operators, BlendDataMethods):
             ctx,
             module,
             name,
-            packages={"bpy": lambda: self.bpy, "numpy": numpy_lib.numpy_module},
+            packages={
+                "bpy": lambda: self.bpy,
+                "numpy": numpy_lib.numpy_module,
+                "bmesh": bmesh_model.bmesh_module,
+            },
             modules={"mathutils": lambda: self.mathutils},
             unknown_code="blender.unknown_module",
         )

@@ -23,6 +23,17 @@ from parsers.evaluator import (
     type_name,
 )
 
+#: Object properties that place the object in Blender but that the reader does not follow.
+_UNMODELLED_PLACEMENT = frozenset(
+    {
+        "delta_location",
+        "delta_rotation_euler",
+        "delta_rotation_quaternion",
+        "delta_scale",
+        "matrix_local",
+    }
+)
+
 
 class ObjectMembers(BlenderObjects):
     """The methods, getters and field hooks of objects, meshes and material slots."""
@@ -125,6 +136,13 @@ class ObjectMembers(BlenderObjects):
             )
             state = ctx.truthy(value)
             record.native.selected = state is not False
+            return True
+        if name in _UNMODELLED_PLACEMENT:
+            # They move, turn or size the object in Blender: never a silent skip.
+            ctx.warning(
+                "blender.unmodelled_property",
+                f"obj.{name} is not modelled; the object is read without it",
+            )
             return True
         return False
 
@@ -247,7 +265,13 @@ class ObjectMembers(BlenderObjects):
 
     def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name != "materials":
-            return name in ("vertices", "polygons", "edges", "loops")
+            if name in ("vertices", "polygons", "edges", "loops"):
+                ctx.warning(
+                    "blender.bad_value",
+                    f"mesh.{name} cannot be assigned in Blender (use from_pydata or bmesh); ignored",
+                )
+                return True
+            return False
         items = materials.collection_items(record.fields.get("materials"))
         given = ctx.iterate(value) if isinstance(value, list | tuple) else None
         valid = given is not None and all(

@@ -77,7 +77,16 @@ class Calls(InterpreterState):
                 env.declare(name, value, constant=declare == "const")
         elif kind is ir.Member:
             member: ir.Member = target  # type: ignore[assignment]
-            self.set_member(self.eval(member.obj, env), member.name, value, member.line, member.col)
+            obj, temporary = self.locate(member.obj, env)
+            if temporary and isinstance(obj, Record) and obj.value_type:
+                self.warning(
+                    "eval.struct_copy",
+                    f"{member.name} is set on a copy of a struct that a property or a call"
+                    " returned; the assignment changes nothing (C# refuses it: CS1612)",
+                    member.line,
+                    member.col,
+                )
+            self.set_member(obj, member.name, value, member.line, member.col)
         elif kind is ir.Index:
             index: ir.Index = target  # type: ignore[assignment]
             obj = self.eval(index.obj, env)
@@ -139,6 +148,65 @@ class Calls(InterpreterState):
         else:
             self.warning("eval.bad_target", "cannot assign to this", line, col)
 
+    def locate(self, expr: ir.Expr, env: Scope) -> tuple[Value, bool]:
+        """What a member assignment or a method call acts on, and whether it is a temporary
+        value. A value-type record (a C# struct) held in a variable, a field or an array
+        element is that record itself, not the copy a read makes: ``s.y = 2`` changes ``s``,
+        ``cells[1].Bump()`` the array's element. A struct a property or a call returns is a
+        temporary copy."""
+        kind = type(expr)
+        if kind is ir.Name:
+            name: ir.Name = expr  # type: ignore[assignment]
+            found, value = env.lookup(name.id)
+            if found:
+                return value, False
+            if self.dialect.implicit_this:
+                owner, instance = self._implicit_owner(name.id, env)
+                if owner is not None:
+                    if instance and isinstance(owner, Record) and name.id in owner.fields:
+                        return owner.fields[name.id], False
+                    if not instance and isinstance(owner, ClassValue) and name.id in owner.static:
+                        return owner.static[name.id], False
+            return self._eval[kind](expr, env), False
+        if kind is ir.Member:
+            member: ir.Member = expr  # type: ignore[assignment]
+            obj, _ = self.locate(member.obj, env)
+            if member.optional and (obj is None or obj is UNDEFINED):
+                return UNDEFINED, False
+            if isinstance(obj, Record):
+                fields = obj.fields
+                if member.name in fields:
+                    return fields[member.name], False
+            elif isinstance(obj, ClassValue) and member.name in obj.static:
+                return obj.static[member.name], False
+            value = self.get_member(obj, member.name, member.line, member.col)
+            return value, isinstance(value, Record) and value.value_type
+        if kind is ir.Index:
+            index: ir.Index = expr  # type: ignore[assignment]
+            if isinstance(index.index, ir.Slice) or index.optional:
+                return self._eval[kind](expr, env), False
+            obj, _ = self.locate(index.obj, env)
+            key = self.eval(index.index, env)
+            if (
+                isinstance(obj, list)
+                and type(key) is int
+                and 0 <= key < len(obj)
+                and isinstance(obj[key], Record)
+            ):
+                return obj[key], False
+            if isinstance(obj, Unknown):
+                return obj, False
+            if isinstance(key, Unknown):
+                return key, False
+            if isinstance(obj, Record | Namespace | ClassValue | EngineClass) and isinstance(
+                key, str
+            ):
+                return self.get_member(obj, key, index.line, index.col), False
+            ctx = CallContext(self, index.line, index.col)
+            return self.dialect.get_index(ctx, obj, key), False
+        value = self._eval[kind](expr, env)
+        return value, isinstance(value, Record) and value.value_type
+
     def assign_name(self, name: str, value: Value, env: Scope, line: int, col: int) -> None:
         if self.dialect.assignment_declares_local:
             # Python: no block scopes; a name assigned in a function is local to it.
@@ -152,12 +220,9 @@ class Calls(InterpreterState):
         owner = env.owner(name)
         if owner is None:
             if self.dialect.implicit_this:
-                target, instance = self._implicit_owner(name, env)
+                target, _ = self._implicit_owner(name, env)
                 if target is not None:
-                    if instance:
-                        self.set_member(target, name, value, line, col)
-                    else:
-                        target.static[name] = value
+                    self.set_member(target, name, value, line, col)
                     return
             self.globals.declare(name, value)
             return
@@ -184,13 +249,14 @@ class Calls(InterpreterState):
         if isinstance(obj, ClassValue):
             cls: ClassValue | None = obj
             while cls is not None:
+                if name in cls.static_getters:
+                    # ``this`` is the class the member is read through (JavaScript).
+                    fn = cls.static_getters[name]
+                    return self._invoke(Closure(fn, cls.env, cls), [], {}, obj, line, col)
                 if name in cls.static:
                     if name in cls.class_methods:
                         return BoundMethod(obj, cls.static[name])
                     return cls.static[name]
-                if name in cls.static_getters:
-                    fn = cls.static_getters[name]
-                    return self._invoke(Closure(fn, cls.env, cls), [], {}, obj, line, col)
                 if cls.explicit_self and name in cls.methods:
                     return Closure(cls.methods[name], cls.env, cls)
                 base = cls.base
@@ -265,12 +331,12 @@ class Calls(InterpreterState):
             )
             return
         if isinstance(obj, ClassValue):
-            accessor = obj.find_static_accessor(name, setter=True)
-            if accessor is not None:
-                fn, home = accessor
-                self._invoke(Closure(fn, home.env, home), [value], {}, obj, line, col)
-                return
-            obj.static[name] = value
+            owner = obj.static_owner(name) or obj
+            if name in owner.static_setters:
+                setter = Closure(owner.static_setters[name], owner.env, owner)
+                self._invoke(setter, [value], {}, owner, line, col)
+            else:
+                owner.static[name] = value
             return
         if isinstance(obj, Namespace):
             obj.members[name] = value
@@ -317,12 +383,16 @@ class Calls(InterpreterState):
                 or self.engine.method(this.kind, name) is not None
             ):
                 return this, True
-        found, home = env.lookup(HOME)
-        cls_value = home if found and isinstance(home, ClassValue) else None
-        while cls_value is not None:
-            if name in cls_value.static:
-                return cls_value, False
-            cls_value = cls_value.base if isinstance(cls_value.base, ClassValue) else None
+        # The statics of the class of the method, of its bases, then of the classes it is
+        # nested in (C# reads an enclosing class's statics by their bare names).
+        scope: Scope | None = env
+        while scope is not None:
+            home = scope.vars.get(HOME)
+            if isinstance(home, ClassValue):
+                owner = home.static_owner(name)
+                if owner is not None:
+                    return owner, False
+            scope = scope.parent
         return None, False
 
     def _arguments(
@@ -393,7 +463,7 @@ class Calls(InterpreterState):
         if not self.reads_helpers or new_target is not None or not fn.name:
             return self._run_closure(closure, args, kwargs, this, line, col, new_target)
         # A named helper that cannot run to a result is read from what its call carries.
-        if _is_stub(fn.body):
+        if is_stub(fn.body):
             replaced = self._helper_without_body(closure, args, kwargs, "has no body", line, col)
             if replaced is not None:
                 return replaced
@@ -553,20 +623,27 @@ class Calls(InterpreterState):
                     return made
             # Python: the instance exists first; __init__ (inherited or not) fills it.
             engine_base = cls.engine_base()
-            instance: Value = Record("", cls=target)
+            instance: Value = Record("", cls=target, value_type=target.value_type)
             if engine_base is not None:
                 instance = self._construct(engine_base, [], {}, line, col, target)
             self._init_fields(cls, instance, line, col)
             ctor = self._find_constructor(cls)
             if ctor is not None:
                 fn, home = ctor
-                self._invoke(
-                    Closure(fn, home.env, home), [instance, *args], kwargs, instance, line, col
+                # A constructor is never read as a helper without a body: it makes its instance.
+                self._run_closure(
+                    Closure(fn, home.env, home),
+                    [instance, *args],
+                    kwargs,
+                    instance,
+                    line,
+                    col,
+                    None,
                 )
             return instance
         if cls.constructor is None:
             if cls.base is None or cls.base is UNDEFINED:
-                record = Record("", cls=target)
+                record = Record("", cls=target, value_type=target.value_type)
             else:
                 record = self._construct(cls.base, args, kwargs, line, col, target)
             if isinstance(record, Record):
@@ -574,7 +651,7 @@ class Calls(InterpreterState):
                 self._init_fields(cls, record, line, col)
             return record
         if cls.base is None or cls.base is UNDEFINED:
-            record = Record("", cls=target)
+            record = Record("", cls=target, value_type=target.value_type)
             self._init_fields(cls, record, line, col)
             self._invoke(
                 Closure(cls.constructor, cls.env, cls), args, kwargs, record, line, col, target
@@ -620,7 +697,7 @@ class Calls(InterpreterState):
         """Build a base class that has no base of its own, for a derived class's super()."""
         if base.base not in (None, UNDEFINED):
             return self._construct(base, args, kwargs, line, col, target)
-        record = Record("", cls=target)
+        record = Record("", cls=target, value_type=target.value_type)
         self._init_fields(base, record, line, col)
         if base.constructor is not None:
             self._invoke(
@@ -631,7 +708,13 @@ class Calls(InterpreterState):
     def _class(self, expr: ir.ClassExpr, env: Scope) -> Value:
         base = self.eval(expr.base, env) if expr.base is not None else None
         class_env = Scope(env)
-        cls = ClassValue(expr.name or "<class>", base, class_env, explicit_self=expr.explicit_self)
+        cls = ClassValue(
+            expr.name or "<class>",
+            base,
+            class_env,
+            explicit_self=expr.explicit_self,
+            value_type=expr.value_type,
+        )
         if expr.name:
             class_env.declare(expr.name, cls)
         class_env.declare(HOME, cls)
@@ -665,7 +748,7 @@ class Calls(InterpreterState):
         return self.dialect.class_defined(CallContext(self, expr.line, expr.col), cls)
 
 
-def _is_stub(body: ir.Block | ir.Expr) -> bool:
+def is_stub(body: ir.Block | ir.Expr) -> bool:
     """Whether a function body does nothing: empty, ``pass``, ``...``, a docstring, ``return``
     of nothing, a ``throw`` (``NotImplementedException``), or statements all left out as cut
     off (the front end leaves a ``Pass`` for each)."""

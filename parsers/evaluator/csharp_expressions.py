@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from parsers.evaluator import ir
 from parsers.evaluator.csharp_literals import csharp_number, unescape
-from parsers.evaluator.csharp_types import CSharpTypes
+from parsers.evaluator.csharp_numbers import Char
+from parsers.evaluator.csharp_patterns import CSharpPatterns
 from parsers.evaluator.lowering import Incomplete, updatable
 from parsers.evaluator.treesitter import Node
 from parsers.evaluator.values import UNDEFINED
@@ -31,9 +32,10 @@ _ASSIGNMENT_OPS = {
 _BINARY_LOGICAL = {"&&": "and", "||": "or", "??": "??"}
 _BINARY_OPS = {"==": "===", "!=": "!=="}
 _PREFIX = {"-": "-", "+": "+", "!": "not", "~": "~"}
+_NARROW_TYPES = frozenset({"char", "byte", "sbyte", "short", "ushort"})
 
 
-class CSharpExpressions(CSharpTypes):
+class CSharpExpressions(CSharpPatterns):
     """The lowering of C# expressions and patterns."""
 
     # --- expressions -------------------------------------------------------------------------------
@@ -64,14 +66,14 @@ class CSharpExpressions(CSharpTypes):
 
     def _character(self, node: Node) -> ir.Expr:
         raw = self.text(node)[1:-1]
-        return ir.Const(*self._pos(node), unescape(raw))
+        return ir.Const(*self._pos(node), Char(unescape(raw)))
 
     def _interpolated(self, node: Node) -> ir.Expr:
         parts: list[str | ir.Expr] = []
         verbatim = self.text(node).startswith(("$@", "@$"))
         for child in node.named_children:
             if child.type in ("string_content", "escape_sequence"):
-                text = self.text(child)
+                text = self.text(child).replace("{{", "{").replace("}}", "}")
                 parts.append(text if verbatim else unescape(text))
             elif child.type == "interpolation":
                 clauses = {
@@ -141,7 +143,7 @@ class CSharpExpressions(CSharpTypes):
                 continue
             line, col = self._pos(child)
             name_node = child.child_by_field_name("name")
-            inner = [c for c in self._named(child) if c != name_node]
+            inner = [c for c in self._with_this(child) if c != name_node]
             if not inner:
                 raise Incomplete(child)
             modifier = next(
@@ -150,9 +152,11 @@ class CSharpExpressions(CSharpTypes):
             value_node = inner[-1]
             if modifier == "out":
                 if value_node.type == "declaration_expression":
-                    target: ir.Pattern = ir.Name(
-                        *self._pos(value_node), self.text(self._required(value_node, "name"))
+                    name = self.text(self._required(value_node, "name"))
+                    self.declare_local(
+                        name, self.declared_type(value_node.child_by_field_name("type"))
                     )
+                    target: ir.Pattern = ir.Name(*self._pos(value_node), name)
                 elif value_node.type == "discard" or self.text(value_node) == "_":
                     target = ir.Name(line, col, "%discard")
                 else:
@@ -160,6 +164,10 @@ class CSharpExpressions(CSharpTypes):
                 outs.append((len(result), target))
                 result.append(ir.Const(line, col, UNDEFINED))
                 continue
+            if modifier == "ref":
+                # The callee hands its ref parameters back as it hands back its outs.
+                target = self.pattern(value_node)
+                outs.append((len(result), target))
             value = self.expression(value_node)
             if name_node is not None:
                 result.append(ir.Keyword(line, col, self.text(name_node), value))
@@ -221,8 +229,15 @@ class CSharpExpressions(CSharpTypes):
         type_args: list[str] = []
         if function.type == "member_access_expression":
             name_node = self._required(function, "name")
-            _, type_args = self._member_name(name_node)
+            method_name, type_args = self._member_name(name_node)
             callee = self._member(function)
+            owner = self.types.extensions.get(method_name)
+            if owner is not None and isinstance(callee, ir.Member):
+                # ``x.Squared()`` of an extension method: x's own member if it has one, else
+                # ``Extensions.Squared(x)``.
+                static = ir.Member(line, col, ir.Name(line, col, owner), method_name)
+                args = [callee.obj, ir.Const(line, col, method_name), static, *args]
+                callee = ir.Name(line, col, "%extension")
         elif function.type == "generic_name":
             type_args = self._type_arguments(function)
             callee = ir.Name(*self._pos(function), self._generic_base(function))
@@ -260,15 +275,8 @@ class CSharpExpressions(CSharpTypes):
             ir.Assign(line, col, ir.Name(line, col, "%result"), None, call),
         ]
         for position, (_, target) in enumerate(outs):
-            items.append(
-                ir.Assign(
-                    line,
-                    col,
-                    target,
-                    None,
-                    ir.Index(line, col, ir.Name(line, col, "%out"), ir.Const(line, col, position)),
-                )
-            )
+            handed = ir.Index(line, col, ir.Name(line, col, "%out"), ir.Const(line, col, position))
+            items.append(ir.Assign(line, col, target, None, self.assigned(target, handed)))
         items.append(ir.Name(line, col, "%result"))
         return ir.Sequence(line, col, tuple(items))
 
@@ -321,10 +329,24 @@ class CSharpExpressions(CSharpTypes):
 
     def _new(self, node: Node) -> ir.Expr:
         type_node = self._required(node, "type")
+        callee = (
+            self.expression(type_node)
+            if type_node.type not in ("generic_name", "predefined_type")
+            else None
+        )
+        return self._creation(node, self._type_name(type_node), callee)
+
+    def _creation(self, node: Node, type_name: str, callee: ir.Expr | None) -> ir.Expr:
+        """``new T(args) { initialiser }`` (``node`` holds the arguments and initialiser;
+        ``callee`` is how the code names T, None for its simple name)."""
         line, col = self._pos(node)
         args, _ = self._arguments(self._field(node, "arguments"))
-        type_name = self._type_name(type_node)
-        initializer = self._field(node, "initializer")
+        if not node.child_by_field_name("arguments"):
+            listed = [c for c in node.named_children if c.type == "argument_list"]
+            args, _ = self._arguments(listed[0] if listed else None)
+        initializer = self._field(node, "initializer") or next(
+            (c for c in node.named_children if c.type == "initializer_expression"), None
+        )
         if type_name in (
             "List",
             "HashSet",
@@ -341,35 +363,46 @@ class CSharpExpressions(CSharpTypes):
                 created = ir.Call(line, col, ir.Name(line, col, "%list_of"), tuple(args))
         elif type_name in ("Dictionary", "SortedDictionary", "Hashtable"):
             created = ir.DictLit(line, col, ())
+        elif type_name in ("string", "String"):
+            created = ir.Call(line, col, ir.Name(line, col, "%new_string"), tuple(args))
         else:
-            callee = (
-                self.expression(type_node)
-                if type_node.type != "generic_name"
-                else ir.Name(line, col, type_name)
-            )
-            created = ir.New(line, col, callee, tuple(args))
+            created = ir.New(line, col, callee or ir.Name(line, col, type_name), tuple(args))
         return self._with_initializer(created, initializer, line, col)
 
-    def _implicit_new(self, node: Node) -> ir.Expr:
+    def _implicit_new(self, node: Node, type_node: Node | None = None) -> ir.Expr:
+        """A target-typed ``new(...)`` (C# 9): of the declared type where the front end knows
+        it (a typed local or field), else unknown."""
+        if type_node is not None and type_node.type not in ("implicit_type", "nullable_type"):
+            return self._creation(node, self._type_name(type_node), None)
         line, col = self._pos(node)
         return ir.Opaque(line, col, "a target-typed new() has no type the code states")
 
     def _array_creation(self, node: Node) -> ir.Expr:
+        """``new T[n]`` (n elements of T's default), ``new T[n, m]`` (rectangular),
+        ``new T[n][]`` (jagged: n nulls), ``new T[] { ... }`` (items converted to T)."""
         line, col = self._pos(node)
         type_node = self._field(node, "type")
+        specifiers: list[Node] = []
+        base = type_node
+        while base is not None and base.type == "array_type":
+            rank = base.child_by_field_name("rank")
+            if rank is not None:
+                specifiers.insert(0, rank)
+            base = base.child_by_field_name("type")
         initializer = next(
             (c for c in node.named_children if c.type == "initializer_expression"), None
         )
+        dimensions = self.text(specifiers[0]).count(",") + 1 if specifiers else 1
         if initializer is not None:
-            return self._initializer_list(initializer)
-        sizes: list[ir.Expr] = []
-        element: Node | None = None
-        if type_node is not None and type_node.type == "array_type":
-            element = type_node.child_by_field_name("type")
-            rank = type_node.child_by_field_name("rank")
-            if rank is not None:
-                sizes = [self.expression(c) for c in self._named(rank)]
-        default = self._type_default(element, line, col)
+            element = self._type_name(base) if len(specifiers) == 1 else None
+            items = self._typed_items(self._array_items(initializer), element or None)
+            return self._rectangular(items, dimensions)
+        sizes = [self.expression(c) for c in self._named(specifiers[0])] if specifiers else []
+        default = (
+            self._type_default(base, line, col)
+            if len(specifiers) <= 1
+            else ir.Const(line, col, None)
+        )
         return ir.Call(
             line,
             col,
@@ -378,6 +411,19 @@ class CSharpExpressions(CSharpTypes):
                 ir.TupleLit(line, col, tuple(sizes)),
                 ir.FunctionExpr(line, col, None, (), default, True),
             ),
+        )
+
+    @staticmethod
+    def _rectangular(items: ir.Expr, dimensions: int) -> ir.Expr:
+        """Nested items of a rectangular array (``{ {1, 2}, {3, 4} }`` for ``int[,]``)."""
+        if dimensions < 2:
+            return items
+        line, col = items.line, items.col
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%rectangular"),
+            (items, ir.Const(line, col, dimensions)),
         )
 
     def _implicit_array(self, node: Node) -> ir.Expr:
@@ -408,6 +454,9 @@ class CSharpExpressions(CSharpTypes):
         if not indices:
             raise Incomplete(node)
         line, col = self._pos(node)
+        if len(indices) == 1 and isinstance(indices[0], ir.Unary) and indices[0].op == "^":
+            # ``a[^1]``: the index from the end (C# 8).
+            return ir.Call(line, col, ir.Name(line, col, "%from_end"), (obj, indices[0].operand))
         index = indices[0] if len(indices) == 1 else ir.TupleLit(line, col, tuple(indices))
         return ir.Index(line, col, obj, index)
 
@@ -418,6 +467,8 @@ class CSharpExpressions(CSharpTypes):
         line, col = self._pos(node)
         if op in _BINARY_LOGICAL:
             return ir.Logical(line, col, _BINARY_LOGICAL[op], left, right)  # type: ignore[arg-type]
+        if self.checked and op in ("+", "-", "*", "/"):
+            op = "checked" + op
         return ir.Binary(line, col, _BINARY_OPS.get(op, op), left, right)
 
     def _prefix(self, node: Node) -> ir.Expr:
@@ -427,9 +478,14 @@ class CSharpExpressions(CSharpTypes):
         op = next((c.type for c in node.children if not c.is_named), "+")
         line, col = self._pos(node)
         if op in ("++", "--"):
-            return ir.Update(line, col, self.pattern(named[0]), 1 if op == "++" else -1, True)
+            target = self.pattern(named[0])
+            narrow = self._narrow_update(target, op, line, col)
+            if narrow is not None:
+                return narrow
+            return ir.Update(line, col, target, 1 if op == "++" else -1, True)
         if op == "^":
-            return ir.Opaque(line, col, "an index from the end has no static value")
+            # Only meaningful as an index (``a[^1]``, see ``_element_access``).
+            return ir.Unary(line, col, "^", self.expression(named[0]))
         return ir.Unary(line, col, _PREFIX.get(op, op), self.expression(named[0]))
 
     def _postfix(self, node: Node) -> ir.Expr:
@@ -441,21 +497,53 @@ class CSharpExpressions(CSharpTypes):
         if op == "!":
             return self.expression(named[0])
         target = updatable(self.pattern(named[0]), node)
+        narrow = self._narrow_update(target, op, line, col)
+        if narrow is not None:
+            return narrow
         return ir.Update(line, col, target, 1 if op == "++" else -1, False)
 
+    def _narrow_update(self, target: ir.Pattern, op: str, line: int, col: int) -> ir.Expr | None:
+        """``c++`` on a ``char``, ``byte`` or ``short`` stays of its type (wrapping); the
+        value of the expression is the new one."""
+        if not isinstance(target, ir.Name | ir.Member):
+            return None
+        type_name = self.assigned_type(target)
+        if type_name not in _NARROW_TYPES:
+            return None
+        step = ir.Binary(line, col, "+" if op == "++" else "-", target, ir.Const(line, col, 1))
+        return ir.Assign(line, col, target, None, self.converted(type_name, step))
+
     def _assignment(self, node: Node) -> ir.Expr:
-        target = self.pattern(self._required(node, "left"))
+        left = self._required(node, "left")
+        target = self.pattern(left)
         op = self._operator(node)
         if op not in _ASSIGNMENT_OPS:
             raise Incomplete(node)
         compound = _ASSIGNMENT_OPS[op]
         if compound is not None:
             target = updatable(target, node)
-        value = self.expression(self._required(node, "right"))
+        right = self._required(node, "right")
         line, col = self._pos(node)
+        type_name = self.assigned_type(target)
+        if right.type == "implicit_object_creation_expression" and type_name is not None:
+            value = self._creation(right, type_name.rstrip("?"), None)
+        else:
+            value = self.expression(right)
         if compound == "??":
             return ir.Assign(line, col, target, "??", value)
+        if compound is None:
+            return ir.Assign(line, col, target, None, self.assigned(target, value))
+        if isinstance(target, ir.Name | ir.Member) and type_name is not None:
+            # ``x op= v`` stores ``(T)(x op v)``: a byte wraps, a float stays a float.
+            combined = self.converted(
+                type_name, ir.Binary(line, col, self._compound_op(compound), target, value)
+            )
+            if not isinstance(combined, ir.Binary):
+                return ir.Assign(line, col, target, None, combined)
         return ir.Assign(line, col, target, compound, value)
+
+    def _compound_op(self, op: str) -> str:
+        return "checked" + op if self.checked and op in ("+", "-", "*", "/") else op
 
     def _conditional(self, node: Node) -> ir.Expr:
         return ir.Conditional(
@@ -474,20 +562,27 @@ class CSharpExpressions(CSharpTypes):
         )
 
     def _is_pattern(self, node: Node) -> ir.Expr:
-        expression = self.expression(self._required(node, "expression"))
-        pattern = self._required(node, "pattern")
+        """``x is pattern`` (``is int n``, ``is not null``, ``is { Size: > 1 } big``)."""
         line, col = self._pos(node)
-        if pattern.type == "constant_pattern":
-            inner = self._named(pattern)
-            if inner:
-                return ir.Binary(line, col, "===", expression, self.expression(inner[0]))
-        if pattern.type == "unary_pattern" and "not" in self.text(pattern):
-            inner = [c for c in self._named(pattern) if c.type == "constant_pattern"]
-            if inner:
-                return ir.Binary(
-                    line, col, "!==", expression, self.expression(self._named(inner[0])[0])
-                )
-        return ir.Opaque(line, col, "a type pattern has no static value")
+        subject, first = self.temporary(self.expression(self._required(node, "expression")), "is")
+        test = self.pattern_test(self._required(node, "pattern"), subject)
+        return test if first is None else ir.Sequence(line, col, (first, test))
+
+    def _is_type(self, node: Node) -> ir.Expr:
+        """``x is T`` (the older form, a type after ``is``)."""
+        line, col = self._pos(node)
+        named = self._named(node)
+        if len(named) < 2:
+            raise Incomplete(node)
+        return self.type_test(self.expression(named[0]), self._type_name(named[-1]), line, col)
+
+    def _as(self, node: Node) -> ir.Expr:
+        """``x as T``: x when it is a T, else null."""
+        line, col = self._pos(node)
+        subject, first = self.temporary(self.expression(self._required(node, "left")), "as")
+        test = self.type_test(subject, self._type_name(self._required(node, "right")), line, col)
+        chosen = ir.Conditional(line, col, test, subject, ir.Const(line, col, None))
+        return chosen if first is None else ir.Sequence(line, col, (first, chosen))
 
     def _default(self, node: Node) -> ir.Expr:
         type_node = node.child_by_field_name("type")
@@ -536,31 +631,74 @@ class CSharpExpressions(CSharpTypes):
                 )
         return ir.Opaque(line, col, "a conditional access that is not modelled")
 
-    def _switch_expression(self, node: Node) -> ir.Expr:
+    def _with_expression(self, node: Node) -> ir.Expr:
+        """``record with { X = 5 }``: a copy with those members set (``%with``)."""
         named = self._named(node)
         if not named:
             raise Incomplete(node)
-        subject = self.expression(named[0])
         line, col = self._pos(node)
+        entries: list[tuple[ir.Expr, ir.Expr] | ir.Spread] = []
+        for child in named[1:]:
+            parts = [c for c in self._named(child)]
+            for index in range(0, len(parts) - 1, 2):
+                entries.append(
+                    (
+                        ir.Const(line, col, self.text(parts[index])),
+                        self.expression(parts[index + 1]),
+                    )
+                )
+        return ir.Call(
+            line,
+            col,
+            ir.Name(line, col, "%with"),
+            (self.expression(named[0]), ir.DictLit(line, col, tuple(entries))),
+        )
+
+    def _declaration_expression(self, node: Node) -> ir.Expr:
+        """A declaration where an expression is expected (``out var x``: the name). tree-sitter
+        reads ``F(a * b)`` as declaring ``b`` of the pointer type ``a*``; pointers are unsafe
+        code no scene script has, so it is the product."""
+        name = self._required(node, "name")
+        type_node = node.child_by_field_name("type")
+        line, col = self._pos(node)
+        if type_node is not None and type_node.type == "pointer_type":
+            inner = type_node.named_children
+            if inner:
+                return ir.Binary(
+                    line,
+                    col,
+                    "checked*" if self.checked else "*",
+                    self.expression(inner[0]),
+                    ir.Name(*self._pos(name), self.text(name)),
+                )
+        return ir.Name(*self._pos(name), self.text(name))
+
+    def _switch_expression(self, node: Node) -> ir.Expr:
+        """``subject switch { pattern when guard => value, ... }``: the value of the first arm
+        that matches (none matching throws in C#: an unknown value here)."""
+        named = self._named(node)
+        if not named:
+            raise Incomplete(node)
+        line, col = self._pos(node)
+        subject, first = self.temporary(self.expression(named[0]), "switch")
         arms = [c for c in named[1:] if c.type == "switch_expression_arm"]
         result: ir.Expr = ir.Opaque(line, col, "no arm of the switch expression matches")
         for arm in reversed(arms):
             parts = self._named(arm)
             if len(parts) < 2:
-                continue
-            pattern, value = parts[0], self.expression(parts[-1])
-            if pattern.type == "discard":
+                raise Incomplete(arm)
+            test = self.pattern_test(parts[0], subject)
+            guard = next((p for p in parts[1:-1] if p.type == "when_clause"), None)
+            if guard is not None:
+                condition = self._named(guard)
+                if condition:
+                    test = ir.Logical(line, col, "and", test, self.expression(condition[-1]))
+            value = self.expression(parts[-1])
+            if isinstance(test, ir.Const) and test.value is True:
                 result = value
-            elif pattern.type == "constant_pattern":
-                test = ir.Binary(
-                    line, col, "===", subject, self.expression(self._named(pattern)[0])
-                )
-                result = ir.Conditional(line, col, test, value, result)
             else:
-                result = ir.Conditional(
-                    line, col, ir.Opaque(line, col, "a pattern has no static value"), value, result
-                )
-        return result
+                result = ir.Conditional(line, col, test, value, result)
+        return result if first is None else ir.Sequence(line, col, (first, result))
 
     # --- patterns -------------------------------------------------------------------------------------
     def pattern(self, node: Node) -> ir.Pattern:

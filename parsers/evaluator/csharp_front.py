@@ -59,7 +59,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "switch_statement": self._switch,
             "using_statement": self._wrapped_body,
             "lock_statement": self._wrapped_body,
-            "checked_statement": self._wrapped_body,
+            "checked_statement": self._checked_statement,
             "unsafe_statement": self._wrapped_body,
             "fixed_statement": self._wrapped_body,
             "labeled_statement": self._labeled,
@@ -70,6 +70,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "class_declaration": self._class_declaration,
             "struct_declaration": self._class_declaration,
             "record_declaration": self._class_declaration,
+            "record_struct_declaration": self._class_declaration,
             "interface_declaration": lambda n: None,
             "enum_declaration": self._enum_declaration,
             "namespace_declaration": self._namespace,
@@ -77,7 +78,7 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "using_directive": lambda n: None,
             "extern_alias_directive": lambda n: None,
             "delegate_declaration": lambda n: None,
-            "goto_statement": lambda n: ir.Pass(*self._pos(n)),
+            "goto_statement": self._goto,
         }
         expressions: ExpressionHandlers = {
             "identifier": lambda n: ir.Name(*self._pos(n), self.text(n)),
@@ -111,22 +112,21 @@ class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):
             "assignment_expression": self._assignment,
             "conditional_expression": self._conditional,
             "cast_expression": self._cast,
-            "as_expression": lambda n: self.expression(self._required(n, "left")),
+            "as_expression": self._as,
             "is_pattern_expression": self._is_pattern,
-            "is_expression": lambda n: ir.Opaque(*self._pos(n), "a type test has no static value"),
+            "is_expression": self._is_type,
             "default_expression": self._default,
             "lambda_expression": self._lambda,
             "anonymous_method_expression": self._lambda,
             "tuple_expression": self._tuple,
             "conditional_access_expression": self._conditional_access,
-            "checked_expression": self._parenthesized,
+            "checked_expression": self._checked_expression,
             "await_expression": lambda n: ir.Await(
                 *self._pos(n), self.expression(self._named(n)[-1])
             ),
             "switch_expression": self._switch_expression,
-            "declaration_expression": lambda n: ir.Name(
-                *self._pos(n), self.text(self._required(n, "name"))
-            ),
+            "with_expression": self._with_expression,
+            "declaration_expression": self._declaration_expression,
             "typeof_expression": self._typeof,
             "anonymous_object_creation_expression": self._anonymous_object,
             "sizeof_expression": lambda n: ir.Opaque(*self._pos(n), "sizeof has no static value"),

@@ -25,6 +25,7 @@ from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
     Closure,
+    EnumMember,
     Record,
     Unknown,
     Value,
@@ -34,6 +35,10 @@ from parsers.evaluator.values import (
 Iterate = Callable[[Value], list[Value] | None]
 Equals = Callable[[Value, Value], bool | None]
 Operator = Callable[[CallContext, list[Value], Args], Value]
+
+
+def _is_plain_number(value: Value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool | EnumMember)
 
 
 class Grouping(list):  # type: ignore[type-arg]
@@ -192,7 +197,13 @@ class Linq:
                 if single and len(kept) > 1:
                     return Unknown("Single of more than one element (it throws)")
                 if not kept:
-                    return None if default else Unknown(f"First {empty}")
+                    # default(T): 0 of the elements' number type, else null.
+                    if default:
+                        sample = items[0] if items else None
+                        if isinstance(sample, int | float) and _is_plain_number(sample):
+                            return type(sample)(0)
+                        return None
+                    return Unknown(f"First {empty}")
                 return kept[-1] if last else kept[0]
 
             return call

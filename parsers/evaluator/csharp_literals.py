@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from parsers.evaluator.csharp_numbers import Long, integral, single
 from parsers.evaluator.lowering import C_ESCAPES
 
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{1,4}|[\s\S])")
@@ -25,21 +26,36 @@ def unescape(text: str) -> str:
 _PLAIN_NUMBER = re.compile(r"([0-9]*\.[0-9]+|[0-9]+\.?[0-9]*)([fFdDmM]?)")
 
 
+def _integer(value: int, suffix: str) -> int:
+    """An integer literal's value in its C# type: ``int`` when it fits, else ``uint``, ``long``,
+    ``ulong``; an ``L`` or ``U`` suffix asks for the wider types."""
+    if not suffix and -(2**31) <= value < 2**31:
+        return value
+    return Long(value) if value < 2**64 else integral(value, "ulong")
+
+
 def csharp_number(text: str) -> int | float:
-    """The value of a C# numeric literal (``2.5f``, ``0x1F``, ``1_000``, ``10L``, ``3.5e2``)."""
+    """The value of a C# numeric literal (``2.5f``, ``0x1F``, ``1_000``, ``10L``, ``3.5e2``): a
+    ``float`` literal is a ``Single`` (rounded to single precision), a ``long`` a ``Long``."""
     plain = _PLAIN_NUMBER.fullmatch(text)
     if plain is not None:
         digits, suffix = plain.groups()
-        return float(digits) if suffix or "." in digits else int(digits)
+        if suffix in ("f", "F"):
+            return single(float(digits))
+        return float(digits) if suffix or "." in digits else _integer(int(digits), "")
     clean = text.replace("_", "")
     lower = clean.lower()
     if lower.startswith("0x"):
-        return int(lower[2:].rstrip("ul"), 16)
+        body = lower[2:]
+        return _integer(int(body.rstrip("ul"), 16), body[len(body.rstrip("ul")) :])
     if lower.startswith("0b"):
-        return int(lower[2:].rstrip("ul"), 2)
-    if lower[-1:] in ("f", "d", "m"):
+        body = lower[2:]
+        return _integer(int(body.rstrip("ul"), 2), body[len(body.rstrip("ul")) :])
+    if lower[-1:] == "f":
+        return single(float(lower[:-1]))
+    if lower[-1:] in ("d", "m"):
         return float(lower[:-1])
     stripped = lower.rstrip("ul")
     if re.fullmatch(r"\d+", stripped):
-        return int(stripped)
+        return _integer(int(stripped), lower[len(stripped) :])
     return float(stripped)

@@ -21,6 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 from parsers.evaluator.arguments import Args, Kwargs, arg
 from parsers.evaluator.context import CallContext
+from parsers.evaluator.csharp_numbers import Char, general, round_trip, rounded
 from parsers.evaluator.values import (
     Builtin,
     ClassValue,
@@ -103,24 +104,43 @@ def _custom(value: float, fmt: str) -> str | None:
     return ("-" if value < 0 and text.strip("0.") else "") + text
 
 
-def _fixed(value: float | int, places: int, spec: str = "f") -> str:
-    """``value`` with ``places`` decimals, rounded as .NET rounds in formatting: on the exact
-    decimal expansion of the binary value, halves away from zero (``1.25`` -> ``"1.3"``,
-    ``2.675`` -> ``"2.67"``: it is 2.67499... in binary)."""
+def _fixed(value: float | int | Decimal, places: int, spec: str = "f") -> str:
+    """``value`` with ``places`` decimals, rounded as Mono rounds in formatting: from the
+    value's 15 significant digits (7 for a float), halves away from zero (``1.25`` ->
+    ``"1.3"``, ``2.675`` -> ``"2.68"``, ``1.005`` -> ``"1.01"``, though 1.005 is
+    1.00499... in binary; .NET Core 3.0 and later round the exact binary value instead)."""
+    exact = (
+        value
+        if isinstance(value, Decimal)
+        else Decimal(value)
+        if isinstance(value, int)
+        else rounded(value)
+    )
     with localcontext() as context:
         context.rounding = ROUND_HALF_UP
-        return format(Decimal(value), f".{places}{spec}")
+        context.prec = 400
+        return format(exact, f".{places}{spec}")
 
 
 def format_number(value: float | int, fmt: str, to_string: ToString) -> str | None:
     """``value.ToString(fmt)``, or None for a format not modelled."""
-    if not fmt or fmt.upper() in ("G", "R"):
+    if not fmt or fmt.upper() == "G" or (fmt.upper() == "R" and isinstance(value, int)):
         return to_string(value)
+    if fmt.upper() == "R":
+        return round_trip(value)
     letter, precision_text = fmt[0], fmt[1:]
     if precision_text and not precision_text.isdigit():
-        return _custom(float(value), fmt)
+        return _custom(value if isinstance(value, float) else float(value), fmt)
     precision = int(precision_text) if precision_text else None
     upper = letter.upper()
+    if upper == "G":
+        if isinstance(value, int):
+            return to_string(value)
+        text = general(value, precision)
+        return text if letter == "G" else text.replace("E", "e")
+    if upper == "P":
+        percent = (Decimal(value) if isinstance(value, int) else rounded(value)) * 100
+        return _group(_fixed(percent, 2 if precision is None else precision)) + " %"
     if upper == "F":
         return _fixed(value, 2 if precision is None else precision)
     if upper == "N":
@@ -139,7 +159,7 @@ def format_number(value: float | int, fmt: str, to_string: ToString) -> str | No
             return ("-" if value < 0 else "") + digits
         digits = format(value & 0xFFFFFFFF if value < 0 else value, "X" if letter == "X" else "x")
         return digits.rjust(precision or 0, "0")
-    return _custom(float(value), fmt)
+    return _custom(value if isinstance(value, float) else float(value), fmt)
 
 
 def format_item(value: Value, alignment: Value, fmt: Value, to_string: ToString) -> Value:
@@ -271,7 +291,7 @@ def string_members(to_string: ToString) -> dict[str, Callable[[CallContext, str,
         "PadRight": pad(False),
         "Remove": remove,
         "Insert": insert,
-        "ToCharArray": lambda ctx, s, args: list(s),
+        "ToCharArray": lambda ctx, s, args: [Char(c) for c in s],
         "Equals": lambda ctx, s, args: s == arg(args, 0),
         "Normalize": lambda ctx, s, args: s,
     }
@@ -283,9 +303,10 @@ def _char_function(fn: Callable[[str], Value]) -> Builtin:
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         value, index = arg(args, 0), arg(args, 1)
         if isinstance(value, str) and isinstance(index, int) and 0 <= index < len(value):
-            return fn(value[index])
+            value = value[index]
         if isinstance(value, str) and len(value) == 1:
-            return fn(value)
+            result = fn(value)
+            return Char(result) if isinstance(result, str) and len(result) == 1 else result
         return Unknown("a char that cannot be known statically")
 
     return Builtin("char", call)
@@ -465,7 +486,12 @@ def type_value(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     """``typeof(T)`` (lowered to ``%typeof("T", T)``): a ``Type`` naming T, holding its class."""
     name, cls = arg(args, 0), arg(args, 1)
     held = cls if isinstance(cls, ClassValue) else None
-    return Record("Type", {"Name": name, "FullName": name}, native=held)
+    fields: dict[str, Value] = {
+        "Name": name,
+        "FullName": Unknown("a type's full name has the namespaces the evaluator does not keep"),
+        "Namespace": Unknown("a type's namespace is not kept"),
+    }
+    return Record("Type", fields, native=held)
 
 
 def enum_cast(ctx: CallContext, type_name: Value, value: Value) -> Value:

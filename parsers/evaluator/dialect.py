@@ -22,6 +22,9 @@ class Dialect:
     #: C#: a bare name inside a method that is no local is a member of ``this`` (or a static of
     #: the class).
     implicit_this = False
+    #: The interpreter running the code, set when it starts: what an operator or a conversion
+    #: needs to call back into the script (C#'s ``ToString`` overrides, user operators).
+    interpreter: Interpreter | None = None
     #: Python: parameter defaults are evaluated once, when the function is defined.
     defaults_at_definition = False
     #: Python: a function definition (re)binds its name when the statement is reached (it is
@@ -31,6 +34,15 @@ class Dialect:
     #: construction through their class's methods: ``record_binary``, ``record_unary``,
     #: ``record_truthy``, ``record_items`` and ``instantiate`` are asked first.
     record_protocols = False
+
+    #: Names the language defines on demand: made for the run when first named
+    #: (``builtin_value``), so a run that never names them never makes them (Python's
+    #: exception classes).
+    builtin_names: frozenset[str] = frozenset()
+
+    def builtin_value(self, name: str) -> Value:
+        """The value of one of ``builtin_names``, made for this run."""
+        raise KeyError(name)
 
     # --- user-class protocols (only asked when ``record_protocols``) ---------------------------
     def record_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
@@ -79,8 +91,10 @@ class Dialect:
         return {}
 
     def attach(self, interpreter: Interpreter) -> None:
-        """Called once by the interpreter that runs with this dialect, before ``globals``: a
-        dialect whose conversions call user code (JavaScript's ``toString``) keeps it."""
+        """Called once by the interpreter that runs with this dialect, before ``globals``: the
+        dialect keeps it (``self.interpreter``), since conversions and operators may call user
+        code (JavaScript's ``toString``, C#'s ``ToString`` overrides and user operators)."""
+        self.interpreter = interpreter
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:

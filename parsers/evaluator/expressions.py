@@ -54,6 +54,10 @@ class ExpressionEvaluator(Calls):
                 return member
         if expr.id == NEW_TARGET:  # JavaScript's new.target in a call without new
             return UNDEFINED
+        if expr.id in self.dialect.builtin_names:
+            made = self.dialect.builtin_value(expr.id)
+            self.globals.declare(expr.id, made)
+            return made
         fallback = self.engine.unbound_name(CallContext(self, expr.line, expr.col), expr.id)
         if fallback is not None:
             return fallback
@@ -61,7 +65,7 @@ class ExpressionEvaluator(Calls):
 
     def _defined(self, name: str, env: Scope) -> bool:
         """Whether a bare ``name`` means something the code or its libraries define."""
-        if env.lookup(name)[0]:
+        if env.lookup(name)[0] or name in self.dialect.builtin_names:
             return True
         return self.dialect.implicit_this and self._implicit_owner(name, env)[0] is not None
 
@@ -69,10 +73,10 @@ class ExpressionEvaluator(Calls):
         owner, instance = self._implicit_owner(name, env)
         if owner is None:
             return _NOT_A_MEMBER
-        if instance:
-            return self.get_member(owner, name, line, col)
-        value = owner.static[name]
-        return value.copy() if isinstance(value, Record) and value.value_type else value
+        value = self.get_member(owner, name, line, col)
+        if not instance and isinstance(value, Record) and value.value_type:
+            return value.copy()
+        return value
 
     def _member(self, expr: ir.Member, env: Scope) -> Value:
         obj = self._eval[type(expr.obj)](expr.obj, env)
@@ -115,7 +119,13 @@ class ExpressionEvaluator(Calls):
         if type(func_expr) is ir.Member:
             # A call whose value is dropped is made for what it does to an object.
             for_effect = expr is self.statement_expr
-            receiver = self._eval[type(func_expr.obj)](func_expr.obj, env)
+            # A struct's method acts on the variable's own struct (``v.Normalize()``).
+            obj_expr = func_expr.obj
+            found = False
+            if type(obj_expr) is ir.Name:
+                found, receiver = env.lookup(obj_expr.id)
+            if not found:
+                receiver, _ = self.locate(obj_expr, env)
             if func_expr.optional and (receiver is None or receiver is UNDEFINED):
                 return UNDEFINED
             if isinstance(receiver, Unknown):
@@ -203,13 +213,14 @@ class ExpressionEvaluator(Calls):
                 ctor = self._find_constructor(base)
                 if ctor is not None:
                     fn, owner = ctor
-                    self._invoke(
+                    self._run_closure(
                         Closure(fn, owner.env, owner),
                         [instance, *args],
                         kwargs,
                         instance,
                         expr.line,
                         expr.col,
+                        None,
                     )
             return UNDEFINED
         _, new_target = env.lookup(NEW_TARGET)
@@ -267,7 +278,9 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
-        return self.binary(op, left, right, expr.line, expr.col)
+        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+            return self.binary(op, left, right, expr.line, expr.col)
+        return self.dialect.binary(op, left, right)
 
     def _instanceof(self, value: Value, cls: Value) -> Value:
         if isinstance(value, Unknown) or isinstance(cls, Unknown):

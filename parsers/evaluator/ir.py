@@ -254,6 +254,8 @@ class ClassExpr(Node):
     base: Expr | None
     members: tuple[ClassMember, ...]
     explicit_self: bool = False
+    #: A C# struct: instances are value types.
+    value_type: bool = False
 
 
 @dataclass(slots=True)

@@ -59,7 +59,7 @@ from parsers.evaluator.values import (
 )
 
 if TYPE_CHECKING:
-    from parsers.evaluator.interpreter import Interpreter
+    pass
 
 #: ``String(n)`` for a JS number (``1`` not ``1.0``, ``1e+21``).
 js_number_text = number_text
@@ -115,10 +115,6 @@ class JavaScript(Dialect):
         self.set_methods = tables.set_methods
         #: Objects passed to ``Object.freeze`` (by identity; the value keeps each alive).
         self.frozen: dict[int, Value] = {}
-        self._interp: Interpreter | None = None
-
-    def attach(self, interpreter: Interpreter) -> None:
-        self._interp = interpreter
 
     # --- conversions ----------------------------------------------------------------------------
     def truthy(self, value: Value) -> bool | None:
@@ -199,7 +195,7 @@ class JavaScript(Dialect):
         """``value`` converted by its class's own ``toString``/``valueOf`` (``valueOf`` first
         unless the hint is ``string``); ``value`` itself when its class defines neither."""
         cls = value.cls
-        if cls is None or self._interp is None:
+        if cls is None or self.interpreter is None:
             return value
         order = ("toString", "valueOf") if hint == "string" else ("valueOf", "toString")
         for name in order:
@@ -207,7 +203,7 @@ class JavaScript(Dialect):
             if found is None:
                 continue
             fn, home = found
-            result = self._interp.call_value(Closure(fn, home.env, home), [], {}, 0, 0, value)
+            result = self.interpreter.call_value(Closure(fn, home.env, home), [], {}, 0, 0, value)
             if not isinstance(result, list | tuple | dict | Record):
                 return result
         return value

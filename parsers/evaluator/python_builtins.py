@@ -592,6 +592,19 @@ def python_globals(py: Python) -> dict[str, Value]:
     def print_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         return None
 
+    def dynamic(name: str) -> Builtin:
+        """``eval``, ``exec``, ``compile``: code made at run time, which is not read."""
+
+        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+            ctx.warning(
+                "py.dynamic_code",
+                f"{name}() runs code built while the script runs, which is not read; what it"
+                " does is unknown",
+            )
+            return Unknown(f"the result of {name}() is not known", ctx.line)
+
+        return Builtin(name, call)
+
     def assert_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         truth = ctx.interp.truth(arg(args, 0), ctx.line, ctx.col)
         if truth is None:
@@ -653,6 +666,9 @@ def python_globals(py: Python) -> dict[str, Value]:
         "map": Builtin("map", map_),
         "filter": Builtin("filter", filter_),
         "print": Builtin("print", print_),
+        "eval": dynamic("eval"),
+        "exec": dynamic("exec"),
+        "compile": dynamic("compile"),
         "object": Builtin("object", lambda ctx, a, k: Unknown("object() has no static use")),
         "True": True,
         "False": False,

@@ -73,25 +73,29 @@ def _exception_init() -> ir.FunctionExpr:
 _INIT = _exception_init()
 
 
-def exception_classes() -> dict[str, ClassValue]:
-    """The built-in exception classes, made for one run (a class is a mutable value)."""
-    env = Scope(None)
-    made: dict[str, ClassValue] = {}
-    for name, base in EXCEPTIONS.items():
-        cls = ClassValue(name, made[base] if base else None, env, explicit_self=True)
+class ExceptionClasses(dict[str, ClassValue]):
+    """The built-in exception classes of one run (a class is a mutable value), each made when
+    it is first named or raised, with its bases."""
+
+    def __missing__(self, name: str) -> ClassValue:
+        if name not in EXCEPTIONS:
+            raise KeyError(name)
+        base = EXCEPTIONS[name]
+        cls = ClassValue(name, self[base] if base else None, Scope(None), explicit_self=True)
         cls.static["__name__"] = name
         if base is None:
             cls.constructor = _INIT
             cls.static["%exception"] = True
-        made[name] = cls
-    return made
+        self[name] = cls
+        return cls
 
 
 def exception(ctx: CallContext, name: str, *args: Value) -> Record:
     """An instance of the built-in exception ``name`` with ``args``."""
-    classes = ctx.interp.globals.vars.get("%exceptions")
-    cls = classes.get(name) if isinstance(classes, dict) else None
-    return Record("", {"args": tuple(args)}, cls=cls if isinstance(cls, ClassValue) else None)
+    dialect = ctx.interp.dialect
+    classes = getattr(dialect, "exceptions", None)
+    cls = classes[name] if isinstance(classes, ExceptionClasses) else None
+    return Record("", {"args": tuple(args)}, cls=cls)
 
 
 def raise_error(ctx: CallContext, name: str, *args: Value) -> NoReturn:

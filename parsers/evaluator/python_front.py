@@ -563,10 +563,11 @@ class PythonFrontEnd(ClassLowering, MatchLowering):
             name = declared.fn.name or "<function>"
             statements: list[ir.Stmt] = [declared]
             for _, expression in reversed(self._decorator_nodes(node)):
+                at, at_col = self._pos(expression)
                 call = ir.Call(
-                    line,
-                    col,
-                    ir.Name(line, col, "%decorate"),
+                    at,
+                    at_col,
+                    ir.Name(at, at_col, "%decorate"),
                     (self.expression(expression), ir.Name(line, col, name)),
                 )
                 statements.append(

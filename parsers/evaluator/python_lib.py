@@ -26,8 +26,10 @@ from parsers.evaluator.dialect import Dialect
 from parsers.evaluator.generators import Generator
 from parsers.evaluator.python_builtins import LazyIterator, python_globals
 from parsers.evaluator.python_classes import (
+    EXCEPTIONS,
     OPERATOR_METHODS,
     UNARY_METHODS,
+    ExceptionClasses,
     call_method,
     dataclass_option,
     enum_kind,
@@ -35,7 +37,6 @@ from parsers.evaluator.python_classes import (
     enum_members,
     enum_value,
     exception,
-    exception_classes,
     fields_of,
     has_method,
     make_members,
@@ -44,7 +45,7 @@ from parsers.evaluator.python_classes import (
     record_member,
 )
 from parsers.evaluator.python_methods import methods_of, unbound_method
-from parsers.evaluator.python_modules import DefaultDict, builtin_members, modules
+from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
 from parsers.evaluator.python_text import is_plain
 from parsers.evaluator.values import (
     UNDEFINED,
@@ -103,8 +104,8 @@ class Python(Dialect):
             shared = (methods_of(self), python_globals(self))
             Python._shared[type(self)] = shared
         self._methods, self._globals = shared
-        #: The run's built-in exception classes (made by ``globals``).
-        self.exceptions: dict[str, ClassValue] = {}
+        #: The run's built-in exception classes, made when first named (``globals`` resets).
+        self.exceptions = ExceptionClasses()
         #: The names the run starts with and their values (``globals()`` leaves them out).
         self.given_names: dict[str, Value] = {}
         #: Members of built-in functions (``itertools.chain.from_iterable``).
@@ -133,8 +134,7 @@ class Python(Dialect):
         return super().truthy(value)
 
     def _throw(self, name: str, message: str) -> ThrowSignal:
-        cls = self.exceptions.get(name)
-        return ThrowSignal(Record("", {"args": (message,)}, cls=cls), 0)
+        return ThrowSignal(Record("", {"args": (message,)}, cls=self.exceptions[name]), 0)
 
     # --- operators --------------------------------------------------------------------------------
     def binary(self, op: str, left: Value, right: Value) -> Value:
@@ -208,7 +208,7 @@ class Python(Dialect):
         try:
             result = function(left, right)
             # numpy scalars compare to numpy booleans: Python's own are what the script sees.
-            return bool(result) if isinstance(result, np.bool_) else result
+            return bool(result) if type(result) is np.bool_ else result
         except ZeroDivisionError as error:
             raise self._throw("ZeroDivisionError", str(error)) from None
         except TypeError as error:
@@ -577,13 +577,17 @@ class Python(Dialect):
 
     def globals(self) -> dict[str, Value]:
         table = dict(self._globals)
-        # Classes and modules are values a script may change: each run gets its own.
-        self.exceptions = exception_classes()
-        table.update(self.exceptions)
-        table["%exceptions"] = self.exceptions
-        table["%modules"] = modules()
+        # Classes and modules are values a script may change: each run gets its own, made when
+        # first used (most scripts use none of them).
+        self.exceptions = ExceptionClasses()
+        table["%modules"] = RunModules()
         self.given_names = table
         return table
+
+    builtin_names = frozenset(EXCEPTIONS)
+
+    def builtin_value(self, name: str) -> Value:
+        return self.exceptions[name]
 
 
 def _float_member(value: float, name: str) -> Value:
@@ -610,6 +614,18 @@ def python2_remark(ctx: CallContext, name: str, now: str) -> None:
     dialect = ctx.interp.dialect
     note = dialect.python2_note if isinstance(dialect, Python) else Python.python2_note
     ctx.info("py.python2", f"{name} is Python 2 ({note}); read as {now}")
+
+
+class RunModules(dict[str, Value]):
+    """The standard modules of one run, each made when first imported."""
+
+    def get(self, name: str, default: Value = None) -> Value:
+        if name not in self:
+            made = module_builders().get(name)
+            if made is None:
+                return default
+            self[name] = made()
+        return self[name]
 
 
 def python_module(ctx: CallContext, module: str) -> Value | None:

@@ -5,7 +5,7 @@
 Functions run Python's own implementations over the evaluator's values, lazily where Python
 is lazy (``itertools.count()`` is endless: the loop cap stops it), calling back into the script
 for its functions (``functools.reduce``, ``itertools.groupby(key=...)``). Modules are
-namespaces a script may assign into: ``modules()`` makes the run's own, over functions made
+namespaces a script may assign into: ``module_builders()`` make the run's own, over functions made
 once.
 """
 
@@ -535,19 +535,22 @@ def builtin_members() -> dict[tuple[str, str], Value]:
     }
 
 
-def modules() -> dict[str, Value]:
-    """The run's own standard modules (a script may assign into a module)."""
-    enum_classes = {
-        kind: enum_base(kind) for kind in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")
-    }
+def _enum_module() -> Namespace:
+    enum_classes = {k: enum_base(k) for k in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag")}
+    return Namespace("enum", {**enum_classes, "auto": Builtin("enum.auto", lambda c, a, k: Auto())})
+
+
+@cache
+def module_builders() -> dict[str, Callable[[], Value]]:
+    """How to make each standard module for a run (a script may assign into a module)."""
     return {
-        "math": Namespace("math", dict(_math_members())),
-        "random": Namespace(
+        "math": lambda: Namespace("math", dict(_math_members())),
+        "random": lambda: Namespace(
             "random", missing=lambda name: Builtin(f"random.{name}", _random_value)
         ),
-        "itertools": Namespace("itertools", dict(_itertools_members())),
-        "functools": Namespace("functools", dict(_functools_members())),
-        "collections": Namespace(
+        "itertools": lambda: Namespace("itertools", dict(_itertools_members())),
+        "functools": lambda: Namespace("functools", dict(_functools_members())),
+        "collections": lambda: Namespace(
             "collections",
             {
                 "namedtuple": Builtin("collections.namedtuple", _namedtuple),
@@ -558,7 +561,7 @@ def modules() -> dict[str, Value]:
                 ),
             },
         ),
-        "dataclasses": Namespace(
+        "dataclasses": lambda: Namespace(
             "dataclasses",
             {
                 "dataclass": Builtin("dataclasses.dataclass", _identity_decorator),
@@ -568,13 +571,10 @@ def modules() -> dict[str, Value]:
                 "replace": Builtin("dataclasses.replace", _replace),
             },
         ),
-        "enum": Namespace(
-            "enum",
-            {**enum_classes, "auto": Builtin("enum.auto", lambda c, a, k: Auto())},
-        ),
-        "typing": Namespace("typing", missing=_typing_missing),
-        "copy": Namespace("copy", {"copy": _copy(False), "deepcopy": _copy(True)}),
+        "enum": _enum_module,
+        "typing": lambda: Namespace("typing", missing=_typing_missing),
+        "copy": lambda: Namespace("copy", {"copy": _copy(False), "deepcopy": _copy(True)}),
     }
 
 
-__all__ = ["DefaultDict", "builtin_members", "modules"]
+__all__ = ["DefaultDict", "builtin_members", "module_builders"]

@@ -112,7 +112,11 @@ class StatementRunner(Calls):
 
     def _decide(self, test: ir.Expr, env: Scope, what: str) -> bool | None:
         value = self.eval(test, env)
-        truth = self.truth(value, test.line, test.col)
+        truth = (
+            self.truth(value, test.line, test.col)
+            if type(value) is Record
+            else self.dialect.truthy(value)
+        )
         if truth is None:
             reason = value.reason if isinstance(value, Unknown) else type_name(value)
             self.warning(

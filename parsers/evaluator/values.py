@@ -116,7 +116,14 @@ class Record:
         return f"<{name} record>"
 
     def copy(self) -> Record:
-        return Record(self.kind, dict(self.fields), self.cls, self.native, self.value_type)
+        fields = self.fields
+        if self.cls is not None:
+            # A user struct may hold structs: a copy holds copies of them.
+            fields = {
+                k: v.copy() if isinstance(v, Record) and v.value_type else v
+                for k, v in fields.items()
+            }
+        return Record(self.kind, dict(fields), self.cls, self.native, self.value_type)
 
 
 @dataclass(slots=True)
@@ -165,12 +172,15 @@ class ClassValue:
     getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     static: dict[str, Value] = field(default_factory=dict)
-    #: Static accessors (JavaScript's ``static get x()``), looked up through the chain.
+    #: Static accessors, looked up through the chain (JavaScript's ``static get x()``, C#'s
+    #: ``static Vector3 one { get { ... } }``).
     static_getters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     static_setters: dict[str, ir.FunctionExpr] = field(default_factory=dict)
     instance_fields: tuple[tuple[str, ir.Expr | None], ...] = ()
     constructor: ir.FunctionExpr | None = None
     explicit_self: bool = False
+    #: A C# struct: its instances are value types (copied on assignment and passing).
+    value_type: bool = False
     #: Static members that receive the class they are read from (Python's ``@classmethod``).
     class_methods: set[str] = field(default_factory=set)
 
@@ -194,25 +204,22 @@ class ClassValue:
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 
-    def find_static_accessor(
-        self, name: str, setter: bool
-    ) -> tuple[ir.FunctionExpr, ClassValue] | None:
-        cls: ClassValue | None = self
-        while cls is not None:
-            table = cls.static_setters if setter else cls.static_getters
-            if name in table:
-                return table[name], cls
-            if name in cls.static:
-                return None
-            cls = cls.base if isinstance(cls.base, ClassValue) else None
-        return None
-
     def find_static(self, name: str) -> tuple[Value, ClassValue] | None:
         """A static member (a class attribute) and the class holding it, bases included."""
         cls: ClassValue | None = self
         while cls is not None:
             if name in cls.static:
                 return cls.static[name], cls
+            cls = cls.base if isinstance(cls.base, ClassValue) else None
+        return None
+
+    def static_owner(self, name: str) -> ClassValue | None:
+        """The class in this one's chain declaring the static member ``name`` (a field, a
+        method or a static property: C#'s ``static Vector3 one { get; }``), if any."""
+        cls: ClassValue | None = self
+        while cls is not None:
+            if name in cls.static or name in cls.static_getters or name in cls.static_setters:
+                return cls
             cls = cls.base if isinstance(cls.base, ClassValue) else None
         return None
 

@@ -42,11 +42,83 @@ from parsers.evaluator import (
     arg,
 )
 from parsers.evaluator.csharp_lib import PYTHON_MATH_NAMES
+from parsers.evaluator.generators import Generator
 from parsers.unity import structs
 from parsers.unity.game_objects import PRIMITIVES, GameObjectState, MissingMember
 from parsers.unity.meshes import MeshState
 from parsers.unity.naming import ClassDecision, decide_class
 from parsers.unity.stubs import HelperStubs
+
+
+def _report_unknown_call(
+    ctx: CallContext, what: str, args: list[Value], kwargs: dict[str, Value], why: str
+) -> None:
+    """A call the evaluator cannot follow that is handed a scene object (a GameObject, a
+    component, a mesh): what it does to that object is unknown, and is said."""
+    values = [*args, *kwargs.values()]
+    handed = [v for v in values if isinstance(v, Record) and v.kind and v.kind != "Inert"]
+    if handed:
+        ctx.warning(
+            "unity.unknown_call",
+            f"{what} cannot be followed ({why}); what it does to the {handed[0].kind} it is"
+            " given is unknown",
+        )
+
+
+def run_coroutine(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    """A coroutine (an iterator method's generator) run to its end, the routines it yields run
+    in turn; any other value is given back as it is (``%coroutine``: Unity runs an
+    ``IEnumerator Start()`` as a coroutine)."""
+    value = arg(args, 0)
+    if type(value) is not Generator:
+        return value
+    pending = [value]
+    steps = 0
+    limit = ctx.interp.limits.max_loop_iterations
+    while pending and steps < limit:
+        try:
+            item = next(pending[-1])
+        except StopIteration:
+            pending.pop()
+            continue
+        steps += 1
+        if type(item) is Generator:
+            pending.append(item)
+    if pending:
+        ctx.warning(
+            "eval.loop_limit",
+            f"a coroutine stopped after {limit} steps; the program goes on after it",
+        )
+    return None
+
+
+class _UnknownStatics(dict[str, Value]):
+    """The statics of a type the table does not model: each is a function that does nothing
+    known, and says so when it is handed a scene object."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__()
+        self.owner = owner
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str)
+
+    def __missing__(self, name: str) -> Value:
+        qualified = f"{self.owner}.{name}"
+
+        def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+            _report_unknown_call(
+                ctx,
+                f"{qualified}()",
+                list(args),
+                dict(kwargs),
+                "a library the table does not model",
+            )
+            return Unknown(f"{qualified} is not modelled")
+
+        made = self[name] = Builtin(qualified, call)
+        return made
+
 
 #: Unity's left-handed axes in the canonical frame's terms, for ``unit_to_native``.
 _FLIP_Z = np.diag([1.0, 1.0, -1.0, 1.0])
@@ -184,7 +256,7 @@ class UnityEngine(HelperStubs):
                 "MonoBehaviour",
                 methods={
                     "GetComponent": lambda ctx, r, a, k: self._get_component(ctx, self.host, a, k),
-                    "StartCoroutine": lambda ctx, r, a, k: None,
+                    "StartCoroutine": self._start_coroutine,
                 },
                 getters={
                     "transform": lambda ctx, r: self.host.native.transform,
@@ -228,6 +300,7 @@ class UnityEngine(HelperStubs):
         inert_class = EngineClass("Inert", lambda ctx, a, k: Record("Inert"))
         members: dict[str, Value] = {
             **self.struct_globals,
+            "%coroutine": Builtin("%coroutine", run_coroutine),
             "GameObject": EngineClass(
                 "GameObject", self._new_game_object_call, game_object_statics
             ),
@@ -330,13 +403,37 @@ class UnityEngine(HelperStubs):
             "Log": fn("Log", math.log),
         }
 
+    def _start_coroutine(
+        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
+    ) -> Value:
+        """``StartCoroutine(routine)`` (or the routine's name): the routine runs to its end at
+        once; the scene is read after every wait is over."""
+        routine = arg(args, 0)
+        if isinstance(routine, str):
+            method = ctx.member(record, routine)
+            routine = ctx.call(method, []) if not isinstance(method, Unknown) else method
+        run_coroutine(ctx, [routine], {})
+        return None
+
     def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
         return Unknown(f"module {module!r} is not known")
 
     def unbound_name(self, ctx: CallContext, name: str) -> Value | None:
         if name[:1].isupper():
-            # A type or namespace of a library the table does not model: inert.
-            return EngineClass(name, lambda c, a, k: Record("Inert"))
+            # A type or namespace of a library the table does not model: inert, but a call of
+            # its statics handing it a scene object is said (it may change that object).
+            return EngineClass(name, lambda c, a, k: Record("Inert"), _UnknownStatics(name))
+        return None
+
+    def call_on_unknown(
+        self,
+        ctx: CallContext,
+        receiver: Unknown,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+    ) -> Value | None:
+        _report_unknown_call(ctx, f"{name}()", args, kwargs, receiver.reason)
         return None
 
     # --- reading the scene ---------------------------------------------------------------------------
@@ -347,9 +444,20 @@ class UnityEngine(HelperStubs):
         found: list[NativeObject] = []
         for record in self.objects:
             state: GameObjectState = record.native
-            if record is self.host or state.destroyed or not state.active:
+            if record is self.host or state.destroyed:
                 continue
             mesh = state.mesh_filter.native["mesh"] if state.mesh_filter is not None else None
+            hidden = self._hidden(record)
+            if hidden is not None:
+                if state.renderer is not None and mesh is not None:
+                    reporter.add(
+                        "info",
+                        "unity.not_rendered",
+                        f"{record.fields.get('name')}: {hidden}; left out",
+                        state.line,
+                        None,
+                    )
+                continue
             if state.renderer is None or not isinstance(mesh, Record):
                 if mesh is not None or state.primitive is not None:
                     reporter.add(
@@ -418,6 +526,22 @@ class UnityEngine(HelperStubs):
                 )
                 break
         return found
+
+    def _hidden(self, record: Record) -> str | None:
+        """Why an object is not drawn though it may have a renderer: it or a parent of it is
+        inactive (``SetActive(false)``), or its renderer is disabled; None when it is drawn."""
+        state: GameObjectState = record.native
+        if state.renderer is not None and state.renderer.native.get("enabled") is False:
+            return "its renderer is disabled"
+        current: Record | None = record
+        depth = 0
+        while current is not None and depth < 64:
+            if not current.native.active:
+                return "it is inactive" if current is record else "a parent of it is inactive"
+            parent = current.native.transform.native.parent
+            current = parent.native.game_object if parent is not None else None
+            depth += 1
+        return None
 
     def _decide(
         self,

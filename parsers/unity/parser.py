@@ -1,8 +1,8 @@
 """The Unity parser: a model's reply (C# scripts) -> the scene Unity would build, statically.
 
 A Unity script has no top-level code: the engine constructs each MonoBehaviour and calls its
-``Awake``, then ``OnEnable``, then ``Start`` (all Awakes before any Start); editor scripts run
-through their ``[MenuItem]`` methods. The parser appends those calls to the program the C#
+``Awake`` and then its ``OnEnable``, script after script, then every script's ``Start`` (all
+Awakes before any Start); editor scripts run through their ``[MenuItem]`` methods. The parser appends those calls to the program the C#
 front end lowers. A reply of bare statements or a lone ``void Start()`` runs as written.
 """
 
@@ -60,7 +60,9 @@ def entry_points(
         return ir.Name(line, 0, text)
 
     def call(target: ir.Expr, method: str) -> ir.Stmt:
-        return ir.ExprStmt(line, 0, ir.Call(line, 0, ir.Member(line, 0, target, method), ()))
+        # Through ``%coroutine``: Unity runs an ``IEnumerator Start()`` as a coroutine.
+        made = ir.Call(line, 0, ir.Member(line, 0, target, method), ())
+        return ir.ExprStmt(line, 0, ir.Call(line, 0, ir.Name(line, 0, "%coroutine"), (made,)))
 
     for info in classes:
         if info.nested or info.static or info.abstract:
@@ -72,10 +74,13 @@ def entry_points(
             calls.append(
                 ir.Declare(line, 0, name(variable), ir.New(line, 0, name(info.name), ()), "let")
             )
-    for method in LIFECYCLE:
+    # Unity: each script's Awake and OnEnable as it is loaded, then every Start.
+    for phase in (("Awake", "OnEnable"), ("Start",)):
         for variable, info in instances:
-            if method in _declared_methods(info, by_name):
-                calls.append(call(name(variable), method))
+            declared = _declared_methods(info, by_name)
+            for method in phase:
+                if method in declared:
+                    calls.append(call(name(variable), method))
     for info in classes:
         for method_info in info.methods:
             if (

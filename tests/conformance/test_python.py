@@ -17,7 +17,10 @@ PROGRAMS = programs("python")
 
 #: Programs the evaluator only reports (a warning with its line before the first wrong line),
 #: and why. Every other program must print exactly what CPython prints.
-REPORTED: dict[str, str] = {}
+REPORTED: dict[str, str] = {
+    "random_seeded.py": "random numbers have no static value, seeded or not",
+    "dynamic_code.py": "eval() and exec() run code built at run time, which is not read",
+}
 
 _REAL: dict[Path, tuple[list[str], str | None]] = {}
 
@@ -29,7 +32,7 @@ def _real(path: Path) -> tuple[list[str], str | None]:
 
 
 def test_suite_is_large_enough() -> None:
-    assert len(PROGRAMS) >= 60
+    assert len(PROGRAMS) >= 68
     assert set(REPORTED) <= {p.name for p in PROGRAMS}
 
 

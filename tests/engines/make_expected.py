@@ -2,13 +2,12 @@
 
     python -m tests.engines.make_expected threejs blender open3d unity [--case NAME]
 
-For threejs, blender and open3d the reply's code runs in the engine (``audit.three_engine``,
-``audit.engine_scenes.run_engine``) and the scene it built is saved as
+For threejs the reply runs in node + three (``audit.three_engine``), for blender and open3d
+in the engine (``audit.engine_scenes.run_engine``), for unity in Mono against the UnityEngine
+facade (``tests.engines.unity_engine.run_unity``), and the scene it built is saved as
 ``fixtures/<language>/<case>.expected.json``; a reply whose helper has no body runs as its
-completed twin ``<case>.completed.txt`` (``fixture_runs.engine_reply``). Unity has no engine
-here: each Unity reply has a hand-checked Three.js twin (``<case>.threejs.txt``) describing the
-same scene, run in node + three (``three_engine``); the Unity case's expected scene is the
-twin's. A case whose code the engine rejects, or that builds nothing, is reported and not written.
+completed twin ``<case>.completed.txt`` (``fixture_runs.engine_reply``). A case whose code the
+engine rejects, or that builds nothing, is reported and not written.
 """
 
 from __future__ import annotations
@@ -83,27 +82,25 @@ def write_three_expected(only: list[str] | None = None) -> int:
 
 
 def write_unity_expected(only: list[str] | None = None) -> int:
-    ensure_three()
+    from tests.engines.unity_engine import expected_scene as unity_scene
+    from tests.engines.unity_engine import run_unity
+
+    cases = [(name, text) for name, text in fixture_cases("unity") if not only or name in only]
+    runs = run_unity(
+        [(name, reply_code(engine_reply("unity", name, text), "unity")) for name, text in cases]
+    )
     problems = 0
-    for name, _ in fixture_cases("unity"):
-        if only and name not in only:
-            continue
-        twin = FIXTURES / "unity" / f"{name}.threejs.txt"
-        result = run_three(three_code(twin.read_text(encoding="utf-8")))
-        scene = engine_scene(result, name)
-        checks = vertex_checks(result)
-        if result["errors"] or checks or not scene.objects:
+    for name, _ in cases:
+        run = runs[name]
+        scene = unity_scene(run)
+        if run.compile_error or run.errors or not scene.objects:
             print(
-                f"unity/{name}: twin errors {result['errors']} {checks}; not written",
+                f"unity/{name}: {run.compile_error or run.errors}, {len(scene.objects)} objects;"
+                " not written",
                 file=sys.stderr,
             )
             problems += 1
             continue
-        scene = Scene(
-            name,
-            scene.objects,
-            meta={"expected_from": "three.js twin " + twin.name + " in node + three"},
-        )
         scene.save(FIXTURES / "unity" / f"{name}.expected.json")
         print(f"unity/{name}: {len(scene.objects)} objects")
     return problems

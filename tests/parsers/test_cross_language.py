@@ -3,16 +3,18 @@ idioms models use (custom meshes for the shapes an engine lacks, a helper per ob
 in the engine's frame or in the other one; tests/parsers/idiom_replies.py), parses to the true
 scene in every language, and every language's Reconstruct Score of those replies is the same.
 
-The replies are checked as code too: three (node), bpy and open3d build the true scene from
-them (markers ``node``, ``bpy``, ``open3d``), so the check's inputs are right whatever the
-parsers say. Unity has no engine here; its replies are held to the true scene alone.
+The replies are checked as code too: three (node), bpy, open3d and Mono (against the Unity
+harness's UnityEngine facade) build the true scene from them (markers ``node``, ``bpy``,
+``open3d``, ``mono``), so the check's inputs are right whatever the parsers say.
 
 The bar is the issue's: on replies written by one writer, no parser may make a language score
 lower than another. Objects are compared in order: same class and colour, centre and size
 within 1e-6, and the same turn within 1e-6 up to the turns that map the shape onto itself (a
 pyramid read from its corners may come back a quarter turn further, a torus upside down; the
 object is the same). The scores, and every other registered metric, agree to 1e-9 with the
-true scene's score against itself.
+true scene's score against itself; Unity's to 1e-6, since its code states every number as a
+C# ``float`` (single precision, as Unity holds it), so the scene it describes is the true one
+to float precision.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from synth.cameras import scene_cameras
 from synth.layout import LayoutRules, sample_layout
 from synth.tiers import TIERS
 from tests.engines.fixture_runs import compare_scenes
+from tests.engines.unity_engine import expected_scene as unity_scene
+from tests.engines.unity_engine import mono_available, run_unity
 from tests.parsers.idiom_replies import GROUND_STYLES, IDIOM_WRITERS, Variant
 
 #: Two scenes of each tier as the generator lays them out, then two whose objects are turned
@@ -54,6 +58,8 @@ SCORE_TOLERANCE = 1e-9
 #: Float32Array, single precision, and so does the parser (as three does; its engine test
 #: holds three's own scene to 1e-6), so the scene it reads is the true one to about 1e-7.
 FLOAT32_SCORE_TOLERANCE = 1e-6
+#: Unity's numbers are C# floats: its scores agree to single precision.
+SCORE_TOLERANCES = {"unity": 1e-6}
 
 #: Diagnostics saying the ground was left out, per language.
 GROUND_CODES = {
@@ -237,7 +243,11 @@ def test_every_language_scores_the_same_as_the_true_scene() -> None:
             mine = scored(index, language)
             assert mine.score is not None, (scene.scene_id, language)
             single = language == "threejs" and Variant.of(index).procedural
-            tolerance = FLOAT32_SCORE_TOLERANCE if single else SCORE_TOLERANCE
+            tolerance = (
+                FLOAT32_SCORE_TOLERANCE
+                if single
+                else SCORE_TOLERANCES.get(language, SCORE_TOLERANCE)
+            )
             spread[(scene.scene_id, language)] = abs(mine.score - truth.score) / tolerance
             # Every other registered metric too: F1 at IoU 0.5, colour accuracy...
             for name, value in truth.values.items():
@@ -342,6 +352,23 @@ def test_bpy_builds_the_true_scene_from_the_blender_replies() -> None:
 def test_open3d_builds_the_true_scene_from_the_open3d_replies() -> None:
     pytest.importorskip("open3d")
     assert _engine_differences("open3d", 1e-9) == {}
+
+
+@pytest.mark.mono
+@pytest.mark.skipif(not mono_available(), reason="Mono (mcs, mono) is not installed")
+def test_mono_builds_the_true_scene_from_the_unity_replies() -> None:
+    cases = [(s.scene_id, reply_code(reply(i, "unity"), "unity")) for i, s in enumerate(scenes())]
+    runs = run_unity(cases)
+    problems = {}
+    for scene in scenes():
+        run = runs[scene.scene_id]
+        found = [f"error: {e}" for e in [run.compile_error, *run.errors] if e]
+        if not found:
+            # The facade computes in floats, as Unity does.
+            found = compare_scenes(unity_scene(run), scene, tolerance=2e-6, rgb_tolerance=1e-6)
+        if found:
+            problems[scene.scene_id] = found
+    assert problems == {}
 
 
 @pytest.mark.node

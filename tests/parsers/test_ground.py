@@ -99,6 +99,22 @@ def test_a_flat_disc_is_ground_too() -> None:
     assert [o.class_name for o in objects] == ["cone"]
 
 
+def test_a_thin_disc_or_plate_beside_the_others_is_an_object() -> None:
+    """A coin 3 units across lying next to the other objects is no ground: the ground is under
+    them (fixtures b44 and o39 check it against bpy and open3d)."""
+    coin = native("cylinder", (3, 0.05, 0), (3, 0.1, 3))
+    box, ball = native("cube", (-1, 0.5, 0), (1, 1, 1)), native("sphere", (-1, 0.4, 2), (0.8,) * 3)
+    assert [o.class_name for o in kept(coin, box, ball)] == ["cylinder", "cube", "sphere"]
+    tray = native("cube", (3, 0.05, 0), (3, 0.1, 3))
+    assert len(kept(tray, box, ball)) == 3
+    # Under one of two others it is the ground; a disc's footprint is round, not square.
+    over = native("sphere", (3, 0.5, 0), (1, 1, 1))
+    assert [o.class_name for o in kept(coin, box, over)] == ["cube", "sphere"]
+    corner = native("sphere", (4.3, 0.5, 1.3), (0.5, 0.5, 0.5))
+    assert len(kept(coin, corner)) == 2
+    assert len(kept(tray, corner)) == 1
+
+
 def test_ground_side_of_a_bare_box() -> None:
     lo, hi = np.array([-3.0, -0.05, -3.0]), np.array([3.0, 0.0, 3.0])
     others_lo, others_hi = np.array([[0.0, -0.07, 0.0]]), np.array([[1.0, 1.4, 1.0]])

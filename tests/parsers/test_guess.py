@@ -18,10 +18,8 @@ NO_CODE = {"21_no_json", "14_garbage"}
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_fixture_is_told_its_language(language: str) -> None:
     for path in sorted((ROOT / "fixtures" / language).glob("*.txt")):
-        # Unity's hand-checked twins are three.js.
-        want = "threejs" if path.stem.endswith(".threejs") else language
         got = guess_language(path.read_text(encoding="utf-8"))
-        assert got == (None if path.stem in NO_CODE else want), path.name
+        assert got == (None if path.stem in NO_CODE else language), path.name
 
 
 def test_every_demo_reply_with_code_is_told_its_language() -> None:

@@ -55,7 +55,7 @@ public class V : MonoBehaviour {
 @pytest.mark.parametrize("language", sorted(VANDALS))
 def test_a_script_overwriting_library_names_changes_only_its_own_run(language: str) -> None:
     paths = sorted((FIXTURES / language).glob("*.txt"))
-    replies = [p.read_text() for p in paths if p.stem.count(".") == 0]  # not the Unity twins
+    replies = [p.read_text() for p in paths if p.stem.count(".") == 0]  # not the completed twins
     before = [parse(reply, language).to_dict() for reply in replies]
     parse(VANDALS[language], language)
     after = [parse(reply, language).to_dict() for reply in replies]

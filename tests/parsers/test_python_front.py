@@ -123,3 +123,34 @@ def test_cut_off_statement_is_left_out_and_located() -> None:
 def test_runaway_values_are_cut_not_built() -> None:
     values, _ = run("s = 'ab'\nfor i in range(64):\n    s = s + s\nx = 10 ** 10 ** 10")
     assert not isinstance(values["s"], str) or len(values["s"]) <= 1_000_000
+
+
+def test_what_the_reader_cannot_follow_is_a_warning_with_its_line() -> None:
+    """Nothing silent: a statement, decorator or dynamic code the reader skips is a warning
+    with its line, not an info."""
+    evaluation = evaluate(
+        "import functools\n"
+        "@some_registry.register\n"
+        "def made():\n    return 1\n"
+        "class Holder:\n"
+        "    for i in range(3):\n"
+        "        pass\n"
+        "    @unknown.wrapper\n"
+        "    def method(self):\n        return 2\n"
+        "exec('x = 1')\n"
+        "value = made()\n",
+        grammar="python",
+        front_end=lower_python,
+        dialect=Python(),
+        engine=_Engine(),
+        limits=Limits(),
+    )
+    diagnostics = Diagnostics()
+    evaluation.reporter.flush(diagnostics)
+    found = {(d.code, d.line) for d in diagnostics.items if d.severity == "warning"}
+    assert ("py.unknown_decorator", 2) in found
+    assert ("py.unsupported", 6) in found
+    assert ("py.unknown_decorator", 8) in found
+    assert ("py.dynamic_code", 11) in found
+    # The undecorated function is still the function.
+    assert evaluation.interpreter.globals.vars["value"] == 1
