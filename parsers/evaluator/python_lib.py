@@ -43,6 +43,7 @@ from parsers.evaluator.python_classes import (
     namedtuple_values,
     raise_error,
     record_member,
+    unhashable,
 )
 from parsers.evaluator.python_methods import methods_of, unbound_method
 from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
@@ -295,6 +296,10 @@ class Python(Dialect):
             if isinstance(found, bool):
                 return found if op == "in" else not found
             return found
+        if op in ("in", "not in") and isinstance(left, Record) and isinstance(right, list | tuple):
+            # An object is in a list when it is one of its items (or equal by its own __eq__).
+            found = any(item is left or self._equal_objects(ctx, item, left) for item in right)
+            return found if op == "in" else not found
         methods = OPERATOR_METHODS.get(op)
         if methods is None:
             return NotImplemented
@@ -313,6 +318,13 @@ class Python(Dialect):
                 truth = ctx.truthy(same)
                 return Unknown("comparison of unknown values") if truth is None else not truth
         return self._generated_binary(ctx, op, left, right)
+
+    def _equal_objects(self, ctx: CallContext, item: Value, value: Record) -> bool:
+        """Whether two instances are equal by their class's own ``__eq__`` (or a dataclass's)."""
+        if not isinstance(item, Record) or item.cls is None or value.cls is None:
+            return False
+        same = self.record_binary(ctx, "==", item, value)
+        return same is not NotImplemented and ctx.truthy(same) is True
 
     def _generated_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
         """What a dataclass (``eq``, ``order``) or a named tuple compares by."""
@@ -440,8 +452,8 @@ class Python(Dialect):
             try:
                 if index in obj:
                     return obj[index]
-            except TypeError:
-                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+            except TypeError as error:
+                return unhashable(ctx, [index], error)
             if isinstance(obj, DefaultDict) and obj.factory not in (None, UNDEFINED):
                 made = obj[index] = ctx.call(obj.factory, [])
                 return made
@@ -474,8 +486,8 @@ class Python(Dialect):
         if isinstance(obj, dict):
             try:
                 obj[enum_value(index)] = value
-            except TypeError:
-                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+            except TypeError as error:
+                unhashable(ctx, [index], error)
             return
         if isinstance(obj, Record) and obj.cls is not None and has_method(obj, "__setitem__"):
             call_method(ctx, obj, "__setitem__", [index, value])
