@@ -98,7 +98,8 @@ def python_globals(py: Python) -> dict[str, Value]:
     def numbers(args: list[Value]) -> list[float | int] | Unknown:
         result = []
         for value in args:
-            value = enum_value(value)
+            if type(value) is Record:
+                value = enum_value(value)
             if isinstance(value, Unknown):
                 return value
             if npl.is_array(value) and value.native.size == 1:

@@ -234,7 +234,9 @@ def enum_lookup(ctx: CallContext, cls: ClassValue, value: Value) -> Value:
 
 def enum_value(value: Value) -> Value:
     """An ``IntEnum``/``StrEnum`` member as its value (the kinds that are ints or strings)."""
-    if isinstance(value, Record) and enum_kind(value.cls) in ("IntEnum", "StrEnum", "IntFlag"):
+    if type(value) is not Record:
+        return value
+    if enum_kind(value.cls) in ("IntEnum", "StrEnum", "IntFlag"):
         return value.fields.get("value")
     return value
 

@@ -47,7 +47,7 @@ from parsers.evaluator.python_classes import (
 )
 from parsers.evaluator.python_methods import methods_of, unbound_method
 from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
-from parsers.evaluator.python_text import is_plain
+from parsers.evaluator.python_text import is_plain, plain_text, py_str
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -83,6 +83,13 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
 }
 _ORDER = frozenset({"<", "<=", ">", ">="})
+#: Operators on two plain numbers that Python computes as is (``**`` and shifts are capped).
+_NUMBER_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    **{op: _BINARY[op] for op in ("+", "-", "*", "/", "//", "%", "<", "<=", ">", ">=")},
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+_NUMPY_BOOL = np.bool_
 
 
 class Python(Dialect):
@@ -121,7 +128,8 @@ class Python(Dialect):
         return f"<{type_name(value)}>"
 
     def to_number(self, value: Value) -> float | None:
-        value = enum_value(value)
+        if type(value) is Record:
+            value = enum_value(value)
         if isinstance(value, bool) or is_number(value):
             return float(value)
         return None
@@ -139,6 +147,17 @@ class Python(Dialect):
 
     # --- operators --------------------------------------------------------------------------------
     def binary(self, op: str, left: Value, right: Value) -> Value:
+        # Numbers (most of a scene script's arithmetic), decided first.
+        kind_left, kind_right = type(left), type(right)
+        if (kind_left is float or kind_left is int) and (kind_right is float or kind_right is int):
+            function = _NUMBER_OPERATORS.get(op)
+            if function is not None:
+                try:
+                    return function(left, right)
+                except ZeroDivisionError as error:
+                    raise self._throw("ZeroDivisionError", str(error)) from None
+                except OverflowError:
+                    return Unknown(f"{op} of numbers too large to compute")
         if isinstance(left, Unknown):
             return left
         if isinstance(right, Unknown):
@@ -209,7 +228,7 @@ class Python(Dialect):
         try:
             result = function(left, right)
             # numpy scalars compare to numpy booleans: Python's own are what the script sees.
-            return bool(result) if type(result) is np.bool_ else result
+            return bool(result) if type(result) is _NUMPY_BOOL else result
         except ZeroDivisionError as error:
             raise self._throw("ZeroDivisionError", str(error)) from None
         except TypeError as error:
@@ -445,9 +464,17 @@ class Python(Dialect):
         ctx.warning("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
+        kind = type(obj)
+        if (kind is list or kind is tuple) and type(index) is int:
+            # The commonest index, decided first.
+            try:
+                return obj[index]
+            except IndexError:
+                raise_error(ctx, "IndexError", f"{type_name(obj)} index out of range")
         if npl.is_array(obj):
             return npl.array_get(obj, index)
-        index = enum_value(index)
+        if type(index) is Record:
+            index = enum_value(index)
         if isinstance(obj, dict):
             try:
                 if index in obj:
@@ -485,7 +512,7 @@ class Python(Dialect):
             return
         if isinstance(obj, dict):
             try:
-                obj[enum_value(index)] = value
+                obj[enum_value(index) if type(index) is Record else index] = value
             except TypeError as error:
                 unhashable(ctx, [index], error)
             return
@@ -583,9 +610,20 @@ class Python(Dialect):
         return super().comprehension(kind, items, pairs)
 
     def format_value(self, value: Value) -> str | None:
-        if isinstance(value, Unknown):
-            return None
-        return value if isinstance(value, str) else self.to_string(value)
+        # f-string fields without a spec or conversion: plain values here, the rest through
+        # ``format_with_context`` (objects' own ``__str__``).
+        kind = type(value)
+        if kind is str:
+            return value
+        if kind is int or kind is float or kind is bool:
+            return repr(value)
+        if value is None or value is UNDEFINED:
+            return "None"
+        return plain_text(value)
+
+    def format_with_context(self, ctx: CallContext, value: Value) -> str | None:
+        text = py_str(ctx, value)
+        return text if isinstance(text, str) else None
 
     def globals(self) -> dict[str, Value]:
         table = dict(self._globals)
