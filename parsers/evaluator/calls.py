@@ -99,7 +99,10 @@ class Calls(InterpreterState):
             self.bind(default.target, value, env, declare, line, col)
         elif kind is ir.ListPattern:
             pattern: ir.ListPattern = target  # type: ignore[assignment]
-            items = self.iterate(value, "of")
+            # ``iterate`` inlined for the common case: unpacking is among the commonest steps.
+            items = value if type(value) is Generator else self.dialect.iterate(value, "of")
+            if items is None:
+                items = self.iterate(value, "of")
             if items is None:
                 reason = (
                     value.reason
@@ -533,7 +536,10 @@ class Calls(InterpreterState):
                 scope.declare(HOME, closure.home)
             if new_target is not None:
                 scope.declare(NEW_TARGET, new_target)
-        self._bind_params(fn, args, kwargs, scope, line, col, self.defaults_of(closure))
+        defaults = closure.defaults
+        if defaults is None and self.dialect.defaults_at_definition:
+            defaults = self.defaults_of(closure)
+        self._bind_params(fn, args, kwargs, scope, line, col, defaults)
         if fn.generator and isinstance(fn.body, ir.Block):
             # Its body runs as its items are asked for.
             return Generator(self, body=fn.body, scope=scope, frame=(closure.name, args))
@@ -565,7 +571,9 @@ class Calls(InterpreterState):
     ) -> None:
         position = 0
         remaining = dict(kwargs)
-        for number, param in enumerate(fn.params):
+        number = -1
+        for param in fn.params:
+            number += 1
             if param.kind == "rest":
                 rest = self.dialect.rest_arguments(list(args[position:]))
                 self.bind(param.target, rest, scope, "let", line, col)

@@ -53,6 +53,11 @@ class Dialect:
         """``op operand`` of a record; ``NotImplemented`` for ``unary``."""
         return NotImplemented
 
+    def format_with_context(self, ctx: CallContext, value: Value) -> str | None:
+        """Text of a template part ``format_value`` could not write without calling back
+        into the script (Python's ``__str__``); None when unknown."""
+        return None
+
     def record_truthy(self, ctx: CallContext, value: Record) -> bool | None:
         """Truth of a record (Python's ``__bool__``/``__len__``)."""
         return self.truthy(value)

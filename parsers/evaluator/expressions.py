@@ -31,11 +31,6 @@ from parsers.evaluator.values import (
 _NOT_A_MEMBER = object()
 
 
-def _instance(value: Value) -> bool:
-    """Whether ``value`` is an instance of a user class."""
-    return type(value) is Record and value.cls is not None
-
-
 class ExpressionEvaluator(Calls):
     """The handler of each expression of ``ir``."""
 
@@ -278,7 +273,7 @@ class ExpressionEvaluator(Calls):
         op = expr.op
         if op == "instanceof":
             return self._instanceof(left, right)
-        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+        if self.protocols and (type(left) is Record or type(right) is Record):
             return self.binary(op, left, right, expr.line, expr.col)
         return self.dialect.binary(op, left, right)
 
@@ -342,7 +337,7 @@ class ExpressionEvaluator(Calls):
             return self.dialect.typeof(value)
         if expr.op == "void":
             return UNDEFINED
-        if self.dialect.record_protocols and type(value) is Record:
+        if self.protocols and type(value) is Record:
             result = self.dialect.record_unary(
                 CallContext(self, expr.line, expr.col), expr.op, value
             )
@@ -421,7 +416,12 @@ class ExpressionEvaluator(Calls):
             if isinstance(part, str):
                 parts.append(part)
                 continue
-            text = self.dialect.format_value(self.eval(part, env))
+            value = self.eval(part, env)
+            text = self.dialect.format_value(value)
+            if text is None and self.dialect.record_protocols and not isinstance(value, Unknown):
+                text = self.dialect.format_with_context(
+                    CallContext(self, part.line, part.col), value
+                )
             if text is None:
                 return Unknown("a template with an unknown part", expr.line)
             parts.append(text)
@@ -450,7 +450,7 @@ class ExpressionEvaluator(Calls):
         else:
             current = self.eval(expr.target, env)  # type: ignore[arg-type]
             operand = self.eval(expr.value, env)
-            if self.dialect.record_protocols and _instance(current):
+            if self.protocols and type(current) is Record and current.cls is not None:
                 value = self.binary(expr.op, current, operand, expr.line, expr.col)
             else:
                 value = self.dialect.augmented(expr.op, current, operand)

@@ -67,6 +67,10 @@ class InterpreterState:
         #: Defaults of functions evaluated at their first call (``defaults_of``), by function
         #: and scope, with both kept alive.
         self._defaults: dict[tuple[int, int], tuple[ir.FunctionExpr, Scope, tuple[Value, ...]]] = {}
+        #: Functions with no default, by id (kept alive here).
+        self._without_defaults: dict[int, ir.FunctionExpr] = {}
+        #: The dialect's ``record_protocols``, read once (asked at every operator).
+        self.protocols = dialect.record_protocols
         #: Generator bodies started in this run (abandoned at its end if still suspended).
         self.generators: list[Generator] = []
         #: True while those are abandoned: no more of the script runs (no ``finally``).
@@ -150,7 +154,7 @@ class InterpreterState:
         if type(value) is Generator:
             return value
         items = self.dialect.iterate(value, mode)
-        if items is None and self.dialect.record_protocols and type(value) is Record:
+        if items is None and self.protocols and type(value) is Record:
             return self.dialect.record_items(CallContext(self, 0, 0), value)
         return items
 
@@ -184,7 +188,11 @@ class InterpreterState:
         if closure.defaults is not None or not self.dialect.defaults_at_definition:
             return closure.defaults
         fn = closure.fn
+        known = self._without_defaults
+        if id(fn) in known:
+            return None
         if not _has_defaults(fn):
+            known[id(fn)] = fn
             return None
         key = (id(fn), id(closure.env))
         kept = self._defaults.get(key)
@@ -194,13 +202,13 @@ class InterpreterState:
 
     def truth(self, value: Value, line: int, col: int) -> bool | None:
         """Truth of a value, a user class's own for its instances (Python's ``__bool__``)."""
-        if self.dialect.record_protocols and type(value) is Record:
+        if self.protocols and type(value) is Record:
             return self.dialect.record_truthy(CallContext(self, line, col), value)
         return self.dialect.truthy(value)
 
     def binary(self, op: str, left: Value, right: Value, line: int, col: int) -> Value:
         """``left op right``, through a user class's own operators for its instances."""
-        if self.dialect.record_protocols and (type(left) is Record or type(right) is Record):
+        if self.protocols and (type(left) is Record or type(right) is Record):
             result = self.dialect.record_binary(CallContext(self, line, col), op, left, right)
             if result is not NotImplemented:
                 return result
@@ -208,4 +216,4 @@ class InterpreterState:
 
 
 def _has_defaults(fn: ir.FunctionExpr) -> bool:
-    return any(p.default is not None for p in fn.params)
+    return any(param.default is not None for param in fn.params)

@@ -104,10 +104,25 @@ def _call_numpy(name: str, fn: Callable[..., Any], args: Args, kwargs: Kwargs) -
     try:
         if count is not None and count(positional, named) > MAX_ELEMENTS:
             return Unknown(f"numpy.{name} of an array too large to build")
+        if name in _ARRANGING:
+            return wrap(fn(*positional, **named))
+        # Arithmetic may divide by zero or overflow: numpy's warnings say nothing the script
+        # sees (its result holds the inf or nan).
         with np.errstate(all="ignore"):
             return wrap(fn(*positional, **named))
     except Exception as error:  # numpy's refusal, whatever its type, is the reason given
         return Unknown(f"numpy.{name}: {error}")
+
+
+#: Functions that only make or arrange arrays: no arithmetic that could warn.
+_ARRANGING = frozenset(
+    {
+        "array", "asarray", "asanyarray", "zeros", "ones", "empty", "full", "eye", "identity",
+        "stack", "vstack", "hstack", "dstack", "column_stack", "concatenate", "reshape",
+        "transpose", "ravel", "copy", "tile", "repeat", "flip", "fliplr", "flipud",
+        "expand_dims", "squeeze", "atleast_1d", "atleast_2d", "zeros_like", "ones_like",
+    }
+)  # fmt: skip
 
 
 def _fn(name: str, fn: Callable[..., Any] | None = None) -> Builtin:
@@ -133,8 +148,8 @@ _NAMES = (
 )  # fmt: skip
 
 
-def _array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _call_numpy("array", np.array, args, kwargs)
+def _array(name: str, fn: Callable[..., Any]) -> Builtin:
+    return Builtin(f"numpy.{name}", lambda ctx, a, k: _call_numpy(name, fn, a, k))
 
 
 @cache
@@ -148,9 +163,9 @@ def numpy_functions() -> dict[str, Value]:
             "inf": math.inf,
             "nan": math.nan,
             "newaxis": None,
-            "array": Builtin("numpy.array", _array),
-            "asarray": Builtin("numpy.asarray", _array),
-            "asanyarray": Builtin("numpy.asanyarray", _array),
+            "array": _array("array", np.array),
+            "asarray": _array("asarray", np.asarray),
+            "asanyarray": _array("asanyarray", np.asanyarray),
             "float64": _fn("float64", np.float64),
             "float32": _fn("float32", np.float32),
             "double": _fn("double", np.float64),

@@ -5,7 +5,8 @@ ints stays ints, as ``np.array([1, 2, 3])`` does); what a script does with them 
 ``zeros``/``eye``/``arange``, trigonometry, reductions by axis, slicing, masks, index lists,
 assignment through each, in-place operators, broadcasting, ``@``, ``linalg``) runs on real
 numpy, so the numbers and the text of arrays are numpy's. A scalar numpy gives is a Python
-``int``/``bool``, or a ``numpy.float64`` (a ``float``, which ``round()`` treats as numpy does).
+``int``/``bool``, or a ``numpy.float64`` (a ``float``, which ``round()`` treats as numpy does);
+a slice is a view of its array, as in numpy.
 Arrays are capped in size; anything that cannot be known becomes an ``Unknown`` with the reason.
 
 Engines read arrays with ``to_numpy`` (floats); ``numpy_functions`` holds the ``numpy``
@@ -50,13 +51,15 @@ def wrap(result: Any) -> Value:
             return _scalar(result[()])
         if result.size > MAX_ELEMENTS:
             return Unknown("an array too large to build")
+        # No copy: a slice of an array is a view of it, as in numpy (``row = a[0]; row += 1``
+        # changes ``a``).
         kind = result.dtype.kind
         if kind == "b":
-            return Record(KIND, native=result.copy())
+            return Record(KIND, native=result)
         if kind in "iu":
-            return Record(KIND, native=np.array(result, dtype=np.int64))
+            return Record(KIND, native=np.asarray(result, dtype=np.int64))
         if kind == "f":
-            return Record(KIND, native=np.array(result, dtype=np.float64))
+            return Record(KIND, native=np.asarray(result, dtype=np.float64))
         return Unknown(f"an array of {result.dtype} is not modelled")
     if isinstance(result, np.generic):
         return _scalar(result)

@@ -33,6 +33,7 @@ from parsers.evaluator.python_classes import (
     plain_instance,
     raise_error,
     subclass_of,
+    unhashable,
 )
 from parsers.evaluator.python_methods import sorted_items
 from parsers.evaluator.python_text import py_format, py_repr, py_str
@@ -97,7 +98,8 @@ def python_globals(py: Python) -> dict[str, Value]:
     def numbers(args: list[Value]) -> list[float | int] | Unknown:
         result = []
         for value in args:
-            value = enum_value(value)
+            if type(value) is Record:
+                value = enum_value(value)
             if isinstance(value, Unknown):
                 return value
             if npl.is_array(value) and value.native.size == 1:
@@ -205,7 +207,7 @@ def python_globals(py: Python) -> dict[str, Value]:
             try:
                 return build(items)
             except TypeError as error:
-                raise_error(ctx, "TypeError", str(error))
+                return unhashable(ctx, items, error)
 
         return Builtin(name, call)
 

@@ -11,6 +11,7 @@ enum), ``%members`` (an enum's members by name) and ``%exception`` (on ``BaseExc
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NoReturn
 
 from parsers.evaluator import ir
@@ -101,6 +102,27 @@ def exception(ctx: CallContext, name: str, *args: Value) -> Record:
 def raise_error(ctx: CallContext, name: str, *args: Value) -> NoReturn:
     """Raise Python's ``name(*args)`` in the script, where the built-in was called."""
     raise ThrowSignal(exception(ctx, name, *args), ctx.line)
+
+
+def unhashable(ctx: CallContext, values: Iterable[Value], error: TypeError) -> Unknown:
+    """What a failed hash gives: objects (which CPython hashes by identity, and the reader
+    does not) are reported and the result is unknown; for anything else (a list as a key) the
+    script gets CPython's ``TypeError``."""
+    if any(_holds_object(v) for v in values):
+        ctx.warning(
+            "eval.unhashable_object",
+            "objects as dict keys or set items are not modelled; the result is unknown",
+        )
+        return Unknown("a set or dict of objects", ctx.line)
+    raise_error(ctx, "TypeError", str(error))
+
+
+def _holds_object(value: Value, depth: int = 0) -> bool:
+    if isinstance(value, Record):
+        return True
+    if isinstance(value, tuple) and depth < 8:
+        return any(_holds_object(v, depth + 1) for v in value)
+    return False
 
 
 def subclass_of(cls: Value, base: ClassValue) -> bool:
@@ -212,7 +234,9 @@ def enum_lookup(ctx: CallContext, cls: ClassValue, value: Value) -> Value:
 
 def enum_value(value: Value) -> Value:
     """An ``IntEnum``/``StrEnum`` member as its value (the kinds that are ints or strings)."""
-    if isinstance(value, Record) and enum_kind(value.cls) in ("IntEnum", "StrEnum", "IntFlag"):
+    if type(value) is not Record:
+        return value
+    if enum_kind(value.cls) in ("IntEnum", "StrEnum", "IntFlag"):
         return value.fields.get("value")
     return value
 

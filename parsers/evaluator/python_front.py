@@ -629,6 +629,10 @@ class PythonFrontEnd(ClassLowering, MatchLowering):
             parts.append(data[node.start_byte + 1 : end.start_byte].decode("utf-8", "replace"))
             if converted is None and spec_node is None:
                 converted = "r"
+        if converted is None and spec_node is None:
+            # ``{value}``: the template writes it (the dialect's ``format_value``).
+            parts.append(value)
+            return parts
         spec: ir.Expr = ir.Const(line, col, "")
         if spec_node is not None:
             spec = self._format_spec(spec_node)

@@ -43,10 +43,11 @@ from parsers.evaluator.python_classes import (
     namedtuple_values,
     raise_error,
     record_member,
+    unhashable,
 )
 from parsers.evaluator.python_methods import methods_of, unbound_method
 from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
-from parsers.evaluator.python_text import is_plain
+from parsers.evaluator.python_text import is_plain, plain_text, py_str
 from parsers.evaluator.values import (
     UNDEFINED,
     BoundMethod,
@@ -82,6 +83,13 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
     ">=": operator.ge,
 }
 _ORDER = frozenset({"<", "<=", ">", ">="})
+#: Operators on two plain numbers that Python computes as is (``**`` and shifts are capped).
+_NUMBER_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
+    **{op: _BINARY[op] for op in ("+", "-", "*", "/", "//", "%", "<", "<=", ">", ">=")},
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+_NUMPY_BOOL = np.bool_
 
 
 class Python(Dialect):
@@ -120,7 +128,8 @@ class Python(Dialect):
         return f"<{type_name(value)}>"
 
     def to_number(self, value: Value) -> float | None:
-        value = enum_value(value)
+        if type(value) is Record:
+            value = enum_value(value)
         if isinstance(value, bool) or is_number(value):
             return float(value)
         return None
@@ -138,6 +147,17 @@ class Python(Dialect):
 
     # --- operators --------------------------------------------------------------------------------
     def binary(self, op: str, left: Value, right: Value) -> Value:
+        # Numbers (most of a scene script's arithmetic), decided first.
+        kind_left, kind_right = type(left), type(right)
+        if (kind_left is float or kind_left is int) and (kind_right is float or kind_right is int):
+            function = _NUMBER_OPERATORS.get(op)
+            if function is not None:
+                try:
+                    return function(left, right)
+                except ZeroDivisionError as error:
+                    raise self._throw("ZeroDivisionError", str(error)) from None
+                except OverflowError:
+                    return Unknown(f"{op} of numbers too large to compute")
         if isinstance(left, Unknown):
             return left
         if isinstance(right, Unknown):
@@ -208,7 +228,7 @@ class Python(Dialect):
         try:
             result = function(left, right)
             # numpy scalars compare to numpy booleans: Python's own are what the script sees.
-            return bool(result) if type(result) is np.bool_ else result
+            return bool(result) if type(result) is _NUMPY_BOOL else result
         except ZeroDivisionError as error:
             raise self._throw("ZeroDivisionError", str(error)) from None
         except TypeError as error:
@@ -295,6 +315,10 @@ class Python(Dialect):
             if isinstance(found, bool):
                 return found if op == "in" else not found
             return found
+        if op in ("in", "not in") and isinstance(left, Record) and isinstance(right, list | tuple):
+            # An object is in a list when it is one of its items (or equal by its own __eq__).
+            found = any(item is left or self._equal_objects(ctx, item, left) for item in right)
+            return found if op == "in" else not found
         methods = OPERATOR_METHODS.get(op)
         if methods is None:
             return NotImplemented
@@ -313,6 +337,13 @@ class Python(Dialect):
                 truth = ctx.truthy(same)
                 return Unknown("comparison of unknown values") if truth is None else not truth
         return self._generated_binary(ctx, op, left, right)
+
+    def _equal_objects(self, ctx: CallContext, item: Value, value: Record) -> bool:
+        """Whether two instances are equal by their class's own ``__eq__`` (or a dataclass's)."""
+        if not isinstance(item, Record) or item.cls is None or value.cls is None:
+            return False
+        same = self.record_binary(ctx, "==", item, value)
+        return same is not NotImplemented and ctx.truthy(same) is True
 
     def _generated_binary(self, ctx: CallContext, op: str, left: Value, right: Value) -> Value:
         """What a dataclass (``eq``, ``order``) or a named tuple compares by."""
@@ -433,15 +464,23 @@ class Python(Dialect):
         ctx.warning("eval.ignored_assignment", f"cannot set {name} on a {type_name(obj)}; ignored")
 
     def get_index(self, ctx: CallContext, obj: Value, index: Value) -> Value:
+        kind = type(obj)
+        if (kind is list or kind is tuple) and type(index) is int:
+            # The commonest index, decided first.
+            try:
+                return obj[index]
+            except IndexError:
+                raise_error(ctx, "IndexError", f"{type_name(obj)} index out of range")
         if npl.is_array(obj):
             return npl.array_get(obj, index)
-        index = enum_value(index)
+        if type(index) is Record:
+            index = enum_value(index)
         if isinstance(obj, dict):
             try:
                 if index in obj:
                     return obj[index]
-            except TypeError:
-                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+            except TypeError as error:
+                return unhashable(ctx, [index], error)
             if isinstance(obj, DefaultDict) and obj.factory not in (None, UNDEFINED):
                 made = obj[index] = ctx.call(obj.factory, [])
                 return made
@@ -473,9 +512,9 @@ class Python(Dialect):
             return
         if isinstance(obj, dict):
             try:
-                obj[enum_value(index)] = value
-            except TypeError:
-                raise_error(ctx, "TypeError", f"unhashable type: '{type_name(index)}'")
+                obj[enum_value(index) if type(index) is Record else index] = value
+            except TypeError as error:
+                unhashable(ctx, [index], error)
             return
         if isinstance(obj, Record) and obj.cls is not None and has_method(obj, "__setitem__"):
             call_method(ctx, obj, "__setitem__", [index, value])
@@ -571,9 +610,20 @@ class Python(Dialect):
         return super().comprehension(kind, items, pairs)
 
     def format_value(self, value: Value) -> str | None:
-        if isinstance(value, Unknown):
-            return None
-        return value if isinstance(value, str) else self.to_string(value)
+        # f-string fields without a spec or conversion: plain values here, the rest through
+        # ``format_with_context`` (objects' own ``__str__``).
+        kind = type(value)
+        if kind is str:
+            return value
+        if kind is int or kind is float or kind is bool:
+            return repr(value)
+        if value is None or value is UNDEFINED:
+            return "None"
+        return plain_text(value)
+
+    def format_with_context(self, ctx: CallContext, value: Value) -> str | None:
+        text = py_str(ctx, value)
+        return text if isinstance(text, str) else None
 
     def globals(self) -> dict[str, Value]:
         table = dict(self._globals)

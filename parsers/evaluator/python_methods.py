@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from parsers.evaluator.arguments import arg
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.generators import Generator
-from parsers.evaluator.python_classes import raise_error
+from parsers.evaluator.python_classes import raise_error, unhashable
 from parsers.evaluator.python_text import is_plain, str_format
 from parsers.evaluator.values import UNDEFINED, Builtin, Unknown, Value, type_name
 
@@ -237,7 +237,8 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
             try:
                 result = getattr(s, name)(*others)
             except TypeError as error:
-                raise_error(ctx, "TypeError", str(error))
+                flat = [v for o in others for v in (o if isinstance(o, list) else [o])]
+                return unhashable(ctx, flat, error)
             except KeyError as error:
                 raise_error(ctx, "KeyError", error.args[0] if error.args else None)
             return result

@@ -66,6 +66,16 @@ def py_repr(ctx: CallContext, value: Value) -> str | Unknown:
         return Unknown(error.reason, ctx.line)
 
 
+def plain_text(value: Value) -> str | None:
+    """``str(value)`` of plain data (no object whose text needs the script), else None."""
+    if not is_plain(value):
+        return None
+    try:
+        return _text(None, value, False, 0)
+    except _Unwritable:
+        return None
+
+
 def py_format(ctx: CallContext, value: Value, spec: str) -> str | Unknown:
     """``format(value, spec)`` (an f-string's ``{value:spec}``)."""
     if isinstance(value, Unknown):
@@ -98,7 +108,7 @@ def _enum_or_plain(record: Record) -> Value:
     return record
 
 
-def _text(ctx: CallContext, value: Value, as_repr: bool, depth: int) -> str:
+def _text(ctx: CallContext | None, value: Value, as_repr: bool, depth: int) -> str:
     if depth > _MAX_DEPTH:
         raise _Unwritable("a value nested too deeply to write")
     kind = type(value)
@@ -122,6 +132,8 @@ def _text(ctx: CallContext, value: Value, as_repr: bool, depth: int) -> str:
     if isinstance(value, Unknown):
         raise _Unwritable(value.reason)
     if isinstance(value, Record):
+        if ctx is None:
+            raise _Unwritable("an object's text needs the script")
         return _record_text(ctx, value, as_repr, depth)
     if isinstance(value, int | float):
         return repr(value)
@@ -143,7 +155,7 @@ def _text(ctx: CallContext, value: Value, as_repr: bool, depth: int) -> str:
     raise _Unwritable(f"the text of a {type_name(value)} holds its address in memory")
 
 
-def _dict_text(ctx: CallContext, value: Mapping[Any, Value], depth: int) -> str:
+def _dict_text(ctx: CallContext | None, value: Mapping[Any, Value], depth: int) -> str:
     parts = [
         _text(ctx, k, True, depth + 1) + ": " + _text(ctx, v, True, depth + 1)
         for k, v in value.items()
@@ -151,7 +163,7 @@ def _dict_text(ctx: CallContext, value: Mapping[Any, Value], depth: int) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _set_text(ctx: CallContext, value: set[Any] | frozenset[Any], depth: int) -> str:
+def _set_text(ctx: CallContext | None, value: set[Any] | frozenset[Any], depth: int) -> str:
     if any(isinstance(v, str) for v in value):
         # CPython orders a set of strings by their hashes, which change from run to run.
         raise _Unwritable("the order of a set of strings differs from run to run")

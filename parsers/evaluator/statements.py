@@ -14,7 +14,7 @@ from parsers.evaluator import ir
 from parsers.evaluator.calls import Calls
 from parsers.evaluator.context import CallContext
 from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal, ThrowSignal
-from parsers.evaluator.generators import abandon_all
+from parsers.evaluator.generators import Generator, abandon_all
 from parsers.evaluator.limits import BudgetExceeded
 from parsers.evaluator.scope import Scope
 from parsers.evaluator.values import UNDEFINED, Record, Unknown, type_name
@@ -114,7 +114,7 @@ class StatementRunner(Calls):
         value = self.eval(test, env)
         truth = (
             self.truth(value, test.line, test.col)
-            if type(value) is Record
+            if self.protocols and type(value) is Record
             else self.dialect.truthy(value)
         )
         if truth is None:
@@ -204,7 +204,11 @@ class StatementRunner(Calls):
 
     def _for_each(self, stmt: ir.ForEach, env: Scope) -> None:
         iterable = self.eval(stmt.iterable, env)
-        items = self.iterate(iterable, stmt.mode)
+        items = (
+            iterable if type(iterable) is Generator else self.dialect.iterate(iterable, stmt.mode)
+        )
+        if items is None:
+            items = self.iterate(iterable, stmt.mode)
         if items is None:
             reason = (
                 iterable.reason

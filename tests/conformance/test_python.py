@@ -20,6 +20,7 @@ PROGRAMS = programs("python")
 REPORTED: dict[str, str] = {
     "random_seeded.py": "random numbers have no static value, seeded or not",
     "dynamic_code.py": "eval() and exec() run code built at run time, which is not read",
+    "objects_in_sets.py": "objects as set items or dict keys (hashed by identity) are not modelled",
 }
 
 _REAL: dict[Path, tuple[list[str], str | None]] = {}
@@ -32,7 +33,7 @@ def _real(path: Path) -> tuple[list[str], str | None]:
 
 
 def test_suite_is_large_enough() -> None:
-    assert len(PROGRAMS) >= 68
+    assert len(PROGRAMS) >= 69
     assert set(REPORTED) <= {p.name for p in PROGRAMS}
 
 

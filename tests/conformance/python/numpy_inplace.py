@@ -16,3 +16,9 @@ counts = np.zeros(3)
 counts += 1
 counts[1] -= 3
 print(counts)
+grid = np.zeros((2, 3))
+row = grid[1]
+row += 5
+column = grid[:, 0]
+column -= 1
+print(grid)
