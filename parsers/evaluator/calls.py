@@ -334,12 +334,15 @@ class Calls(InterpreterState):
             )
             return
         if isinstance(obj, ClassValue):
-            owner = obj.static_owner(name) or obj
-            if name in owner.static_setters:
+            owner = obj.static_owner(name)
+            if owner is not None and name in owner.static_setters:
+                # ``this`` is the class the member is set through (JavaScript).
                 setter = Closure(owner.static_setters[name], owner.env, owner)
-                self._invoke(setter, [value], {}, owner, line, col)
-            else:
+                self._invoke(setter, [value], {}, obj, line, col)
+            elif owner is not None and self.dialect.statics_belong_to_declaring_class:
                 owner.static[name] = value
+            else:
+                obj.static[name] = value
             return
         if isinstance(obj, Namespace):
             obj.members[name] = value

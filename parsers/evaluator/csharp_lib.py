@@ -417,6 +417,7 @@ _MIDPOINT: dict[str, Value] = {
 class CSharp(Dialect):
     name = "csharp"
     implicit_this = True
+    statics_belong_to_declaring_class = True
     #: User classes and structs take part in operators (``operator +``), deconstruction
     #: (``Deconstruct``) and ``System.Object``'s members through the record protocols.
     record_protocols = True

@@ -22,6 +22,9 @@ class Dialect:
     #: C#: a bare name inside a method that is no local is a member of ``this`` (or a static of
     #: the class).
     implicit_this = False
+    #: C#: a static field belongs to the class declaring it, so ``Sub.count = 3`` sets the base
+    #: class's field; in JavaScript and Python the assignment makes the subclass its own.
+    statics_belong_to_declaring_class = False
     #: The interpreter running the code, set when it starts: what an operator or a conversion
     #: needs to call back into the script (C#'s ``ToString`` overrides, user operators).
     interpreter: Interpreter | None = None

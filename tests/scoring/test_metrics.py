@@ -69,13 +69,13 @@ def test_truth_against_itself_scores_one_everywhere(seed: int) -> None:
 def test_truth_written_and_parsed_back_scores_one(language: str) -> None:
     # The whole road a reply takes: the scene written as code in the language, then parsed.
     truth = layout(3, count=7)
-    try:
-        text = write(truth, language)
-    except (KeyError, ImportError):
-        pytest.skip(f"no writer for {language} in this checkout yet")
+    text = write(truth, language)
     result = score_reply(parse(text, language), truth)
+    # Unity's numbers are C# floats, read at single precision as Unity holds them
+    # (tests/parsers/test_cross_language.py holds Unity to the same bar).
+    bar = 1e-6 if language == "unity" else 1e-9
     for name in COMPONENTS:
-        assert result.values[name] == pytest.approx(1.0, abs=1e-9), name
+        assert result.values[name] == pytest.approx(1.0, abs=bar), name
 
 
 def test_object_order_does_not_matter() -> None:
