@@ -21,6 +21,7 @@ from spatialbabel.files import split_paths
 from suites.base import Item, SuiteError
 from suites.choices import balanced_positions
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts
+from suites.spacecast.selection import select
 from suites.spacecast.tasks import TASK_NAMES
 from suites.spacecast.wording import word
 from synth.candidate_views import candidate_cameras
@@ -51,14 +52,15 @@ def load_scenes(split: Path, limit: int | None) -> list[Scene]:
 def plan_split(
     scenes: list[Scene], *, seed: int, resolution: int
 ) -> list[tuple[Scene, list[Draft]]]:
-    """Every scene's drafts, in scene order, with the split's label balance."""
+    """Every scene's chosen drafts, in scene order: each scene's drafts with the split's label
+    balance, then the split's choice among them (``suites.spacecast.selection``)."""
     balance = SplitBalance()
     planned = []
     for position, scene in enumerate(scenes):
         index = int(scene.meta.get("index", position))
         rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
         planned.append((scene, scene_drafts(scene, scene_cameras(scene, resolution), rng, balance)))
-    return planned
+    return select(planned)
 
 
 def view_path(scene_id: str, camera: Camera) -> str:

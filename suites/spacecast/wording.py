@@ -54,6 +54,7 @@ def _question(draft: Draft, scene: Scene) -> tuple[str, list[str]]:
         last = len(draft.views)
         if draft.frame == "camera":
             frame = f"from the viewpoint of the camera of image {last}"
+            words.append(text.CAMERA_FRONT)
         elif draft.frame == "world":
             frame = "in compass directions"
             words = [
@@ -86,13 +87,20 @@ def _question(draft: Draft, scene: Scene) -> tuple[str, list[str]]:
             words.append(text.COMPASS_WORDS)
         return f"{after}how far apart are {roles['first']} and {roles['second']}?", words
     if task.relation == "occlusion":
-        words = [text.OCCLUSION_WORDS]
-        if draft.change.get("kind") == "move":
-            words.append(text.COMPASS_WORDS)
+        if "occluder" in roles:
+            words = [text.PAIR_OCCLUSION_WORDS]
+            if draft.change.get("kind") == "move":
+                words.append(text.COMPASS_WORDS)
+            return (
+                f"{after}from the camera of image 1, does {roles['occluder']} occlude "
+                f"{roles['target']}? Considering these two objects alone, is {roles['target']} "
+                f"not occluded, partly occluded, or not visible behind {roles['occluder']}?",
+                words,
+            )
         return (
             f"{after}from the camera of image 1, is {roles['target']} not occluded, partly "
             "occluded, or not visible?",
-            words,
+            [text.OCCLUSION_WORDS],
         )
     return (
         f"If {roles['root']} is picked up and moved, which of these objects move with it? "
