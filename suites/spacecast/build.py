@@ -136,12 +136,6 @@ class SceneBuilder:
     def obj(self, object_id: str) -> Any:
         return self.scene.get_object(object_id)
 
-    def _pick(self, count: int, exclude: Sequence[str] = ()) -> list[str]:
-        pool = [o for o in self.named if o not in exclude]
-        if len(pool) < count:
-            return []
-        return [pool[int(i)] for i in self.rng.choice(len(pool), size=count, replace=False)]
-
     def _apart(self) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
         """Per candidate view and named object: shown referable, and maybe absent (by the
         survey; an unsettled one may be either)."""

@@ -39,6 +39,10 @@ from suites.spacecast.wording import word
 #: Items of a shortcut's expected score a task may hold above chance (a part of one item:
 #: counts are whole).
 SLACK: Final = 0.5
+#: The same for a label over the items that offer it: none, so that the labels come out even
+#: (where several tie as the most often right, the majority label is the first of them offered,
+#: a position that the balanced positions make right a quarter, a third... of the time).
+LABEL_SLACK: Final = 0.0
 #: Seconds the integer program of one task may take (it takes well under one).
 MILP_SECONDS: Final = 20.0
 
@@ -136,6 +140,7 @@ class _Task:
         offered = self.offered[chosen]
         offers = np.bincount(offered[offered >= 0], minlength=size)
         over.append(counts - self.chance * offers)
+        labels = len(over) - 1
         # ... and the shortcut itself: per item, the offered labels most often right.
         held = np.where(offered >= 0, counts[np.maximum(offered, 0)], -1)
         most = held.max(axis=1)
@@ -153,8 +158,10 @@ class _Task:
                 found += float(np.where(large, picks[:, 0], picks[:, 1]).sum())
             n = int(np.isfinite(pair).sum() + alone.sum())
             over.append(np.array([found - self.chance * n]))
+        slack = [np.full(len(x), LABEL_SLACK if k == labels else SLACK) for k, x in enumerate(over)]
         every = np.concatenate(over)
-        return float(np.maximum(every, 0.0).sum()), float(np.maximum(every - SLACK, 0.0).sum())
+        past = every - np.concatenate(slack)
+        return float(np.maximum(every, 0.0).sum()), float(np.maximum(past, 0.0).sum())
 
 
 def _largest(task: _Task, starts: NDArray[np.intp]) -> NDArray[np.intp]:
@@ -172,6 +179,7 @@ def _largest(task: _Task, starts: NDArray[np.intp]) -> NDArray[np.intp]:
     offers = np.zeros((count, len(task.labels)))
     for k, row in enumerate(task.offered):
         offers[k, row[row >= 0]] = 1.0
+    bounds = [SLACK] * len(rows) + [LABEL_SLACK] * len(task.labels)
     rows.extend((onehot - task.chance * offers).T)
     if task.areas:
         area = np.where(np.isfinite(task.pair_area), task.pair_area - task.chance, 0.0)
@@ -181,6 +189,7 @@ def _largest(task: _Task, starts: NDArray[np.intp]) -> NDArray[np.intp]:
             picks = np.where(large, task.area_hits[:, 0], task.area_hits[:, 1])
             area = area + np.where(lone, picks - task.chance, 0.0)
         rows.append(area)
+        bounds.append(SLACK)
     scenes = np.zeros((len(starts) - 1, count))
     for s in range(len(starts) - 1):
         scenes[s, starts[s] : starts[s + 1]] = 1.0
@@ -188,7 +197,7 @@ def _largest(task: _Task, starts: NDArray[np.intp]) -> NDArray[np.intp]:
     found = milp(
         c=-(1.0 + 1e-3 * first),
         constraints=[
-            LinearConstraint(np.array(rows), -np.inf, SLACK),
+            LinearConstraint(np.array(rows), -np.inf, np.array(bounds)),
             LinearConstraint(scenes, 0.0, 1.0),
         ],
         integrality=np.ones(count),
