@@ -109,7 +109,9 @@ class _Task:
         for k, c in enumerate(self.flat):
             row = labels if attachment else [o for o in c.item.options if o in ids]
             self.offered[k, : len(row)] = [ids[o] for o in row]
-        self.names = [n for n in SHORTCUTS if n not in ("majority_label", "larger_area")]
+        self.names = [
+            n for n in SHORTCUTS if n not in ("majority_label", "larger_area", "option_order")
+        ]
         self.names = [n for n in self.names if any(n in c.hits for c in self.flat)]
         self.hits = np.array(
             [[c.hits.get(n, np.nan) for n in self.names] for c in self.flat], dtype=float

@@ -21,7 +21,9 @@ scene before any change and the cameras of the views):
 - ``move_heading``: after a move, the target lies the way it was moved from the reference (the
   other way when the reference was moved);
 - ``none_of_these``: always "none of these";
-- ``closest_option``: the offered object nearest the camera.
+- ``closest_option``: the offered object nearest the camera;
+- ``option_order``: the option out of the options' natural order (the ring clockwise, the bins
+  ascending, the states as the prompt lists them), were the wrong ones listed in that order.
 
 A guess is a tuple of labels, tied: a direction that is not offered is read as the offered ones
 nearest to it. A reply takes the first of them in the options' order (the positions are
@@ -49,7 +51,7 @@ from spatialbabel.directions import (
     unit,
 )
 from spatialbabel.geometry import cached_world_aabb
-from spatialbabel.occlusion import ViewCaster
+from spatialbabel.occlusion import OCCLUSION_STATES, ViewCaster
 from spatialbabel.transforms import component, move, orbit, remove, turn_layout
 from suites.base import Item, Reply, Shortcut
 from suites.choices import letter
@@ -75,6 +77,7 @@ SHORTCUTS: Final = {
     "move_heading": "the target lies the way it was moved (the reference: the other way)",
     "none_of_these": "always 'none of these'",
     "closest_option": "the offered object nearest the camera",
+    "option_order": "the option out of the natural order of the others",
 }
 
 
@@ -251,6 +254,34 @@ def _closest_option(item: Item, truth: Truth) -> Guess:
     return (letter(min(offered)[1]),) if offered else ()
 
 
+def _natural(item: Item) -> list[str] | None:
+    relation = item.group["relation"]
+    if relation == "direction":
+        return list(CARDINALS if item.group.get("frame") == "world" else SECTORS)
+    if relation == "distance":
+        return list(DISTANCE_BINS)
+    if relation == "occlusion":
+        return list(OCCLUSION_STATES)
+    return None
+
+
+def option_order(item: Item) -> Guess:
+    """The options whose removal leaves the others in their natural order (for directions,
+    clockwise from any of them)."""
+    natural = _natural(item)
+    if natural is None or any(o not in natural for o in item.options):
+        return ()
+    cyclic = item.group["relation"] == "direction"
+    found = []
+    for k, option in enumerate(item.options):
+        rest = [natural.index(o) for i, o in enumerate(item.options) if i != k]
+        if cyclic:
+            rest = [(r - rest[0]) % len(natural) for r in rest]
+        if rest == sorted(rest):
+            found.append(option)
+    return tuple(found)
+
+
 def item_guesses(item: Item, truth: Truth) -> dict[str, Guess]:
     """The guess of every shortcut that answers ``item`` alone (all but ``majority_label`` and
     ``larger_area``, which read the whole task)."""
@@ -321,6 +352,10 @@ def all_guesses(items: Sequence[Item], truths: Mapping[str, Truth]) -> dict[str,
     found: dict[str, dict[str, Guess]] = {name: {} for name in SHORTCUTS}
     found["majority_label"] = majority_guesses(items)
     found["larger_area"] = area_guesses(items, truths)
+    # Read from the options' order alone (the build draws that order after it chooses).
+    found["option_order"] = {
+        item.item_id: option_order(item) for item in items if _natural(item) is not None
+    }
     for item in items:
         for name, guess in item_guesses(item, truths[item.scene_id]).items():
             found[name][item.item_id] = guess
@@ -363,4 +398,5 @@ __all__ = [
     "label_of",
     "majority_guesses",
     "offered",
+    "option_order",
 ]

@@ -68,7 +68,8 @@ def view_path(scene_id: str, camera: Camera) -> str:
 
 
 def word_split(planned: list[tuple[Scene, list[Draft]]], seed: int) -> list[Item]:
-    """The items, the right option of each task's items at balanced positions."""
+    """The items, the right option of each task's items at balanced positions, the wrong ones
+    in a drawn order."""
     by_task: dict[str, list[tuple[Scene, Draft]]] = defaultdict(list)
     for scene, drafts in planned:
         for draft in drafts:
@@ -86,6 +87,12 @@ def word_split(planned: list[tuple[Scene, list[Draft]]], seed: int) -> list[Item
             k = counters[draft.task.name]
             counters[draft.task.name] += 1
             inputs = [view_path(scene.scene_id, c) for c in draft.views]
+            # The wrong options in a drawn order: in a fixed one (the ring clockwise, the bins
+            # ascending) the right option would be the one out of order.
+            order = np.random.default_rng([seed, TASK_NAMES.index(draft.task.name), k])
+            draft = replace(
+                draft, wrong=[draft.wrong[int(i)] for i in order.permutation(len(draft.wrong))]
+            )
             items.append(word(draft, scene, positions[(draft.task.name, k)], inputs))
     return items
 

@@ -427,6 +427,10 @@ def test_the_shortcut_battery_sits_at_chance(built, folder: Path) -> None:
     by_id = {i.item_id: i for i in items}
     guesses = all_guesses(items, truths)
     assert set(SHORTCUTS) == {name for name, found in guesses.items() if found}
+    # The options' order is drawn after the choice: over every item it reads chance (in a
+    # fixed order of the wrong options, it read about three answers in four).
+    order = [hit(by_id[k], g) for k, g in guesses.pop("option_order").items()]
+    assert len(order) >= 100 and sum(order) / len(order) <= 0.36, sum(order) / len(order)
     for name, found in guesses.items():
         per_task: dict[str, list[float]] = defaultdict(list)
         for item_id, guess in found.items():
