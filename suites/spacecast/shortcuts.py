@@ -22,8 +22,11 @@ scene before any change and the cameras of the views):
   other way when the reference was moved);
 - ``none_of_these``: always "none of these";
 - ``closest_option``: the offered object nearest the camera;
-- ``option_order``: the option out of the options' natural order (the ring clockwise, the bins
-  ascending, the states as the prompt lists them), were the wrong ones listed in that order.
+- ``option_order``: the options whose removal leaves the others in their natural order (the
+  ring clockwise, the bins ascending, the states as the prompt lists them): the right one, were
+  the wrong ones listed in that order and the right one put in at a drawn place (version 1:
+  about three answers in four). The build lists all options in the natural order, so this
+  reads every option (chance).
 
 A guess is a tuple of labels, tied: a direction that is not offered is read as the offered ones
 nearest to it. A reply takes the first of them in the options' order (the positions are

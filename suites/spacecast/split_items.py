@@ -8,7 +8,6 @@ the scene before any change with the cameras the items use (name, K, pose), its 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -16,13 +15,14 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel import Camera, Scene
+from spatialbabel.directions import CARDINALS, SECTORS
 from spatialbabel.executor import ExecutorOptions, open_executor
 from spatialbabel.files import split_paths
+from spatialbabel.occlusion import OCCLUSION_STATES
 from suites.base import Item, SuiteError
-from suites.choices import balanced_positions
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts
+from suites.spacecast.labels import DISTANCE_BINS
 from suites.spacecast.selection import select
-from suites.spacecast.tasks import TASK_NAMES
 from suites.spacecast.wording import word
 from synth.candidate_views import candidate_cameras
 from synth.view_render import ViewJob
@@ -67,33 +67,38 @@ def view_path(scene_id: str, camera: Camera) -> str:
     return f"{VIEWS}/{scene_id}/{camera.name}.png"
 
 
-def word_split(planned: list[tuple[Scene, list[Draft]]], seed: int) -> list[Item]:
-    """The items, the right option of each task's items at balanced positions, the wrong ones
-    in a drawn order."""
-    by_task: dict[str, list[tuple[Scene, Draft]]] = defaultdict(list)
-    for scene, drafts in planned:
-        for draft in drafts:
-            by_task[draft.task.name].append((scene, draft))
-    positions: dict[tuple[str, int], int] = {}
-    for t, name in enumerate(TASK_NAMES):
-        entries = by_task.get(name, [])
-        options = 1 + len(entries[0][1].wrong) if entries and entries[0][1].wrong else 1
-        for k, p in enumerate(balanced_positions(len(entries), max(options, 1), seed * 100 + t)):
-            positions[(name, k)] = p
-    counters: dict[str, int] = defaultdict(int)
+def natural_order(draft: Draft) -> tuple[str, ...] | None:
+    """The order a single-choice draft's options are listed in: the ring clockwise from front
+    (or north), the bins ascending, the states as the prompt defines them; None for attachment
+    (its objects come in a drawn order)."""
+    relation = draft.task.relation
+    if relation == "direction":
+        return CARDINALS if draft.frame == "world" else SECTORS
+    if relation == "distance":
+        return DISTANCE_BINS
+    if relation == "occlusion":
+        return OCCLUSION_STATES
+    return None
+
+
+def word_split(planned: list[tuple[Scene, list[Draft]]]) -> list[Item]:
+    """The items. A single-choice item lists its options in their natural order
+    (``natural_order``), so their order tells nothing the labels do not: had the wrong ones
+    come in a fixed order with the right one put in at a drawn place, it would be the one out
+    of order; had all come in a drawn order, reading it would be one more guess. The answers'
+    positions are then as even as the labels, which the selection holds even per task.
+    Attachment items (objects in a drawn order, "none of these" last) need no positions."""
     items = []
     for scene, drafts in planned:
         for draft in drafts:
-            k = counters[draft.task.name]
-            counters[draft.task.name] += 1
             inputs = [view_path(scene.scene_id, c) for c in draft.views]
-            # The wrong options in a drawn order: in a fixed one (the ring clockwise, the bins
-            # ascending) the right option would be the one out of order.
-            order = np.random.default_rng([seed, TASK_NAMES.index(draft.task.name), k])
-            draft = replace(
-                draft, wrong=[draft.wrong[int(i)] for i in order.permutation(len(draft.wrong))]
-            )
-            items.append(word(draft, scene, positions[(draft.task.name, k)], inputs))
+            natural = natural_order(draft)
+            position = 0
+            if natural is not None:
+                listed = sorted([draft.label, *draft.wrong], key=natural.index)
+                position = listed.index(draft.label)
+                draft = replace(draft, wrong=[o for o in listed if o != draft.label])
+            items.append(word(draft, scene, position, inputs))
     return items
 
 
@@ -125,7 +130,7 @@ def build_split(
     from synth.view_render import render_views
 
     planned = plan_split(load_scenes(split, limit), seed=seed, resolution=resolution)
-    items = word_split(planned, seed)
+    items = word_split(planned)
     with open_executor(executor) as running:
         render_views(render_jobs(planned, out), executor=running, progress=True)
     yield from items

@@ -50,7 +50,7 @@ def built() -> tuple[list[Scene], list[Item], dict[str, Any]]:
             Scene(f"scene_{i:06d}", tuple(objects), scene_cameras(1, 512), Ground(), {"index": i})
         )
     planned = plan_split(scenes, seed=0, resolution=512)
-    items = word_split(planned, 0)
+    items = word_split(planned)
     cameras = {s.scene_id: {c.name: c for d in drafts for c in d.views} for s, drafts in planned}
     return scenes, items, cameras
 
@@ -427,8 +427,8 @@ def test_the_shortcut_battery_sits_at_chance(built, folder: Path) -> None:
     by_id = {i.item_id: i for i in items}
     guesses = all_guesses(items, truths)
     assert set(SHORTCUTS) == {name for name, found in guesses.items() if found}
-    # The options' order is drawn after the choice: over every item it reads chance (in a
-    # fixed order of the wrong options, it read about three answers in four).
+    # The options come in their natural order: their order reads chance (with the wrong ones
+    # in that order and the right one put in at a drawn place, about three answers in four).
     order = [hit(by_id[k], g) for k, g in guesses.pop("option_order").items()]
     assert len(order) >= 100 and sum(order) / len(order) <= 0.36, sum(order) / len(order)
     for name, found in guesses.items():
