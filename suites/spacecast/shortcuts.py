@@ -29,8 +29,9 @@ scene before any change and the cameras of the views):
   reads every option (chance).
 
 A guess is a tuple of labels, tied: a direction that is not offered is read as the offered ones
-nearest to it. A reply takes the first of them in the options' order (the positions are
-balanced, so a tie costs nothing); an empty guess is the first option.
+nearest to it. A reply takes the first of them in the options' order (the order the build
+lists them in, which it holds each shortcut's replies to chance with); an empty guess, the
+first option.
 """
 
 from __future__ import annotations
@@ -140,12 +141,17 @@ def label_of(item: Item) -> str:
     return item.options["ABCDEFGH".index(item.answer)]
 
 
+def choice(item: Item, guess: Guess) -> str:
+    """The reply a guess gives: the first of its tied labels in the options' order (an
+    attachment item: the first answer set); an empty guess, the first option."""
+    if TASKS[item.task].relation == "attachment":
+        return min(guess) if guess else "A"
+    return next((letter(i) for i, o in enumerate(item.options) if o in guess), "A")
+
+
 def hit(item: Item, guess: Guess) -> float:
-    """How often a shortcut guessing ``guess`` is right on ``item``, ties drawn evenly (an
-    empty guess: uniform over the options, or the eight answer sets)."""
-    if not guess:
-        return 1.0 / (8 if TASKS[item.task].relation == "attachment" else len(item.options))
-    return (label_of(item) in guess) / len(guess)
+    """Whether the reply of ``guess`` is right on ``item``."""
+    return float("".join(sorted(choice(item, guess))) == "".join(sorted(item.answer)))
 
 
 def offered(item: Item, label: str | None) -> Guess:
@@ -366,11 +372,7 @@ def all_guesses(items: Sequence[Item], truths: Mapping[str, Truth]) -> dict[str,
 
 
 def _reply(item: Item, guess: Guess) -> Reply:
-    if TASKS[item.task].relation == "attachment":
-        chosen = min(guess) if guess else "A"
-    else:
-        chosen = next((letter(i) for i, o in enumerate(item.options) if o in guess), "A")
-    return Reply(item.item_id, "", "", output=f"Answer: {', '.join(chosen)}")
+    return Reply(item.item_id, "", "", output=f"Answer: {', '.join(choice(item, guess))}")
 
 
 def battery(items: Sequence[Item], scenes: Mapping[str, Scene]) -> list[Shortcut]:
@@ -396,6 +398,7 @@ __all__ = [
     "all_guesses",
     "area_guesses",
     "battery",
+    "choice",
     "hit",
     "item_guesses",
     "label_of",

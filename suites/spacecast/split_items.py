@@ -15,13 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel import Camera, Scene
-from spatialbabel.directions import CARDINALS, SECTORS
 from spatialbabel.executor import ExecutorOptions, open_executor
 from spatialbabel.files import split_paths
-from spatialbabel.occlusion import OCCLUSION_STATES
 from suites.base import Item, SuiteError
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts
-from suites.spacecast.labels import DISTANCE_BINS
 from suites.spacecast.selection import select
 from suites.spacecast.wording import word
 from synth.candidate_views import candidate_cameras
@@ -67,39 +64,13 @@ def view_path(scene_id: str, camera: Camera) -> str:
     return f"{VIEWS}/{scene_id}/{camera.name}.png"
 
 
-def natural_order(draft: Draft) -> tuple[str, ...] | None:
-    """The order a single-choice draft's options are listed in: the ring clockwise from front
-    (or north), the bins ascending, the states as the prompt defines them; None for attachment
-    (its objects come in a drawn order)."""
-    relation = draft.task.relation
-    if relation == "direction":
-        return CARDINALS if draft.frame == "world" else SECTORS
-    if relation == "distance":
-        return DISTANCE_BINS
-    if relation == "occlusion":
-        return OCCLUSION_STATES
-    return None
-
-
 def word_split(planned: list[tuple[Scene, list[Draft]]]) -> list[Item]:
-    """The items. A single-choice item lists its options in their natural order
-    (``natural_order``), so their order tells nothing the labels do not: had the wrong ones
-    come in a fixed order with the right one put in at a drawn place, it would be the one out
-    of order; had all come in a drawn order, reading it would be one more guess. The answers'
-    positions are then as even as the labels, which the selection holds even per task.
-    Attachment items (objects in a drawn order, "none of these" last) need no positions."""
-    items = []
-    for scene, drafts in planned:
-        for draft in drafts:
-            inputs = [view_path(scene.scene_id, c) for c in draft.views]
-            natural = natural_order(draft)
-            position = 0
-            if natural is not None:
-                listed = sorted([draft.label, *draft.wrong], key=natural.index)
-                position = listed.index(draft.label)
-                draft = replace(draft, wrong=[o for o in listed if o != draft.label])
-            items.append(word(draft, scene, position, inputs))
-    return items
+    """The items, scene by scene (``suites.spacecast.wording.word``)."""
+    return [
+        word(draft, scene, [view_path(scene.scene_id, c) for c in draft.views])
+        for scene, drafts in planned
+        for draft in drafts
+    ]
 
 
 def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[ViewJob]:
