@@ -7,14 +7,16 @@ inside the scene and from its rim:
 - *inside*: standing on a 3 x 3 grid of points of the ground (x, z in {-1.5, 0, 1.5}) that keep
   ``CLEARANCE`` from every object's footprint, eyes at ``EYE_HEIGHT``, looking in the eight
   directions of the compass, ``PITCH_DEG`` down, ``INSIDE_FOV_Y_DEG`` field of view;
-- *rim*: standing just off the ground's edge at eight points round it (the middles of its sides
-  and its corners), looking towards the
-  centre and ``RIM_TURN_DEG`` either side of it, with ``RIM_FOV_Y_DEG``.
+- *rim*: standing a metre off the ground's edge at ``RIM_POINTS`` points round it (evenly by
+  angle about the centre, on the square ``RIM_RADIUS`` from the centre line of the ground's
+  sides), looking towards the centre and ``RIM_TURNS_DEG`` either side of it, with
+  ``RIM_FOV_Y_DEG``. Sixteen points of five headings give views enough that show two or three
+  objects wholly, which a chain of views needs to share an object from view to view.
 
 Each is a ``Camera`` with its ``K`` and pose, square at the given resolution, named by where it
 stands and where it looks (``in4_h090``: grid point 4, heading 90 degrees clockwise from -Z;
-``rim2_l``: rim point 2, turned left). They depend on the scene only through which grid points
-are free, so the same scene always gives the same candidates.
+``rim02_l35``: rim point 2, turned 35 degrees left). They depend on the scene only through which
+grid points are free, so the same scene always gives the same candidates.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ EYE_HEIGHT: Final = 1.1
 PITCH_DEG: Final = 20.0
 INSIDE_FOV_Y_DEG: Final = 55.0
 RIM_FOV_Y_DEG: Final = 50.0
-#: Distance of the rim cameras from the centre line of the ground's sides (3 m away).
-RIM_RADIUS: Final = 3.4
-RIM_TURN_DEG: Final = 35.0
+#: Half the side of the square the rim cameras stand on (the ground's half side is 3 m).
+RIM_RADIUS: Final = 4.0
+RIM_POINTS: Final = 16
+#: Headings of the rim cameras, degrees clockwise from the centre's direction (negative: left).
+RIM_TURNS_DEG: Final = (-35.0, -17.5, 0.0, 17.5, 35.0)
 #: Metres between an inside camera's standing point and every object's footprint.
 CLEARANCE: Final = 0.45
 GRID: Final = (-1.5, 0.0, 1.5)
@@ -84,9 +88,9 @@ def candidate_cameras(scene: Scene, resolution: int = 512) -> tuple[Camera, ...]
                     resolution,
                 )
             )
-    for k in range(8):
-        # Round the square ground, off its edge: the middles of the sides and the corners.
-        angle = 2.0 * math.pi * k / 8
+    for k in range(RIM_POINTS):
+        # Round the square ground, off its edge, evenly by angle about the centre.
+        angle = 2.0 * math.pi * k / RIM_POINTS
         reach = RIM_RADIUS / max(abs(math.sin(angle)), abs(math.cos(angle)))
         eye = (
             round(reach * math.sin(angle), 9),
@@ -95,9 +99,10 @@ def candidate_cameras(scene: Scene, resolution: int = 512) -> tuple[Camera, ...]
         )
         # Heading of the centre from the eye, clockwise from -Z.
         towards = math.degrees(math.atan2(-eye[0], eye[2]))
-        for label, turn in (("c", 0.0), ("l", -RIM_TURN_DEG), ("r", RIM_TURN_DEG)):
+        for turn in RIM_TURNS_DEG:
+            label = "c" if turn == 0 else f"{'l' if turn < 0 else 'r'}{int(abs(turn)):02d}"
             cameras.append(
-                _looking(f"rim{k}_{label}", eye, towards + turn, RIM_FOV_Y_DEG, resolution)
+                _looking(f"rim{k:02d}_{label}", eye, towards + turn, RIM_FOV_Y_DEG, resolution)
             )
     return tuple(cameras)
 

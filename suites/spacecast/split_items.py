@@ -8,7 +8,6 @@ the scene before any change with the cameras the items use (name, K, pose), its 
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -19,9 +18,8 @@ from spatialbabel import Camera, Scene
 from spatialbabel.executor import ExecutorOptions, open_executor
 from spatialbabel.files import split_paths
 from suites.base import Item, SuiteError
-from suites.choices import balanced_positions
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts
-from suites.spacecast.tasks import TASK_NAMES
+from suites.spacecast.selection import select
 from suites.spacecast.wording import word
 from synth.candidate_views import candidate_cameras
 from synth.view_render import ViewJob
@@ -51,41 +49,28 @@ def load_scenes(split: Path, limit: int | None) -> list[Scene]:
 def plan_split(
     scenes: list[Scene], *, seed: int, resolution: int
 ) -> list[tuple[Scene, list[Draft]]]:
-    """Every scene's drafts, in scene order, with the split's label balance."""
+    """Every scene's chosen drafts, in scene order: each scene's drafts with the split's label
+    balance, then the split's choice among them (``suites.spacecast.selection``)."""
     balance = SplitBalance()
     planned = []
     for position, scene in enumerate(scenes):
         index = int(scene.meta.get("index", position))
         rng = np.random.default_rng(np.random.SeedSequence([seed, index]))
         planned.append((scene, scene_drafts(scene, scene_cameras(scene, resolution), rng, balance)))
-    return planned
+    return select(planned)
 
 
 def view_path(scene_id: str, camera: Camera) -> str:
     return f"{VIEWS}/{scene_id}/{camera.name}.png"
 
 
-def word_split(planned: list[tuple[Scene, list[Draft]]], seed: int) -> list[Item]:
-    """The items, the right option of each task's items at balanced positions."""
-    by_task: dict[str, list[tuple[Scene, Draft]]] = defaultdict(list)
-    for scene, drafts in planned:
-        for draft in drafts:
-            by_task[draft.task.name].append((scene, draft))
-    positions: dict[tuple[str, int], int] = {}
-    for t, name in enumerate(TASK_NAMES):
-        entries = by_task.get(name, [])
-        options = 1 + len(entries[0][1].wrong) if entries and entries[0][1].wrong else 1
-        for k, p in enumerate(balanced_positions(len(entries), max(options, 1), seed * 100 + t)):
-            positions[(name, k)] = p
-    counters: dict[str, int] = defaultdict(int)
-    items = []
-    for scene, drafts in planned:
-        for draft in drafts:
-            k = counters[draft.task.name]
-            counters[draft.task.name] += 1
-            inputs = [view_path(scene.scene_id, c) for c in draft.views]
-            items.append(word(draft, scene, positions[(draft.task.name, k)], inputs))
-    return items
+def word_split(planned: list[tuple[Scene, list[Draft]]]) -> list[Item]:
+    """The items, scene by scene (``suites.spacecast.wording.word``)."""
+    return [
+        word(draft, scene, [view_path(scene.scene_id, c) for c in draft.views])
+        for scene, drafts in planned
+        for draft in drafts
+    ]
 
 
 def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[ViewJob]:
@@ -116,7 +101,7 @@ def build_split(
     from synth.view_render import render_views
 
     planned = plan_split(load_scenes(split, limit), seed=seed, resolution=resolution)
-    items = word_split(planned, seed)
+    items = word_split(planned)
     with open_executor(executor) as running:
         render_views(render_jobs(planned, out), executor=running, progress=True)
     yield from items

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel.executor import ExecutorOptions, executor_options
-from suites.base import Grade, Item, PromptText, Reply, Suite, SuiteError
+from suites.base import Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import grade_choice, letter, options_block
 from suites.spacecast import text
 from suites.spacecast.tasks import TASK_NAMES, TASKS
@@ -24,10 +24,13 @@ ATTACHMENT_SETS = tuple(["".join(c) for n in (1, 2, 3) for c in combinations("AB
 
 class SpaceCastSuite(Suite):
     name = "spacecast"
-    version = "1"
+    version = "2"
     tasks = TASK_NAMES
     variants = ("cot", "direct")
     breakdowns = ("level", "relation", "frame", "change")
+
+    def __init__(self) -> None:
+        self._folder: Path | None = None
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
         group.add_argument(
@@ -100,6 +103,27 @@ class SpaceCastSuite(Suite):
                 pick = letter(int(rng.integers(len(item.options))))
             guesses[item.item_id] = Reply(item.item_id, "", "", output=f"Answer: {', '.join(pick)}")
         return {"random": guesses}
+
+    def prepare(self, folder: Path, items: Sequence[Item]) -> None:
+        """Keeps the items folder: the shortcuts read the truth saved there."""
+        self._folder = folder
+
+    def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
+        """The battery of ``suites.spacecast.shortcuts``, on the truth the build saved beside
+        the items (``views/<scene>.json``)."""
+        from spatialbabel import Scene
+        from suites.spacecast.shortcuts import battery
+        from suites.spacecast.split_items import VIEWS
+
+        if self._folder is None:
+            raise SuiteError("SpaceCast's shortcuts read the items folder: prepare() it first")
+        scenes = {}
+        for scene_id in sorted({item.scene_id for item in items}):
+            path = self._folder / VIEWS / f"{scene_id}.json"
+            if not path.is_file():
+                raise SuiteError(f"{path}: missing (the truth of {scene_id}'s views)")
+            scenes[scene_id] = Scene.load(path)
+        return battery(items, scenes)
 
     def max_tokens(self, variant: str) -> int:
         return 1024 if variant == "cot" else 16

@@ -1,8 +1,9 @@
 """SpaceCast's words: object names, the change, the frame, the question and the prompt.
 
 Everything a question relies on is defined in its own text: which image is which, the eight
-direction words (or compass words, with north fixed by image 1), what above and below mean,
-how distances are measured, the three occlusion states, and that the images show the scene
+direction words (or compass words, with north fixed by image 1), what front means for a camera
+(the way it looks: farther from it), how distances are measured, the three occlusion states
+(of one object among all, or of one object behind another), and that the images show the scene
 before the change.
 """
 
@@ -37,9 +38,13 @@ NONE_OPTION: Final = "none of these"
 DIRECTION_WORDS: Final = (
     "Directions along the floor are named in eight 45-degree sectors: front, front-right, right, "
     "back-right, back, back-left, left, front-left. The direction of one object from another "
-    "runs from the centre of the second to the centre of the first, seen from above. 'above' "
-    "means that the first object rests on top of the second; 'below' that the second rests on "
-    "top of the first."
+    "runs from the centre of the second to the centre of the first, seen from above."
+)
+CAMERA_FRONT: Final = (
+    "From the viewpoint of a camera, 'front' is the direction in which the camera looks (into "
+    "the picture, away from the camera), 'back' the direction towards the camera, and 'left' "
+    "and 'right' are the picture's left and right: an object in front of another stands "
+    "farther from the camera."
 )
 COMPASS_WORDS: Final = (
     "Compass directions: north is the direction in which the camera of image 1 looks, along the "
@@ -53,6 +58,12 @@ OCCLUSION_WORDS: Final = (
     "From a camera, an object is 'not occluded' when no other object hides any of it, 'partly "
     "occluded' when other objects hide part of it, and 'not visible' when other objects hide "
     "all of it."
+)
+PAIR_OCCLUSION_WORDS: Final = (
+    "From a camera, one object occludes another when it stands between the camera and part of "
+    "the other, hiding it. Considering two objects alone (as if every other object were taken "
+    "away), the second is 'not occluded' when the first hides none of it, 'partly occluded' "
+    "when the first hides part of it, and 'not visible' when the first hides all of it."
 )
 ATTACHMENT_WORDS: Final = (
     "An object resting on another moves with it, and so does anything resting on that object."
@@ -86,6 +97,7 @@ def sense(degrees_ccw: float) -> str:
 
 __all__ = [
     "ATTACHMENT_WORDS",
+    "CAMERA_FRONT",
     "COMPASS_WORDS",
     "COT_MULTI",
     "COT_SINGLE",
@@ -95,6 +107,7 @@ __all__ = [
     "DISTANCE_WORDS",
     "NONE_OPTION",
     "OCCLUSION_WORDS",
+    "PAIR_OCCLUSION_WORDS",
     "SYSTEM",
     "name",
     "sense",

@@ -12,7 +12,11 @@ a view covers the stretch of it (as a share of its length, sampled at ``CORRIDOR
 points) that projects into its image and that no other object hides. Starting from A's
 coverage, each next view must overlap what is covered so far by at least ``OVERLAP`` (0.10)
 and reach further; B must overlap the last by as much. A bridge that shows any object of both
-groups is never used. The route with the fewest bridges (at most ``MAX_BRIDGES``) wins.
+groups is never used. Every two consecutive views must *share* an object: one that both show
+*seen* (at least ``REFERABLE_PIXELS`` of it, and at least half of what of it the frame holds)
+and that its colour and shape name alone (``ViewTable.linkable``), so that a viewer can tell it
+is the same object in both. A chain has at least ``MIN_BRIDGES`` bridges (the paper's chains
+have bridges in all but 2 of 3,328); the route with the fewest (at most ``MAX_BRIDGES``) wins.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import pairwise
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -36,12 +41,16 @@ PRESENCES: Final[tuple[Presence, ...]] = ("referable", "absent", "partly")
 REFERABLE, ABSENT, PARTLY, UNSETTLED = 0, 1, 2, 3
 
 OVERLAP: Final = 0.10
+MIN_BRIDGES: Final = 1
 MAX_BRIDGES: Final = 6
 CORRIDOR_SAMPLES: Final = 41
 #: Least visible pixels (at full resolution) of a referable object.
 REFERABLE_PIXELS: Final = 300
 #: Pixel stride of the presence casts.
 PRESENCE_STRIDE: Final = 8
+#: Least share of an object's projected bounds inside the image for a view to show it *seen*
+#: (the rest of it may be cut by the border: it is still known by its colour and shape).
+LINK_IN_FRAME: Final = 0.6
 #: Anchor pairs tried per item before it is given up.
 ANCHOR_PAIRS: Final = 24
 #: Pixels a corridor point keeps from the image border to count as seen.
@@ -65,6 +74,9 @@ class ViewTable:
     outside: NDArray[np.bool_]
     full: NDArray[np.intp]
     visible: NDArray[np.intp]
+    #: Per camera and object: seen there, and named by colour and shape alone, so that two
+    #: views both showing it share it.
+    linkable: NDArray[np.bool_]
     ids: dict[str, int] = field(default_factory=dict)
     corridors: dict[tuple[tuple[str, ...], tuple[str, ...]], Corridor | None] = field(
         default_factory=dict
@@ -72,13 +84,18 @@ class ViewTable:
     routes: dict[tuple[Any, int, int], list[int] | None] = field(default_factory=dict)
 
     @classmethod
-    def measure(cls, scene: Scene, caster: ViewCaster) -> ViewTable:
+    def measure(
+        cls, scene: Scene, caster: ViewCaster, named: Sequence[str] | None = None
+    ) -> ViewTable:
+        """The survey of every candidate view; ``named``: the objects whose colour and shape
+        name them alone (all, by default)."""
         objects = scene.objects
         border = DEFAULT_OCCLUSION_MARGINS.border
-        framed = np.array([caster.in_frame(o, border) for o in objects]).T.reshape(
-            len(caster.cameras), len(objects)
-        )
-        full, visible = caster.survey(objects, PRESENCE_STRIDE, targets=framed)
+        shape = (len(caster.cameras), len(objects))
+        framed = np.array([caster.in_frame(o, border) for o in objects]).T.reshape(shape)
+        mostly = np.array([_share_in_frame(caster, o) for o in objects]).T.reshape(shape)
+        mostly = mostly >= LINK_IN_FRAME
+        full, visible = caster.survey(objects, PRESENCE_STRIDE, targets=framed | mostly)
         # An object cut by the image border counts as shown (partly).
         codes = np.full(full.shape, PARTLY, dtype=np.int8)
         outside = np.zeros(full.shape, dtype=bool)
@@ -94,7 +111,11 @@ class ViewTable:
             outside[:, i] = caster.out_of_frame(obj)
             codes[outside[:, i], i] = ABSENT
         ids = {o.id: i for i, o in enumerate(objects)}
-        return cls(scene, caster, codes, outside, full, visible, ids)
+        unique = np.array([named is None or o.id in named for o in objects], dtype=bool)
+        seen = mostly & (full > 0) & (visible >= REFERABLE_PIXELS) & (2 * visible >= full)
+        # Counts of objects cut by the border serve the links only.
+        full, visible = np.where(framed, full, 0), np.where(framed, visible, 0)
+        return cls(scene, caster, codes, outside, full, visible, seen & unique[None, :], ids)
 
     @cached_property
     def solids(self) -> Solids:
@@ -112,6 +133,12 @@ class ViewTable:
     @property
     def cameras(self) -> tuple[Camera, ...]:
         return self.caster.cameras
+
+    @cached_property
+    def links(self) -> NDArray[np.bool_]:
+        """Per pair of cameras: they share an object (``linkable`` in both)."""
+        both = self.linkable.astype(np.intp)
+        return np.asarray((both @ both.T) > 0)
 
     def index(self, object_id: str) -> int:
         return self.ids[object_id]
@@ -132,6 +159,15 @@ class ViewTable:
 
     def camera(self, name: str) -> Camera:
         return self.caster.cameras[self.caster.index[name]]
+
+    def seen(self, camera: str, object_id: str) -> bool:
+        """The view shows the object seen (and named alone)."""
+        return bool(self.linkable[self.caster.index[camera], self.index(object_id)])
+
+    def shared(self, first: str, second: str) -> tuple[str, ...]:
+        """The objects both views show seen (the ones a viewer can match between them)."""
+        both = self.linkable[self.caster.index[first]] & self.linkable[self.caster.index[second]]
+        return tuple(self.scene.objects[i].id for i in np.flatnonzero(both))
 
     def hides_all(self, c: int, group: Sequence[int]) -> bool:
         """Whether camera ``c`` shows nothing of ``group`` (every one absent)."""
@@ -155,6 +191,19 @@ class ViewTable:
         out of frame (a bridge must show nothing of one group, and settling whether an
         object in frame is wholly hidden would cost more than the bridge it might free)."""
         return self.outside[:, list(first)].all(axis=1) | self.outside[:, list(second)].all(axis=1)
+
+
+def _share_in_frame(caster: ViewCaster, obj: Any) -> NDArray[np.float64]:
+    """Per camera: the share of the object's projected bounds inside the image (0 where part
+    of it lies behind the camera)."""
+    f = caster.framing(obj)
+    x0, y0, x1, y1 = f.corners.T
+    with np.errstate(invalid="ignore"):
+        area = np.maximum(x1 - x0, 1e-9) * np.maximum(y1 - y0, 1e-9)
+        inside = np.clip(np.minimum(x1, caster.width) - np.maximum(x0, 0.0), 0.0, None) * np.clip(
+            np.minimum(y1, caster.height) - np.maximum(y0, 0.0), 0.0, None
+        )
+    return np.where(f.front, inside / area, 0.0)
 
 
 _SHARES: Final = np.linspace(0.0, 1.0, CORRIDOR_SAMPLES)
@@ -275,26 +324,44 @@ def _reach(a: tuple[float, float], spans: list[tuple[float, float]]) -> float:
 
 @dataclass(frozen=True)
 class Chain:
-    """Anchor A, the bridges in order, anchor B (camera names) and each one's coverage."""
+    """Anchor A, the bridges in order, anchor B (camera names), each one's coverage, and the
+    objects each two consecutive views share."""
 
     views: tuple[str, ...]
     coverage: tuple[tuple[float, float], ...]
+    shared: tuple[tuple[str, ...], ...] = ()
 
 
 def _route(
-    a: tuple[float, float], b: tuple[float, float], bridges: dict[int, tuple[float, float]]
+    x: int,
+    y: int,
+    cover: dict[int, tuple[float, float] | None],
+    bridges: dict[int, tuple[float, float]],
+    linked: NDArray[np.bool_],
 ) -> list[int] | None:
-    """The fewest bridges from A's coverage to B's (breadth first, names in order)."""
+    """The fewest bridges (at least ``MIN_BRIDGES``) from anchor ``x``'s coverage to anchor
+    ``y``'s, each step sharing an object with the one before (``linked``, camera by camera);
+    breadth first, camera numbers in order. A step's reach is its view's, so a view once
+    reached need not be reached again."""
+    a, b = cover[x], cover[y]
+    assert a is not None and b is not None
     frontier: list[tuple[float, list[int]]] = [(a[1], [])]
     seen: set[int] = set()
     for _ in range(MAX_BRIDGES + 1):
         for reach, path in frontier:
-            if b[0] <= reach - OVERLAP and b[1] > reach:
+            last = path[-1] if path else x
+            if (
+                len(path) >= MIN_BRIDGES
+                and b[0] <= reach - OVERLAP
+                and b[1] > reach
+                and linked[last, y]
+            ):
                 return path
         following: list[tuple[float, list[int]]] = []
         for reach, path in frontier:
+            last = path[-1] if path else x
             for name, (low, high) in bridges.items():
-                if name in seen or name in path:
+                if name in seen or name in path or not linked[last, name]:
                     continue
                 if low <= reach - OVERLAP and high > reach:
                     following.append((high, [*path, name]))
@@ -382,11 +449,11 @@ def cross_view_chain(
     second: Sequence[str],
     rng: np.random.Generator,
 ) -> Chain | None:
-    """A chain from an anchor showing only ``first`` to one showing only ``second``: of up to
-    ``ANCHOR_PAIRS`` anchor pairs in random order, the first joined directly, else the one
-    with the fewest bridges (the first of equals). A scene draws the same groups again and
-    again: their corridor, and the route between each pair of anchors, are worked out once
-    per table, and the bridges' coverage only when no pair is joined directly."""
+    """A chain from an anchor showing only ``first`` to one showing only ``second``, through
+    at least ``MIN_BRIDGES`` bridges: of up to ``ANCHOR_PAIRS`` anchor pairs in random order,
+    the one with the fewest bridges (the first of equals). A scene draws the same groups again
+    and again: their corridor, and the route between each pair of anchors, are worked out once
+    per table."""
     key = (tuple(first), tuple(second))
     if key not in table.corridors:
         table.corridors[key] = corridor(table, first, second)
@@ -394,34 +461,31 @@ def cross_view_chain(
     if found is None:
         return None
     chosen = [found.pairs[int(i)] for i in rng.permutation(len(found.pairs))[:ANCHOR_PAIRS]]
-    best: tuple[int, ...] | None = next(
-        ((x, y) for x, y in chosen if _route(*_ends(found, x, y), {}) == []), None
-    )
-    if best is None:
-        bridges = found.bridging(table)
-        for x, y in chosen:
-            if (key, x, y) not in table.routes:
-                table.routes[(key, x, y)] = _route(*_ends(found, x, y), bridges)
-            path = table.routes[(key, x, y)]
-            if path is not None and (best is None or len(path) + 2 < len(best)):
-                best = (x, *path, y)
+    bridges = found.bridging(table)
+    if not bridges:
+        return None
+    links = table.links
+    best: tuple[int, ...] | None = None
+    for x, y in chosen:
+        if (key, x, y) not in table.routes:
+            table.routes[(key, x, y)] = _route(x, y, found.cover, bridges, links)
+        path = table.routes[(key, x, y)]
+        if path is not None and (best is None or len(path) + 2 < len(best)):
+            best = (x, *path, y)
     if best is None:
         return None
+    names = tuple(table.cameras[c].name for c in best)
     return Chain(
-        tuple(table.cameras[c].name for c in best),
+        names,
         tuple(found.cover[c] or (0.0, 0.0) for c in best),
+        tuple(table.shared(u, v) for u, v in pairwise(names)),
     )
-
-
-def _ends(found: Corridor, x: int, y: int) -> tuple[tuple[float, float], tuple[float, float]]:
-    cx, cy = found.cover[x], found.cover[y]
-    assert cx is not None and cy is not None
-    return cx, cy
 
 
 __all__ = [
     "CORRIDOR_SAMPLES",
     "MAX_BRIDGES",
+    "MIN_BRIDGES",
     "OVERLAP",
     "Chain",
     "Corridor",

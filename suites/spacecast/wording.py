@@ -6,11 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from spatialbabel import Scene
-from spatialbabel.directions import CARDINALS
+from spatialbabel.directions import CARDINALS, SECTORS
+from spatialbabel.occlusion import OCCLUSION_STATES
 from suites.base import Item
 from suites.choices import letter, place
 from suites.spacecast import text
 from suites.spacecast.build import Draft
+from suites.spacecast.labels import DISTANCE_BINS
 
 
 def _change_text(draft: Draft, scene: Scene) -> str:
@@ -54,6 +56,7 @@ def _question(draft: Draft, scene: Scene) -> tuple[str, list[str]]:
         last = len(draft.views)
         if draft.frame == "camera":
             frame = f"from the viewpoint of the camera of image {last}"
+            words.append(text.CAMERA_FRONT)
         elif draft.frame == "world":
             frame = "in compass directions"
             words = [
@@ -86,13 +89,20 @@ def _question(draft: Draft, scene: Scene) -> tuple[str, list[str]]:
             words.append(text.COMPASS_WORDS)
         return f"{after}how far apart are {roles['first']} and {roles['second']}?", words
     if task.relation == "occlusion":
-        words = [text.OCCLUSION_WORDS]
-        if draft.change.get("kind") == "move":
-            words.append(text.COMPASS_WORDS)
+        if "occluder" in roles:
+            words = [text.PAIR_OCCLUSION_WORDS]
+            if draft.change.get("kind") == "move":
+                words.append(text.COMPASS_WORDS)
+            return (
+                f"{after}from the camera of image 1, does {roles['occluder']} occlude "
+                f"{roles['target']}? Considering these two objects alone, is {roles['target']} "
+                f"not occluded, partly occluded, or not visible behind {roles['occluder']}?",
+                words,
+            )
         return (
             f"{after}from the camera of image 1, is {roles['target']} not occluded, partly "
             "occluded, or not visible?",
-            words,
+            [text.OCCLUSION_WORDS],
         )
     return (
         f"If {roles['root']} is picked up and moved, which of these objects move with it? "
@@ -101,9 +111,26 @@ def _question(draft: Draft, scene: Scene) -> tuple[str, list[str]]:
     )
 
 
-def word(draft: Draft, scene: Scene, position: int, inputs: Sequence[str]) -> Item:
-    """The item of ``draft`` with its right option at ``position`` (for attachment, the
-    objects' order is already drawn and 'none of these' comes last)."""
+def natural_order(draft: Draft) -> tuple[str, ...] | None:
+    """The order a single-choice draft's options are listed in: the ring clockwise from front
+    (or north), the bins ascending, the states as the prompt defines them; None for attachment
+    (its objects come in a drawn order, "none of these" last)."""
+    relation = draft.task.relation
+    if relation == "direction":
+        return CARDINALS if draft.frame == "world" else SECTORS
+    if relation == "distance":
+        return DISTANCE_BINS
+    if relation == "occlusion":
+        return OCCLUSION_STATES
+    return None
+
+
+def word(draft: Draft, scene: Scene, inputs: Sequence[str]) -> Item:
+    """The item of ``draft``. A single-choice item lists its options in their natural order
+    (``natural_order``), so their order tells nothing the labels do not: had the wrong ones
+    come in a fixed order with the right one put in at a drawn place, it would be the one out
+    of order; had all come in a drawn order, reading it would be one more guess. The answers'
+    positions are then as even as the labels, which the split's selection holds even."""
     task = draft.task
     if task.relation == "attachment":
         options = tuple(
@@ -112,7 +139,11 @@ def word(draft: Draft, scene: Scene, position: int, inputs: Sequence[str]) -> It
         chosen = [i for i, o in enumerate(draft.options_fixed) if o in draft.answer_set]
         answer = "".join(letter(i) for i in chosen) or letter(3)
     else:
-        options, answer = place(draft.label, draft.wrong, position)
+        natural = natural_order(draft)
+        assert natural is not None
+        listed = sorted([draft.label, *draft.wrong], key=natural.index)
+        position = listed.index(draft.label)
+        options, answer = place(draft.label, [o for o in listed if o != draft.label], position)
     question, words = _question(draft, scene)
     change = _change_text(draft, scene)
     parts = [text.views_text(len(draft.views), not task.single_view)]
@@ -152,4 +183,4 @@ def word(draft: Draft, scene: Scene, position: int, inputs: Sequence[str]) -> It
     )
 
 
-__all__ = ["word"]
+__all__ = ["natural_order", "word"]

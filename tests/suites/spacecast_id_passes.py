@@ -1,6 +1,7 @@
 """Run in a subprocess (bpy stays out of the test runner): for every occlusion item of a built
-SpaceCast items folder, render the state the item asks about from its view, the whole scene and
-the target alone, and report the target's pixels in each:
+SpaceCast items folder, render the state the item asks about from its view, the whole scene (or,
+for a pairwise item, the occluder and the target alone) and the target alone, and report the
+target's pixels in each:
 
     python -m tests.suites.spacecast_id_passes ITEMS OUT.json
 """
@@ -51,9 +52,14 @@ def main(folder: Path, out: Path) -> None:
             )
             state = move(scene, change["object"], float(step[0]), float(step[1]))
         view = next(c for c in scene.cameras if c.name == item["facts"]["views"][0])
-        index = [o.id for o in state.objects].index(item["facts"]["roles"]["target"])
+        roles = item["facts"]["roles"]
+        ids = [o.id for o in state.objects]
+        index = ids.index(roles["target"])
         stage.set_scene(state.objects, (view,), state.ground)
-        _, whole = stage.render_ids(0)
+        if "occluder" in roles:
+            _, whole = stage.render_ids(0, [ids.index(roles["occluder"]), index])
+        else:
+            _, whole = stage.render_ids(0)
         _, alone = stage.render_ids(0, [index])
         report[item["item_id"]] = {
             "visible": int((whole == index + 1).sum()),
