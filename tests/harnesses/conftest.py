@@ -38,7 +38,7 @@ def spacecast_items(root: Path, split: Path) -> Path | None:
     from spatialbabel import Ground, Scene
     from suites import load_suite
     from suites.items import write_items
-    from suites.spacecast.split_items import plan_split, word_split
+    from suites.spacecast.split_items import plan_split, render_jobs, word_split
     from synth.cameras import scene_cameras
     from synth.layout import LayoutRules, sample_layout
     from synth.tiers import TIERS
@@ -50,8 +50,10 @@ def spacecast_items(root: Path, split: Path) -> Path | None:
         scenes.append(
             Scene(f"scene_{i:06d}", tuple(objects), scene_cameras(1, 512), Ground(), {"index": i})
         )
-    items = word_split(plan_split(scenes, seed=0, resolution=512), 0)
+    planned = plan_split(scenes, seed=0, resolution=512)
+    items = word_split(planned)
     out = root / "spacecast"
+    render_jobs(planned, out)  # saves each scene's view truth, which the shortcuts read
     for k, name in enumerate(sorted({n for item in items for n in item.inputs})):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(tiny_png(rgb=(k % 250, 40, 90)))
