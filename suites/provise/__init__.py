@@ -13,12 +13,13 @@ are imported when items are built or graded.
 from __future__ import annotations
 
 import argparse
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from suites.base import Aggregation, Grade, Item, PromptText, Reply, Suite, SuiteError
+from suites.base import Aggregation, Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import letter, options_block
 
 TASKS = (
@@ -51,6 +52,7 @@ class ProViseSuite(Suite):
 
     def __init__(self) -> None:
         self._folder: Path | None = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
         group.add_argument(
@@ -128,6 +130,17 @@ class ProViseSuite(Suite):
         for item in items:
             guesses[item.item_id] = Reply(item.item_id, "", "text", output=_guess(item, rng))
         return {"random": guesses}
+
+    def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
+        """The battery of ``suites.provise.battery``. Its drawn answers are PNGs in a scratch
+        folder that lives as long as this suite object (removed when it goes, or at exit)."""
+        from suites.provise.battery import battery
+
+        if self._folder is None:
+            raise SuiteError("ProVisE's shortcuts are drawn only after prepare(folder, items)")
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="provise-shortcuts-")
+        return battery(items, self._folder, Path(self._scratch.name))
 
     def max_tokens(self, variant: str) -> int:
         return 512

@@ -136,6 +136,18 @@ class SceneView:
     def point(self, index: int) -> list[float]:
         return _norm(self.interiors[index][0], self.width, self.height)
 
+    def area(self, index: int) -> int:
+        """Visible pixels of an object."""
+        return int(np.count_nonzero(self.mask(index)))
+
+    def option_facts(self, indices: Sequence[int]) -> dict[str, list[Any]]:
+        """What a test-taker sees of each option's object without answering the question: its
+        visible pixels and its distance from the camera (the battery's shortcuts read them)."""
+        return {
+            "areas": [self.area(k) for k in indices],
+            "distances": [round(self.measures[k].distance, 6) for k in indices],
+        }
+
 
 @dataclass(frozen=True)
 class Want:
@@ -287,6 +299,7 @@ def depth(ctx: Context) -> Item | None:
             "points": {k: _norm(p, view.width, view.height) for k, p in points.items()},
             "objects": [view.scene.objects[first].id, view.scene.objects[second].id],
             "depths": [round(depths[first], 6), round(depths[second], 6)],
+            "areas": [view.area(first), view.area(second)],
         },
     )
 
@@ -323,6 +336,7 @@ def size(ctx: Context) -> Item | None:
             "objects": [objects[k].id for k in order],
             "volumes": [round(view.measures[k].volume, 6) for k in order],
             "marks": [view.point(k) for k in order],
+            **view.option_facts(order),
         },
     )
 
@@ -335,6 +349,27 @@ OVERLAY_PIXELS: Final = 300
 #: Share of clearly coloured pixels a scene's image needs for an overlay task: its greyscale
 #: version (the "false" answer) must differ from the untouched image.
 MIN_COLOURED: Final = 0.02
+
+
+#: Labels of an overlay item's truth map: the object under the green overlay, the objects under
+#: the blue one (one or two), and every other object from ``OTHER_LABEL`` on, one label each.
+GREEN_LABEL: Final = 1
+BLUE_LABELS: Final = (2, 3)
+OTHER_LABEL: Final = 10
+
+
+def _overlay_truth(ctx: Context, task: str, green: int, blue: Sequence[int]) -> str:
+    """Which object each pixel shows, as the overlay protocols read it (``GREEN_LABEL``...)."""
+    view = ctx.view
+    labels = np.zeros(view.ids.shape, np.uint8)
+    others = [k for k in range(len(view.scene.objects)) if k != green and k not in blue]
+    for label, index in [
+        (GREEN_LABEL, green),
+        *zip(BLUE_LABELS, blue, strict=False),
+        *((OTHER_LABEL + n, k) for n, k in enumerate(others)),
+    ]:
+        labels[view.mask(index)] = label
+    return ctx.write_truth(task, labels)
 
 
 def _colourful(ctx: Context) -> bool:
@@ -377,6 +412,7 @@ def relationship(ctx: Context) -> Item | None:
         "means nearer to the camera.)",
         "true" if holds else "false",
         facts={
+            "truth": _overlay_truth(ctx, "relationship", i, [j]),
             "subject": objects[i].id,
             "object": objects[j].id,
             "relation": relation,
@@ -445,6 +481,7 @@ def multihop(ctx: Context) -> Item | None:
     ]
     wrong = [name(objects[k]) for k in others[:3]]
     options, answer = place(name(objects[winner]), wrong, ctx.want.position)
+    by_name = {name(objects[k]): k for k in range(n)}
     return ctx.item(
         "multihop",
         f"Consider the objects that are {RELATION_PHRASES[relation]} {name(objects[anchor])}. "
@@ -457,6 +494,8 @@ def multihop(ctx: Context) -> Item | None:
             "relation": relation,
             "members": [objects[k].id for k in members],
             "winner": objects[winner].id,
+            "options": [objects[by_name[o]].id for o in options],
+            **view.option_facts([by_name[o] for o in options]),
         },
     )
 
@@ -544,6 +583,7 @@ def feasibility(ctx: Context) -> Item | None:
         f"True or false: {question}",
         "true" if fits else "false",
         facts={
+            "truth": _overlay_truth(ctx, "feasibility", mover, frame),
             "kind": "hole" if len(frame) == 1 else "gap",
             "mover": objects[mover].id,
             "frame": [objects[k].id for k in frame],
@@ -667,6 +707,7 @@ def trajectory(ctx: Context) -> Item | None:
             [[round(float(v), 6) for v in p] for p in path],
             inputs=(ctx.write_input("trajectory", image),),
             facts={
+                "truth": ctx.write_truth("trajectory", (view.ids > 0).astype(np.uint8)),
                 "points": {
                     "S": [round(float(v), 6) for v in norm[0]],
                     "G": [round(float(v), 6) for v in norm[1]],

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from suites.base import Grade, Item, Reply
+from suites.grading import BASELINE_VARIANT
 from suites.provise.geometry import resample_path
 from suites.provise.metrics import (
     discrete_frechet,
@@ -152,7 +153,11 @@ def _grade(folder: Path, rules: Protocol, item: Item, reply: Reply) -> Grade:
     source = _source(folder / item.inputs[0])
     height, width = source.shape[:2]
     truth = _truth(folder, item)
-    if reply.variant != VISUAL:
+    # References (baselines, shortcuts) come without a variant; those with an image drew it.
+    drawn = reply.variant == VISUAL or (
+        reply.variant == BASELINE_VARIANT and reply.image is not None
+    )
+    if not drawn:
         try:
             value = read_text(reply.output, rules.text_form, len(item.options))
         except TextUnreadable as error:

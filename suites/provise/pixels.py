@@ -336,5 +336,27 @@ def blend(image: Image, mask: Mask, colour: BGR, opacity: float) -> None:
     image[mask] = np.rint(image[mask] * (1.0 - opacity) + tint * opacity).astype(np.uint8)
 
 
+def warp_similarity(
+    image: Image, *, angle: float = 0.0, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0
+) -> Image:
+    """The image turned by ``angle`` degrees (counter-clockwise) and scaled about its centre,
+    then moved by (dx, dy); the border is filled with the edge's pixels."""
+    height, width = image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((width / 2.0 - 0.5, height / 2.0 - 0.5), angle, scale)
+    matrix[:, 2] += (dx, dy)
+    warped = cv2.warpAffine(
+        image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def gaussian_blur(image: Image, sigma: float) -> Image:
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), dtype=np.uint8)
+
+
+def gaussian_blur_float(values: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    return np.asarray(cv2.GaussianBlur(values, (0, 0), sigma), dtype=np.float32)
+
+
 def to_grayscale(image: Image) -> Image:
     return np.asarray(cv2.cvtColor(gray(image), cv2.COLOR_GRAY2BGR), dtype=np.uint8)
