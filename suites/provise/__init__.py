@@ -43,7 +43,7 @@ TEXT_SYSTEM = "You answer questions about an image. Give the answer only, in the
 
 class ProViseSuite(Suite):
     name = "provise"
-    version = "1"
+    version = "2"
     tasks = TASKS
     variants = ("visual", "text")
     breakdowns = ("level",)
@@ -150,7 +150,9 @@ def _guess(item: Item, rng: np.random.Generator) -> str:
     if item.options:
         return f"Answer: {letter(int(rng.integers(len(item.options))))}"
     if item.task == "counting":
-        return f"Answer: {int(rng.integers(1, 6))}"
+        from suites.provise.build import MAX_COUNT
+
+        return f"Answer: {int(rng.integers(1, MAX_COUNT + 1))}"
     if item.task in ("relationship", "feasibility"):
         return f"Answer: {'true' if rng.random() < 0.5 else 'false'}"
     x, y = rng.random(2)

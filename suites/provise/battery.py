@@ -15,7 +15,7 @@ option's visible pixels and distance from the camera), their input images and th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -100,25 +100,34 @@ def majority_by_kind(items: Sequence[Item]) -> Shortcut:
     )
 
 
+def lower_choice(points: Mapping[str, Sequence[float]]) -> str:
+    """Of the marked points A and B, the one lower in the image (ties: A)."""
+    return "B" if points["B"][1] > points["A"][1] else "A"
+
+
+def largest_choice(areas: Sequence[float]) -> str:
+    """The option whose object covers the most pixels (ties: the first)."""
+    return letter(int(np.argmax(np.asarray(areas, float))))
+
+
+def closest_choice(distances: Sequence[float]) -> str:
+    """The option whose object is nearest the camera (ties: the first)."""
+    return letter(int(np.argmin(np.asarray(distances, float))))
+
+
 def lower_point(items: Sequence[Item]) -> Shortcut:
     answers = {}
     for item in _of(items, ("depth",)):
-        points = item.facts["points"]
-        answers[item.item_id] = _text(item, "A" if points["A"][1] > points["B"][1] else "B")
+        answers[item.item_id] = _text(item, lower_choice(item.facts["points"]))
     return Shortcut(
         "lower_point", "the marked point lower in the image is closer", ("depth",), answers
     )
 
 
-def _argmax_option(item: Item, key: str, sign: float) -> str:
-    values = sign * np.asarray(item.facts[key], float)
-    return letter(int(np.argmax(values)))
-
-
 def larger_area(items: Sequence[Item]) -> Shortcut:
     tasks = ("depth", "size", "multihop")
     answers = {
-        item.item_id: _text(item, _argmax_option(item, "areas", 1.0)) for item in _of(items, tasks)
+        item.item_id: _text(item, largest_choice(item.facts["areas"])) for item in _of(items, tasks)
     }
     return Shortcut(
         "larger_area",
@@ -131,7 +140,7 @@ def larger_area(items: Sequence[Item]) -> Shortcut:
 def closest_option(items: Sequence[Item]) -> Shortcut:
     tasks = ("size", "multihop")
     answers = {
-        item.item_id: _text(item, _argmax_option(item, "distances", -1.0))
+        item.item_id: _text(item, closest_choice(item.facts["distances"]))
         for item in _of(items, tasks)
     }
     return Shortcut(
