@@ -73,8 +73,9 @@ class Protocol:
     #: The metric's other parameters (path_success: ``end_radius``, ``clearance``).
     metric_params: Mapping[str, float]
     types: Mapping[str, str]
-    #: ``ecc``: the answer is an edit of the input, registered to it; ``bars``: an image drawn
-    #: from scratch (a depth map, a mask), only cut of letterbox bars and resized.
+    #: How a drawn answer is registered to the input (``pixels.register``): ``ecc`` for an
+    #: edit of the input, on grey levels; ``edges`` for an image drawn from scratch (a depth
+    #: map, a mask), on edge maps.
     registration: str
     version: int
 
