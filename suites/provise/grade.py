@@ -182,10 +182,10 @@ def _grade(folder: Path, rules: Protocol, item: Item, reply: Reply) -> Grade:
     height, width = source.shape[:2]
     truth = _truth(folder, item)
     # References (baselines, shortcuts) come without a variant; those with an image drew it.
-    drawn = reply.variant == VISUAL or (
+    visual = reply.variant == VISUAL or (
         reply.variant == BASELINE_VARIANT and reply.image is not None
     )
-    if not drawn:
+    if not visual:
         try:
             value = read_text(reply.output, rules.text_form, len(item.options))
         except TextUnreadable as error:

@@ -213,12 +213,6 @@ def _count(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
     return len(found)
 
 
-@operation("area", ("components",), "number")
-def _area(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
-    """The components' total area in pixels."""
-    return sum(c.area for c in found)
-
-
 @operation("best_component", ("components",), "component", {"ambiguity": float})
 def _best_component(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
     """The component with the largest area x fill x compactness; a runner-up scoring at least
@@ -366,24 +360,6 @@ def _pixels(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
 def _colour_fraction(ctx: Context, p: dict[str, Any], image: Any) -> Any:
     """Fraction of the image's pixels that are clearly coloured (not grey)."""
     return _px().saturated_fraction(image, p["min_saturation"], p["min_value"])
-
-
-@operation(
-    "verdict",
-    ("number", "number", "number"),
-    "label",
-    {"min_true": (int, float), "max_false": float},
-)
-def _verdict(ctx: Context, p: dict[str, Any], first: float, second: float, colour: float) -> Any:
-    """True when both overlays were drawn (at least ``min_true`` pixels each); false when the
-    whole image was made grey (colour fraction at most ``max_false``)."""
-    if first >= p["min_true"] and second >= p["min_true"]:
-        return "true"
-    if colour <= p["max_false"]:
-        return "false"
-    if first >= p["min_true"] or second >= p["min_true"]:
-        raise Noncompliance("one of the two overlays of 'true' is missing")
-    raise Noncompliance("neither the overlays of 'true' nor the grey image of 'false'")
 
 
 @operation("skeleton_path", ("component", "point"), "path", {"points": int})

@@ -230,8 +230,9 @@ def _ecc_step(
     motion: int,
 ) -> NDArray[np.float64]:
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-5)
+    everywhere = np.full(template.shape, 255, np.uint8)
     _, found = cv2.findTransformECC(
-        template, moving, _at(matrix, factor), motion, criteria, None, 3
+        template, moving, _at(matrix, factor), motion, criteria, everywhere, 3
     )
     full = np.asarray(found, dtype=np.float64)
     full[:, 2] *= factor
@@ -680,7 +681,8 @@ def warp_similarity(
     """The image turned by ``angle`` degrees (counter-clockwise) and scaled about its centre,
     then moved by (dx, dy); the border is filled with the edge's pixels."""
     height, width = image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((width / 2.0 - 0.5, height / 2.0 - 0.5), angle, scale)
+    centre = (width / 2.0 - 0.5, height / 2.0 - 0.5)
+    matrix = np.asarray(cv2.getRotationMatrix2D(centre, angle, scale), dtype=np.float64)
     matrix[:, 2] += (dx, dy)
     warped = cv2.warpAffine(
         image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE

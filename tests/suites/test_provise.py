@@ -25,14 +25,14 @@ pytest.importorskip("bpy")
 cv2 = pytest.importorskip("cv2")
 
 from spatialbabel.footprints import footprint  # noqa: E402
+from suites.grading import grade_references  # noqa: E402
 from suites.provise import SUITE, TASKS, pixels  # noqa: E402
 from suites.provise.build import PLAN_CLEARANCE  # noqa: E402
-from suites.grading import grade_references  # noqa: E402
 from suites.provise.checks import CHECKS, SINGLE, overall, run_checks  # noqa: E402
 from suites.provise.geometry import footprint_distance, pixel_rays  # noqa: E402
 from suites.provise.oracle import COMBINED, Oracle  # noqa: E402
-from suites.shortcuts import above_chance, check_shortcuts  # noqa: E402
 from suites.provise.protocols import protocol  # noqa: E402
+from suites.shortcuts import above_chance, check_shortcuts  # noqa: E402
 from synth.meshes import unit_mesh  # noqa: E402
 
 pytestmark = [pytest.mark.bpy, pytest.mark.slow]
