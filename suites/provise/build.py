@@ -742,6 +742,31 @@ def feasibility(ctx: Context) -> Item | None:
 # -- interaction -------------------------------------------------------------------------------
 
 
+#: Pixels (at 512) a generative editor's answer may drift. A mask is drawn from scratch and
+#: not registered, so an affordance region must keep ``DRIFT_PRECISION`` of itself (the pass
+#: mark of precision) when moved that far in any of eight directions: free tops on stacked
+#: scenes can be rings too thin for that.
+DRIFT: Final = 8.0
+DRIFT_PRECISION: Final = 0.5
+
+
+def _survives_drift(region: NDArray[np.bool_], drift: float) -> bool:
+    """The region, moved by ``drift`` pixels in each of eight directions, still overlaps itself
+    on at least ``DRIFT_PRECISION`` of its pixels (a correct mask that drifted keeps its
+    precision)."""
+    area = int(np.count_nonzero(region))
+    height, width = region.shape
+    for angle in np.arange(8) * np.pi / 4:
+        dx, dy = round(drift * math.cos(angle)), round(drift * math.sin(angle))
+        moved = np.zeros_like(region)
+        moved[max(dy, 0) : height + min(dy, 0), max(dx, 0) : width + min(dx, 0)] = region[
+            max(-dy, 0) : height + min(-dy, 0), max(-dx, 0) : width + min(-dx, 0)
+        ]
+        if np.count_nonzero(moved & region) < DRIFT_PRECISION * area:
+            return False
+    return True
+
+
 def affordance(ctx: Context) -> Item | None:
     view = ctx.view
     region = np.zeros(view.ids.shape, bool)
@@ -767,7 +792,7 @@ def affordance(ctx: Context) -> Item | None:
         if top.any():
             region |= top
             tops.append(obj.id)
-    if region.sum() < 60 * view.scale**2:
+    if region.sum() < 60 * view.scale**2 or not _survives_drift(region, DRIFT * view.scale):
         return None
     from suites.provise import pixels
 

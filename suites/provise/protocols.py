@@ -74,8 +74,8 @@ class Protocol:
     metric_params: Mapping[str, float]
     types: Mapping[str, str]
     #: How a drawn answer is registered to the input (``pixels.register``): ``ecc`` for an
-    #: edit of the input, on grey levels; ``edges`` for an image drawn from scratch (a depth
-    #: map, a mask), on edge maps.
+    #: edit of the input (bars cut, resized, aligned on grey levels); ``bars`` for an image
+    #: drawn from scratch (a depth map, a mask: bars cut and resized only).
     registration: str
     version: int
 
