@@ -23,19 +23,8 @@ import numpy as np
 
 from suites.base import Item, Reply, Shortcut
 from suites.choices import letter
+from suites.provise import TASKS
 
-#: Tasks whose answer is drawn on the input image (every task: depth maps and masks included).
-DRAWN_TASKS: Final = (
-    "counting",
-    "depth",
-    "size",
-    "relationship",
-    "grounding",
-    "multihop",
-    "feasibility",
-    "affordance",
-    "trajectory",
-)
 #: Tasks with a closed answer space, where the most common label is a shortcut.
 LABEL_TASKS: Final = ("counting", "depth", "size", "relationship", "multihop", "feasibility")
 #: What splits a task's items into kinds a test-taker can tell from the question alone.
@@ -190,11 +179,11 @@ class Drawer:
         return path
 
     def unchanged_input(self, items: Sequence[Item]) -> Shortcut:
-        answers = {item.item_id: _drawn(item, self.input(item)) for item in _of(items, DRAWN_TASKS)}
+        answers = {item.item_id: _drawn(item, self.input(item)) for item in _of(items, TASKS)}
         return Shortcut(
             "unchanged_input",
             "the input image handed back untouched, as the drawn answer",
-            DRAWN_TASKS,
+            TASKS,
             answers,
         )
 
@@ -277,4 +266,4 @@ def battery(items: Sequence[Item], folder: Path, scratch: Path) -> list[Shortcut
     return [shortcut for shortcut in found if shortcut.answers]
 
 
-__all__ = ["DRAWN_TASKS", "LABEL_TASKS", "Drawer", "battery"]
+__all__ = ["LABEL_TASKS", "Drawer", "battery", "closest_choice", "largest_choice", "lower_choice"]

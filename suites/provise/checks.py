@@ -1,6 +1,6 @@
 """The protocol checks of an items folder, per task: oracle drawings parse back to the truth,
-perturbed oracle drawings still do, wrong drawings grade wrong (perturbed or not), empty and
-all-ink images are noncompliance, and true text answers score 1.
+perturbed oracle drawings still do, wrong drawings grade wrong (also under each single
+perturbation), empty and all-ink images are noncompliance, and true text answers score 1.
 
 ``python -m suites.provise.checks ITEMS [--json FILE]`` prints the table (rates in percent).
 """
@@ -94,6 +94,8 @@ def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
         checks.record("wrong", item, not correct(item, got) and got.status != "noncompliance", got)
         stays = True
         for k, (name, perturb) in enumerate(PERTURBATIONS.items()):
+            if name not in SINGLE:
+                continue
             got = grade(perturb(wrong, perturbation_rng(item, k, seed), item, oracle, True))
             if correct(item, got):
                 stays = False
