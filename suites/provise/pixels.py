@@ -104,10 +104,10 @@ MAX_SHIFT = 0.05
 MAX_SCALE = 0.08
 MAX_ANGLE = 4.0
 #: A transform smaller than this everywhere in the image (pixels) is no transform.
-MIN_MOTION = 0.75
+MIN_MOTION = 1.5
 #: A transform must leave at most this share of the decorrelation (1 - correlation) between
 #: answer and source that there was without it.
-IMPROVEMENT = 0.75
+IMPROVEMENT = 0.9
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,7 @@ def _ecc_step(
     factor: int,
     iterations: int,
 ) -> NDArray[np.float64]:
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-5)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4)
     everywhere = np.full(template.shape, 255, np.uint8)
     _, found = cv2.findTransformECC(
         template, moving, _at(matrix, factor), cv2.MOTION_AFFINE, criteria, everywhere, 3
@@ -246,16 +246,16 @@ def _ecc(
     template: NDArray[np.float32], moving: NDArray[np.float32]
 ) -> tuple[NDArray[np.float64] | None, float, float]:
     """The affine warp (template pixel -> moving pixel) maximising the enhanced correlation
-    coefficient, from no motion, coarse to fine: at a quarter of the size, then, unless that
+    coefficient, coarse to fine: at a quarter of the size from no motion, then, unless that
     found no motion, refined at half the size (a tenth of a pixel there is plenty). Also the
     correlation of the two at a quarter of the size before the warp and after it."""
     height, width = template.shape
     quarter_t, quarter_m = _shrink(template, 4), _shrink(moving, 4)
     before = _correlation(quarter_t, quarter_m)
-    matrix = _ecc_step(quarter_t, quarter_m, IDENTITY, 4, 60)
+    matrix = _ecc_step(quarter_t, quarter_m, IDENTITY, 4, 40)
     if _motion(matrix, width, height) < MIN_MOTION:
         return None, before, before
-    matrix = _ecc_step(_shrink(template, 2), _shrink(moving, 2), matrix, 2, 25)
+    matrix = _ecc_step(_shrink(template, 2), _shrink(moving, 2), matrix, 2, 8)
     size = (quarter_t.shape[1], quarter_t.shape[0])
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     warped = cv2.warpAffine(
@@ -272,7 +272,7 @@ def register(drawn: Image, source: Image, *, edit: bool) -> tuple[Image, Registr
     aligned to the source by ECC (OpenCV's ``findTransformECC``, affine, coarse to fine, on
     grey levels): a generative editor returns the picture shifted, zoomed or turned a little.
     The transform is kept only when it is a plausible editor's (a near-similarity within
-    ``MAX_SHIFT``, ``MAX_SCALE``, ``MAX_ANGLE``), removes a quarter of the decorrelation with the source
+    ``MAX_SHIFT``, ``MAX_SCALE``, ``MAX_ANGLE``), removes a tenth of the decorrelation with the source
     (``IMPROVEMENT``), and moves some pixel by at least ``MIN_MOTION``; pixels it brings in
     from outside the answer are the source's, unchanged. An answer drawn from scratch (a depth
     map, a mask) shares no content with the input to align on (its edges proved no guide: on
@@ -385,25 +385,33 @@ def overlay_mask(
     (OpenCV's 0-180; a greyed magenta is the same change as a green layer, but grey). So blue
     at 50% over yellow reads as blue, and a greyscale image or an untouched object reads as
     nothing, whatever colour the object is."""
-    change = drawn.astype(np.float32) - source.astype(np.float32)
-    toward = np.asarray(ink, np.float32) - source.astype(np.float32)
-    reach = np.maximum((toward * toward).sum(axis=2), 1.0)
-    alpha = (change * toward).sum(axis=2) / reach
-    left = change - alpha[:, :, None] * toward
-    length = np.sqrt((change * change).sum(axis=2))
-    residual = np.sqrt((left * left).sum(axis=2))
-    fits = (
+    # Only pixels with a channel changed by min_change / sqrt(3) can have a change that long.
+    rows, cols = np.nonzero(changed(drawn, source, int(min_change / np.sqrt(3.0))))
+    out = np.zeros(drawn.shape[:2], dtype=bool)
+    if rows.size == 0:
+        return out
+    now = drawn[rows, cols]
+    was = source[rows, cols].astype(np.float32)
+    change = now.astype(np.float32) - was
+    toward = np.asarray(ink, np.float32) - was
+    reach = np.maximum((toward * toward).sum(axis=1), 1.0)
+    alpha = (change * toward).sum(axis=1) / reach
+    left = change - alpha[:, None] * toward
+    length = np.sqrt((change * change).sum(axis=1))
+    residual = np.sqrt((left * left).sum(axis=1))
+    hsv = cv2.cvtColor(now[:, None, :], cv2.COLOR_BGR2HSV)[:, 0, :]
+    hue = np.zeros(len(rows), dtype=bool)
+    for low, high in hues:
+        hue |= (hsv[:, 0] >= low) & (hsv[:, 0] <= high)
+    out[rows, cols] = (
         (alpha >= min_alpha)
         & (alpha <= 1.25)
         & (length >= min_change)
         & (residual <= max_residual * length)
+        & (hsv[:, 1] >= min_saturation)
+        & hue
     )
-    hsv = cv2.cvtColor(drawn, cv2.COLOR_BGR2HSV)
-    tinted = hsv[:, :, 1] >= min_saturation
-    hue = np.zeros(fits.shape, dtype=bool)
-    for low, high in hues:
-        hue |= (hsv[:, :, 0] >= low) & (hsv[:, :, 0] <= high)
-    return np.asarray(fits & tinted & hue)
+    return out
 
 
 def region_cover(
