@@ -13,12 +13,13 @@ are imported when items are built or graded.
 from __future__ import annotations
 
 import argparse
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from suites.base import Aggregation, Grade, Item, PromptText, Reply, Suite, SuiteError
+from suites.base import Aggregation, Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import letter, options_block
 
 TASKS = (
@@ -42,7 +43,7 @@ TEXT_SYSTEM = "You answer questions about an image. Give the answer only, in the
 
 class ProViseSuite(Suite):
     name = "provise"
-    version = "1"
+    version = "2"
     tasks = TASKS
     variants = ("visual", "text")
     breakdowns = ("level",)
@@ -51,6 +52,7 @@ class ProViseSuite(Suite):
 
     def __init__(self) -> None:
         self._folder: Path | None = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
         group.add_argument(
@@ -129,6 +131,17 @@ class ProViseSuite(Suite):
             guesses[item.item_id] = Reply(item.item_id, "", "text", output=_guess(item, rng))
         return {"random": guesses}
 
+    def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
+        """The battery of ``suites.provise.battery``. Its drawn answers are PNGs in a scratch
+        folder that lives as long as this suite object (removed when it goes, or at exit)."""
+        from suites.provise.battery import battery
+
+        if self._folder is None:
+            raise SuiteError("ProVisE's shortcuts are drawn only after prepare(folder, items)")
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="provise-shortcuts-")
+        return battery(items, self._folder, Path(self._scratch.name))
+
     def max_tokens(self, variant: str) -> int:
         return 512
 
@@ -137,7 +150,9 @@ def _guess(item: Item, rng: np.random.Generator) -> str:
     if item.options:
         return f"Answer: {letter(int(rng.integers(len(item.options))))}"
     if item.task == "counting":
-        return f"Answer: {int(rng.integers(1, 6))}"
+        from suites.provise.build import MAX_COUNT
+
+        return f"Answer: {int(rng.integers(1, MAX_COUNT + 1))}"
     if item.task in ("relationship", "feasibility"):
         return f"Answer: {'true' if rng.random() < 0.5 else 'false'}"
     x, y = rng.random(2)

@@ -10,13 +10,15 @@ written to ``truth/`` as 8-bit label maps.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,7 +73,17 @@ PLAN_CLEARANCE: Final = 0.2
 MIN_PATH_SPAN: Final = 0.45
 PATH_POINTS: Final = 20
 PATH_TRIES: Final = 300
+#: A trajectory is asked only where the straight line from S to G goes through an object on
+#: the ground and, in the image, runs over at least ``STRAIGHT_CROSSING`` pixels (at 512) of
+#: objects lying ``STRAIGHT_INSET`` pixels inside their outlines (deeper than the protocol's
+#: clearance), so that the straight line is graded a failure.
+STRAIGHT_CROSSING: Final = 6.0
+STRAIGHT_INSET: Final = 4.0
 RELATIONS: Final[tuple[Relation, ...]] = ("left", "right", "in front", "behind")
+#: Counting asks for 1 to ``MAX_COUNT`` objects (the random baseline guesses in that range).
+MAX_COUNT: Final = 6
+
+T = TypeVar("T")
 
 
 def name(obj: SceneObject) -> str:
@@ -136,6 +148,18 @@ class SceneView:
     def point(self, index: int) -> list[float]:
         return _norm(self.interiors[index][0], self.width, self.height)
 
+    def area(self, index: int) -> int:
+        """Visible pixels of an object."""
+        return int(np.count_nonzero(self.mask(index)))
+
+    def option_facts(self, indices: Sequence[int]) -> dict[str, list[Any]]:
+        """What a test-taker sees of each option's object without answering the question: its
+        visible pixels and its distance from the camera (the battery's shortcuts read them)."""
+        return {
+            "areas": [self.area(k) for k in indices],
+            "distances": [round(self.measures[k].distance, 6) for k in indices],
+        }
+
 
 @dataclass(frozen=True)
 class Want:
@@ -154,6 +178,19 @@ class Context:
     want: Want
     rng: np.random.Generator
     protocol_sha256: str
+    #: How often each balancing cell was chosen so far in this task, across scenes (``pick``).
+    tally: Counter[Hashable] = field(default_factory=Counter)
+
+    def pick(self, candidates: Sequence[T], cell: Callable[[T], Hashable]) -> T:
+        """One of ``candidates``, from the cell chosen least often so far in the task (a seeded
+        choice among equals), so that what a shortcut reads (the label, which point is lower,
+        which option looks larger) is spread evenly over the build."""
+        cells = [cell(c) for c in candidates]
+        least = min(self.tally[c] for c in cells)
+        pool = [k for k, c in enumerate(cells) if self.tally[c] == least]
+        chosen = pool[int(self.rng.integers(len(pool)))]
+        self.tally[cells[chosen]] += 1
+        return candidates[chosen]
 
     def item(self, task: str, question: str, answer: Any, **kwargs: Any) -> Item:
         scene_id = self.view.scene.scene_id
@@ -196,6 +233,9 @@ class Context:
 
 
 def counting(ctx: Context) -> Item | None:
+    """How many objects of a class or a colour: every group whose members can each carry a
+    star apart from the others, the count spread evenly over 1 to ``MAX_COUNT`` across the
+    build (``Context.pick``), within counting by class and by colour alike."""
     view = ctx.view
     objects = view.scene.objects
     radius = 9.0 * view.scale
@@ -220,12 +260,12 @@ def counting(ctx: Context) -> Item | None:
                 )
                 >= 2 * radius + 4
             )
-            if apart and all(view.interiors[i][1] >= 4 * view.scale for i in members):
+            fits = all(view.interiors[i][1] >= 4 * view.scale for i in members)
+            if apart and fits and len(members) <= MAX_COUNT:
                 groups.append((kind, value, members))
     if not groups:
         return None
-    several = [g for g in groups if len(g[2]) >= 2]
-    kind, value, members = (several or groups)[int(ctx.rng.integers(len(several or groups)))]
+    kind, value, members = ctx.pick(groups, lambda g: (g[0], len(g[2])))
     what = PLURALS[value] if kind == "class" else f"{value} objects"
     return ctx.item(
         "counting",
@@ -251,55 +291,109 @@ def _marker(image: NDArray[np.uint8], at: tuple[float, float], text: str, scale:
     )
 
 
+#: Pixels (at 512) a depth point off its object's centre keeps from the outline: the 5x5
+#: window stays on the object even when the depth map comes back shifted by 8 px.
+DEPTH_INTERIOR: Final = 10.0
+#: Pixels (at 512) between the two marked points, so that their markers stay apart.
+DEPTH_APART: Final = 30.0
+
+
+def _depth_points(view: SceneView, index: int) -> list[tuple[float, float]]:
+    """Where a depth point may go on an object: its centre (the visible pixel farthest from the
+    outline, at least ``MIN_INTERIOR`` + 2 px in), and its highest and lowest pixels at least
+    ``DEPTH_INTERIOR`` px in (each the one farthest in among the two top or bottom rows), so
+    that which point is lower can be chosen apart from which is closer."""
+    from suites.provise import pixels
+
+    if view.interiors[index][1] < (MIN_INTERIOR + 2) * view.scale:
+        return []
+    found = [view.interiors[index][0]]
+    distance = pixels.inside_distance(view.mask(index))
+    rows, cols = np.nonzero(distance >= DEPTH_INTERIOR * view.scale)
+    if rows.size:
+        for band in (rows <= rows.min() + 1, rows >= rows.max() - 1):
+            best = int(np.argmax(np.where(band, distance[rows, cols], -1.0)))
+            point = (float(cols[best]) + 0.5, float(rows[best]) + 0.5)
+            if point not in found:
+                found.append(point)
+    return found
+
+
 def depth(ctx: Context) -> Item | None:
+    """Two marked points on two objects, their depths apart by ``DEPTH_MARGIN``. Among the
+    valid pairs and points, the build balances whether the lower point and the point on the
+    object that covers more pixels are the closer one (``Context.pick``)."""
+    from suites.provise.battery import largest_choice, lower_choice
+
     view = ctx.view
     camera = view.camera
-    depths: dict[int, float] = {}
+    marks: dict[int, list[tuple[tuple[float, float], float]]] = {}
     for i, obj in enumerate(view.scene.objects):
-        if view.interiors[i][1] >= (MIN_INTERIOR + 2) * view.scale:
-            value = geometry.depth_at(camera, obj, view.interiors[i][0])
+        for point in _depth_points(view, i):
+            value = geometry.depth_at(camera, obj, point)
             if value is not None:
-                depths[i] = value
-    pairs = [
-        (i, j)
-        for i in depths
-        for j in depths
-        if i < j
-        and abs(depths[i] - depths[j])
-        >= max(DEPTH_MARGIN[0], DEPTH_MARGIN[1] * min(depths[i], depths[j]))
-    ]
-    if not pairs:
+                marks.setdefault(i, []).append((point, value))
+    candidates = []
+    for i in marks:
+        for j in marks:
+            if j <= i:
+                continue
+            for (pi, di), (pj, dj) in itertools.product(marks[i], marks[j]):
+                if abs(di - dj) < max(DEPTH_MARGIN[0], DEPTH_MARGIN[1] * min(di, dj)):
+                    continue
+                if math.hypot(pi[0] - pj[0], pi[1] - pj[1]) < DEPTH_APART * view.scale:
+                    continue
+                near, far = ((i, pi, di), (j, pj, dj)) if di < dj else ((j, pj, dj), (i, pi, di))
+                candidates.append((near, far))
+    if not candidates:
         return None
-    i, j = pairs[int(ctx.rng.integers(len(pairs)))]
-    near, far = (i, j) if depths[i] < depths[j] else (j, i)
+
+    def cell(pair: tuple[Any, Any]) -> tuple[bool, bool]:
+        near, far = pair
+        lower = lower_choice({"A": near[1], "B": far[1]}) == "A"
+        larger = largest_choice([view.area(near[0]), view.area(far[0])]) == "A"
+        return (lower, larger)
+
+    near, far = ctx.pick(candidates, cell)
     first, second = (near, far) if ctx.want.position == 0 else (far, near)
     image = ctx.source()
-    points = {"A": view.interiors[first][0], "B": view.interiors[second][0]}
+    points = {"A": first[1], "B": second[1]}
     for text, at in points.items():
         _marker(image, at, text, view.scale)
+    objects = view.scene.objects
     return ctx.item(
         "depth",
         "Two points in the image are marked A and B. Which of the two points is closer to the camera?",
-        "A" if first == near else "B",
+        "A" if first is near else "B",
         inputs=(ctx.write_input("depth", image),),
         options=("the point marked A", "the point marked B"),
         facts={
             "points": {k: _norm(p, view.width, view.height) for k, p in points.items()},
-            "objects": [view.scene.objects[first].id, view.scene.objects[second].id],
-            "depths": [round(depths[first], 6), round(depths[second], 6)],
+            "objects": [objects[first[0]].id, objects[second[0]].id],
+            "depths": [round(first[2], 6), round(second[2], 6)],
+            "areas": [view.area(first[0]), view.area(second[0])],
         },
     )
 
 
 def _option_regions(ctx: Context, task: str, members: Sequence[int]) -> str:
+    """Each member's pixels as region 1, 2, ...; a hole in an object (a torus's) that shows the
+    background counts as the object's, as a reader sees a dot in the hole as on the torus."""
+    from suites.provise import pixels
+
     view = ctx.view
     labels = np.zeros(view.ids.shape, np.uint8)
     for k, index in enumerate(members, 1):
-        labels[view.mask(index)] = k
+        labels[pixels.fill_holes(view.mask(index)) & ((view.ids == 0) | view.mask(index))] = k
     return ctx.write_truth(task, labels)
 
 
 def size(ctx: Context) -> Item | None:
+    """Two objects whose volumes differ by the strict ratio. Among the valid pairs, the build
+    balances whether the larger one also covers more pixels, and whether it is the nearer
+    (``Context.pick``): apparent size is not volume."""
+    from suites.provise.battery import closest_choice, largest_choice
+
     view = ctx.view
     n = len(view.scene.objects)
     pairs = []
@@ -310,7 +404,15 @@ def size(ctx: Context) -> Item | None:
                 pairs.append((i, j))
     if not pairs:
         return None
-    larger, smaller = pairs[int(ctx.rng.integers(len(pairs)))]
+
+    def cell(pair: tuple[int, int]) -> tuple[bool, bool]:
+        seen = view.option_facts(pair)
+        return (
+            largest_choice(seen["areas"]) == "A",
+            closest_choice(seen["distances"]) == "A",
+        )
+
+    larger, smaller = ctx.pick(pairs, cell)
     order = [larger, smaller] if ctx.want.position == 0 else [smaller, larger]
     objects = view.scene.objects
     return ctx.item(
@@ -323,6 +425,7 @@ def size(ctx: Context) -> Item | None:
             "objects": [objects[k].id for k in order],
             "volumes": [round(view.measures[k].volume, 6) for k in order],
             "marks": [view.point(k) for k in order],
+            **view.option_facts(order),
         },
     )
 
@@ -337,6 +440,27 @@ OVERLAY_PIXELS: Final = 300
 MIN_COLOURED: Final = 0.02
 
 
+#: Labels of an overlay item's truth map: the object under the green overlay, the objects under
+#: the blue one (one or two), and every other object from ``OTHER_LABEL`` on, one label each.
+GREEN_LABEL: Final = 1
+BLUE_LABELS: Final = (2, 3)
+OTHER_LABEL: Final = 10
+
+
+def _overlay_truth(ctx: Context, task: str, green: int, blue: Sequence[int]) -> str:
+    """Which object each pixel shows, as the overlay protocols read it (``GREEN_LABEL``...)."""
+    view = ctx.view
+    labels = np.zeros(view.ids.shape, np.uint8)
+    others = [k for k in range(len(view.scene.objects)) if k != green and k not in blue]
+    for label, index in [
+        (GREEN_LABEL, green),
+        *zip(BLUE_LABELS, blue, strict=False),
+        *((OTHER_LABEL + n, k) for n, k in enumerate(others)),
+    ]:
+        labels[view.mask(index)] = label
+    return ctx.write_truth(task, labels)
+
+
 def _colourful(ctx: Context) -> bool:
     from suites.provise import pixels
 
@@ -344,6 +468,8 @@ def _colourful(ctx: Context) -> bool:
 
 
 def relationship(ctx: Context) -> Item | None:
+    """A statement about two objects' relation in the camera frame, true or false as the
+    balanced answer positions say; the relation word is balanced within each answer."""
     view = ctx.view
     objects = view.scene.objects
     big = [i for i in range(len(objects)) if view.mask(i).sum() >= OVERLAY_PIXELS * view.scale**2]
@@ -366,10 +492,11 @@ def relationship(ctx: Context) -> Item | None:
     found = [f for f in found if objects[f[1]].color != "blue"]
     if not found:
         return None
-    i, j, relation = found[int(ctx.rng.integers(len(found)))]
     holds = ctx.want.position == 0
-    if not holds:
-        relation = OPPOSITE[relation]
+    # The stated relation is the one that holds, or its opposite for a false statement; each
+    # relation word is as often true as false over the build.
+    stated = [(i, j, r if holds else OPPOSITE[r]) for i, j, r in found]
+    i, j, relation = ctx.pick(stated, lambda s: (s[2], holds))
     statement = f"{name(objects[i])} is {RELATION_PHRASES[relation]} {name(objects[j])}"
     return ctx.item(
         "relationship",
@@ -377,6 +504,7 @@ def relationship(ctx: Context) -> Item | None:
         "means nearer to the camera.)",
         "true" if holds else "false",
         facts={
+            "truth": _overlay_truth(ctx, "relationship", i, [j]),
             "subject": objects[i].id,
             "object": objects[j].id,
             "relation": relation,
@@ -407,13 +535,63 @@ def grounding(ctx: Context) -> Item | None:
 # -- reasoning ---------------------------------------------------------------------------------
 
 
+#: Options of a multi-hop item: the answer and three wrong ones.
+MULTIHOP_OPTIONS: Final = 4
+
+
+def _multihop_options(
+    view: SceneView,
+    anchor: int,
+    members: Sequence[int],
+    unclear: Sequence[int],
+    winner: int,
+    rng: np.random.Generator,
+) -> list[tuple[int, list[int]]]:
+    """Wrong options for a chain, by the answer's rank by distance among the options: rank r
+    takes r - 1 objects clearly closer to the camera than the answer that fail the relation
+    (they win the last hop only) and fills up with objects clearly farther, among them, for
+    ranks 1 to 3, another member of the relation (it wins the first hop only)."""
+    n = len(view.scene.objects)
+    closer, farther = [], []
+    for k in range(n):
+        if k in (anchor, winner) or k in unclear:
+            continue
+        verdict = comparison_truth(
+            "closer", view.measures[k], view.measures[winner], DEFAULT_MARGINS
+        )
+        if verdict is Truth.HOLDS and k not in members:
+            closer.append(k)
+        elif verdict is Truth.FAILS:
+            farther.append(k)
+    others = [k for k in farther if k in members]
+    found = []
+    for rank in range(1, MULTIHOP_OPTIONS + 1):
+        near, far = rank - 1, MULTIHOP_OPTIONS - rank
+        if len(closer) < near or len(farther) < far or (far and not others):
+            continue
+        picked = [int(k) for k in rng.permutation(closer)[:near]]
+        if far:
+            first = int(others[int(rng.integers(len(others)))])
+            rest = [int(k) for k in rng.permutation([k for k in farther if k != first])]
+            picked += [first, *rest[: far - 1]]
+        found.append((rank, [int(k) for k in rng.permutation(picked)]))
+    return found
+
+
 def multihop(ctx: Context) -> Item | None:
+    """Of the objects in a relation to an anchor, the one closest to the camera. The wrong
+    options mix objects that fail the relation but are closer (the last hop alone picks them)
+    and members of the relation that are farther (the first hop alone does not decide); the
+    answer's rank by distance among the options, and whether it covers the most pixels of
+    them, are balanced over the build (``Context.pick``)."""
+    from suites.provise.battery import largest_choice
+
     view = ctx.view
     objects = view.scene.objects
     n = len(objects)
-    if n < 5:
+    if n < MULTIHOP_OPTIONS + 1:
         return None  # the answer and three wrong options, none of them the anchor
-    chains = []
+    candidates = []
     for anchor in range(n):
         for relation in RELATIONS:
             truths = [
@@ -422,29 +600,34 @@ def multihop(ctx: Context) -> Item | None:
                 else Truth.FAILS
                 for k in range(n)
             ]
-            if any(t is Truth.UNCLEAR for t in truths):
-                continue
             members = [k for k in range(n) if truths[k] is Truth.HOLDS]
-            if len(members) < 2:
-                continue
+            unclear = [k for k in range(n) if truths[k] is Truth.UNCLEAR]
             for winner in members:
+                # Unclear members of the relation are never options, and must be clearly
+                # farther than the answer, so that however they are read it stays the answer.
+                rivals = [*(k for k in members if k != winner), *unclear]
                 if all(
                     comparison_truth(
                         "closer", view.measures[winner], view.measures[k], DEFAULT_MARGINS
                     )
                     is Truth.HOLDS
-                    for k in members
-                    if k != winner
+                    for k in rivals
                 ):
-                    chains.append((anchor, relation, members, winner))
-    if not chains:
+                    found = _multihop_options(view, anchor, members, unclear, winner, ctx.rng)
+                    for rank, wrong in found:
+                        candidates.append((anchor, relation, members, winner, rank, wrong))
+    if not candidates:
         return None
-    anchor, relation, members, winner = chains[int(ctx.rng.integers(len(chains)))]
-    others = [k for k in members if k != winner] + [
-        k for k in range(n) if k not in members and k != anchor
-    ]
-    wrong = [name(objects[k]) for k in others[:3]]
-    options, answer = place(name(objects[winner]), wrong, ctx.want.position)
+
+    def cell(c: tuple[int, Relation, list[int], int, int, list[int]]) -> tuple[int, bool]:
+        order = [c[3], *c[5]]
+        return (c[4], largest_choice([view.area(k) for k in order]) == "A")
+
+    anchor, relation, members, winner, rank, wrong = ctx.pick(candidates, cell)
+    order = [*wrong[: ctx.want.position], winner, *wrong[ctx.want.position :]]
+    options, answer = place(
+        name(objects[winner]), [name(objects[k]) for k in wrong], ctx.want.position
+    )
     return ctx.item(
         "multihop",
         f"Consider the objects that are {RELATION_PHRASES[relation]} {name(objects[anchor])}. "
@@ -457,6 +640,9 @@ def multihop(ctx: Context) -> Item | None:
             "relation": relation,
             "members": [objects[k].id for k in members],
             "winner": objects[winner].id,
+            "rank": rank,
+            "options": [objects[k].id for k in order],
+            **view.option_facts(order),
         },
     )
 
@@ -536,14 +722,15 @@ def feasibility(ctx: Context) -> Item | None:
     found = [f for f in found if all(objects[k].color != "blue" for k in f[2])]
     if not found:
         return None
-    wanted = ctx.want.position == 0
-    pool = [f for f in found if f[0] == wanted] or found
-    fits, mover, frame, question, facts = pool[int(ctx.rng.integers(len(pool)))]
+    # The label, within each kind (hole or gap), from the cell least chosen so far; the build
+    # then drops the surplus of either label (``balance``).
+    fits, mover, frame, question, facts = ctx.pick(found, lambda f: (len(f[2]), f[0]))
     return ctx.item(
         "feasibility",
         f"True or false: {question}",
         "true" if fits else "false",
         facts={
+            "truth": _overlay_truth(ctx, "feasibility", mover, frame),
             "kind": "hole" if len(frame) == 1 else "gap",
             "mover": objects[mover].id,
             "frame": [objects[k].id for k in frame],
@@ -553,6 +740,31 @@ def feasibility(ctx: Context) -> Item | None:
 
 
 # -- interaction -------------------------------------------------------------------------------
+
+
+#: Pixels (at 512) a generative editor's answer may drift. A mask is drawn from scratch and
+#: not registered, so an affordance region must keep ``DRIFT_PRECISION`` of itself (the pass
+#: mark of precision) when moved that far in any of eight directions: free tops on stacked
+#: scenes can be rings too thin for that.
+DRIFT: Final = 8.0
+DRIFT_PRECISION: Final = 0.5
+
+
+def _survives_drift(region: NDArray[np.bool_], drift: float) -> bool:
+    """The region, moved by ``drift`` pixels in each of eight directions, still overlaps itself
+    on at least ``DRIFT_PRECISION`` of its pixels (a correct mask that drifted keeps its
+    precision)."""
+    area = int(np.count_nonzero(region))
+    height, width = region.shape
+    for angle in np.arange(8) * np.pi / 4:
+        dx, dy = round(drift * math.cos(angle)), round(drift * math.sin(angle))
+        moved = np.zeros_like(region)
+        moved[max(dy, 0) : height + min(dy, 0), max(dx, 0) : width + min(dx, 0)] = region[
+            max(-dy, 0) : height + min(-dy, 0), max(-dx, 0) : width + min(-dx, 0)
+        ]
+        if np.count_nonzero(moved & region) < DRIFT_PRECISION * area:
+            return False
+    return True
 
 
 def affordance(ctx: Context) -> Item | None:
@@ -580,7 +792,7 @@ def affordance(ctx: Context) -> Item | None:
         if top.any():
             region |= top
             tops.append(obj.id)
-    if region.sum() < 60 * view.scale**2:
+    if region.sum() < 60 * view.scale**2 or not _survives_drift(region, DRIFT * view.scale):
         return None
     from suites.provise import pixels
 
@@ -614,7 +826,10 @@ def _blocked(objects: Sequence[SceneObject], points: NDArray[np.float64]) -> NDA
 
 
 def trajectory(ctx: Context) -> Item | None:
+    """A start S and a goal G on visible ground, the straight line between them blocked by an
+    object, and the planned path around the objects on visible ground."""
     from suites.provise import pixels
+    from suites.provise.metrics import path_crossing
 
     view = ctx.view
     scene, camera = view.scene, view.camera
@@ -625,6 +840,7 @@ def trajectory(ctx: Context) -> Item | None:
     blocked = _blocked(scene.objects, cells).reshape(len(zs), len(xs))
     cost = np.where(blocked, np.inf, 1.0)
     covered = pixels.morph(view.ids > 0, "dilate", 2 * round(3 * view.scale) + 1)
+    inner = pixels.morph(view.ids > 0, "erode", 2 * round(STRAIGHT_INSET * view.scale) + 1)
     margin = 0.08
 
     def to_image(points: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -642,8 +858,12 @@ def trajectory(ctx: Context) -> Item | None:
         if float(np.hypot(*(norm[0] - norm[1]))) < MIN_PATH_SPAN:
             continue
         straight = ends[0] + np.linspace(0, 1, 60)[:, None] * (ends[1] - ends[0])
-        if not _blocked(scene.objects, straight).any():
-            continue  # the straight line is free: nothing to go around
+        through = any(
+            float(geometry.footprint_distance(straight, footprint(o)).min()) <= 0.0
+            for o in scene.objects
+        )
+        if not through or path_crossing(uv, inner) < STRAIGHT_CROSSING * view.scale:
+            continue  # the straight line passes no object, or not clearly in the image
         route = pixels.grid_route(np.where(np.isinf(cost), 1e9, cost), tuple(s_cell), tuple(g_cell))
         if blocked[route[:, 0], route[:, 1]].any():
             continue
@@ -667,6 +887,7 @@ def trajectory(ctx: Context) -> Item | None:
             [[round(float(v), 6) for v in p] for p in path],
             inputs=(ctx.write_input("trajectory", image),),
             facts={
+                "truth": ctx.write_truth("trajectory", (view.ids > 0).astype(np.uint8)),
                 "points": {
                     "S": [round(float(v), 6) for v in norm[0]],
                     "G": [round(float(v), 6) for v in norm[1]],
@@ -693,7 +914,7 @@ BUILDERS: Final[dict[str, Builder]] = {
     "trajectory": trajectory,
 }
 #: Options each task's balanced answer position ranges over.
-POSITIONS: Final = {"depth": 2, "size": 2, "relationship": 2, "feasibility": 2, "multihop": 4}
+POSITIONS: Final = {"depth": 2, "size": 2, "relationship": 2, "multihop": 4}
 
 
 def load_views(split: Path) -> Iterator[SceneView]:
@@ -723,6 +944,48 @@ def load_views(split: Path) -> Iterator[SceneView]:
         yield SceneView(scene, index, image, ids)
 
 
+#: What the build evens out after choosing, per task: items are grouped by the first key, and
+#: within a group no value of the second key may be commoner than the next commonest (for two
+#: values: exactly as common). Feasibility: true and false within torus holes and within gaps
+#: (a scene often allows only one of them); multi-hop: the answer's rank by distance among
+#: the options (most scenes only have answers nearest of their options); counting: the counts.
+BALANCED: Final[dict[str, tuple[Callable[[Item], str], Callable[[Item], str]]]] = {
+    "counting": (lambda item: "", lambda item: str(item.answer)),
+    "multihop": (lambda item: "", lambda item: str(item.facts["rank"])),
+    "feasibility": (lambda item: str(item.facts["kind"]), lambda item: str(item.answer)),
+}
+
+
+def balance(items: Sequence[Item], out: Path) -> list[Item]:
+    """``items`` without the last items of the commonest values of ``BALANCED``; the files only
+    they used (truth maps, marked inputs) are removed."""
+    groups: dict[tuple[str, str], list[Item]] = {}
+    for item in items:
+        if item.task in BALANCED:
+            group, _ = BALANCED[item.task]
+            groups.setdefault((item.task, group(item)), []).append(item)
+    dropped: set[str] = set()
+    for (task, _), group_items in groups.items():
+        _, value = BALANCED[task]
+        by_value: dict[str, list[Item]] = {}
+        for item in group_items:
+            by_value.setdefault(value(item), []).append(item)
+        sizes = sorted((len(v) for v in by_value.values()), reverse=True)
+        cap = sizes[1] if len(sizes) > 1 else 0
+        for valued in by_value.values():
+            dropped |= {item.item_id for item in valued[cap:]}
+    kept = []
+    for item in items:
+        if item.item_id not in dropped:
+            kept.append(item)
+            continue
+        own = [item.facts.get("truth"), *(i for i in item.inputs if i.startswith("inputs/"))]
+        for name in own:
+            if name:
+                (out / name).unlink(missing_ok=True)
+    return kept
+
+
 def build_items(
     split: Path, out: Path, tasks: Sequence[str], seed: int, hashes: dict[str, str]
 ) -> Iterator[Item]:
@@ -731,15 +994,28 @@ def build_items(
         task: balanced_positions(len(views), POSITIONS.get(task, 1), seed=seed * 1000 + k)
         for k, task in enumerate(TASKS)
     }
+    tallies: dict[str, Counter[Hashable]] = {task: Counter() for task in TASKS}
+    built = []
     for view in views:
         for k, task in enumerate(TASKS):
             if task not in tasks:
                 continue
             rng = np.random.default_rng([seed, view.index, k])
-            ctx = Context(view, out, Want(positions[task][view.index]), rng, hashes[task])
+            want = Want(positions[task][view.index])
+            ctx = Context(view, out, want, rng, hashes[task], tallies[task])
             item = BUILDERS[task](ctx)
             if item is not None:
-                yield item
+                built.append(item)
+    yield from balance(built, out)
 
 
-__all__ = ["BUILDERS", "LEVELS", "TASKS", "SceneView", "build_items", "load_views", "name"]
+__all__ = [
+    "BUILDERS",
+    "LEVELS",
+    "TASKS",
+    "SceneView",
+    "balance",
+    "build_items",
+    "load_views",
+    "name",
+]

@@ -1,6 +1,6 @@
 """The protocol checks of an items folder, per task: oracle drawings parse back to the truth,
-perturbed oracle drawings still do, wrong drawings grade wrong, empty and all-ink images are
-noncompliance, and true text answers score 1.
+perturbed oracle drawings still do, wrong drawings grade wrong (also under each single
+perturbation), empty and all-ink images are noncompliance, and true text answers score 1.
 
 ``python -m suites.provise.checks ITEMS [--json FILE]`` prints the table (rates in percent).
 """
@@ -23,7 +23,7 @@ from suites.base import Grade, Item, Reply
 from suites.items import ItemSet, read_items
 from suites.provise import SUITE
 from suites.provise.grade import grade_drawing, grade_reply
-from suites.provise.oracle import PERTURBATIONS, Oracle
+from suites.provise.oracle import COMBINED, PERTURBATIONS, Oracle
 from suites.provise.protocols import Protocol, protocol
 
 #: Diagnostic "correct" (paper §E.4): precision at least 0.5 for affordance, else a full score.
@@ -60,7 +60,10 @@ def perturbation_rng(item: Item, index: int, seed: int = 0) -> np.random.Generat
     return np.random.default_rng([seed, index, *item.item_id.encode()])
 
 
-CHECKS = ("oracle", *PERTURBATIONS, "wrong", "empty", "full", "text")
+CHECKS = ("oracle", *PERTURBATIONS, "wrong", "wrong_perturbed", "empty", "full", "text")
+#: The single perturbations: correct drawings must keep their grade under each (98% overall,
+#: 95% in every task).
+SINGLE = tuple(name for name in PERTURBATIONS if name not in COMBINED)
 
 
 def _grade_image(rules: Protocol, item: Item, source: Any, truth: Any, image: Any) -> Grade:
@@ -82,12 +85,22 @@ def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
         drawing = oracle.draw(item)
         got = grade(drawing)
         checks.record("oracle", item, correct(item, got), got, read=got.status != "noncompliance")
+        wrong = oracle.draw(item, wrong=True)
         for k, (name, perturb) in enumerate(PERTURBATIONS.items()):
-            got = grade(perturb(drawing, perturbation_rng(item, k, seed), item, oracle))
+            got = grade(perturb(drawing, perturbation_rng(item, k, seed), item, oracle, False))
             read = got.status in ("correct", "partial", "incorrect")
             checks.record(name, item, correct(item, got), got, read=read)
-        got = grade(oracle.draw(item, wrong=True))
+        got = grade(wrong)
         checks.record("wrong", item, not correct(item, got) and got.status != "noncompliance", got)
+        stays = True
+        for k, (name, perturb) in enumerate(PERTURBATIONS.items()):
+            if name not in SINGLE:
+                continue
+            got = grade(perturb(wrong, perturbation_rng(item, k, seed), item, oracle, True))
+            if correct(item, got):
+                stays = False
+                checks.failures["wrong_perturbed"].append(f"{item.item_id}: {name} reads right")
+        checks.passed["wrong_perturbed"] += stays
         for name, image in (("empty", oracle.empty(item)), ("full", oracle.full(item))):
             got = grade(image)
             checks.record(name, item, got.status == "noncompliance", got)
@@ -97,15 +110,22 @@ def run_checks(items: ItemSet, *, seed: int = 0) -> dict[str, TaskChecks]:
     return dict(results)
 
 
+def overall(results: dict[str, TaskChecks], check: str) -> float:
+    """The share of all items, every task together, that pass ``check``, in percent."""
+    items = sum(c.items for c in results.values())
+    return 100.0 * sum(c.passed[check] for c in results.values()) / items if items else 0.0
+
+
 def table(results: dict[str, TaskChecks], tasks: Sequence[str]) -> str:
-    header = ["task", "items", *CHECKS]
+    """One row per check, one column per task (and all items together)."""
+    present = [task for task in tasks if task in results]
+    header = ["check", *present, "all"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for task in tasks:
-        if task not in results:
-            continue
-        checks = results[task]
-        cells = [task, str(checks.items), *(f"{checks.rate(c):.1f}" for c in CHECKS)]
-        lines.append("| " + " | ".join(cells) + " |")
+    counts = [str(results[task].items) for task in present]
+    lines.append("| items | " + " | ".join(counts) + f" | {sum(map(int, counts))} |")
+    for check in CHECKS:
+        cells = [f"{results[task].rate(check):.1f}" for task in present]
+        lines.append(f"| {check} | " + " | ".join(cells) + f" | {overall(results, check):.1f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -135,7 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     failed = any(
         c.failures.get(k)
         for c in results.values()
-        for k in ("oracle", "wrong", "empty", "full", "text")
+        for k in ("oracle", "wrong", "wrong_perturbed", "empty", "full", "text")
+    ) or any(
+        overall(results, k) < 98.0 or any(c.rate(k) < 95.0 for c in results.values())
+        for k in SINGLE
     )
     return 1 if failed else 0
 

@@ -5,7 +5,8 @@ Failure attribution follows the paper's precedence: a missing drawn image file i
 failure; a reply that breaks the contract (no image where one is asked, no mark, a tie, the
 invalid-output rules) is noncompliance; an image that cannot be decoded, or evidence that
 cannot be turned into an answer, is a parser failure; else the answer is scored. The drawn
-image is resized to the source's size before parsing (paper §1).
+image is cut of letterbox bars, resized to the source's size (paper §1) and, when it is an edit
+of the input, registered to the input before parsing.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from typing import Any
 import numpy as np
 
 from suites.base import Grade, Item, Reply
+from suites.grading import BASELINE_VARIANT
 from suites.provise.geometry import resample_path
 from suites.provise.metrics import (
     discrete_frechet,
     exact_match,
     mask_precision,
     normalised,
+    path_crossing,
     point_in_mask,
     points_precision,
 )
@@ -49,7 +52,11 @@ def check_invalid(rule: Mapping[str, Any], value: Any) -> None:
     from suites.provise import pixels
 
     check, limit = rule["check"], rule["value"]
-    if check == "min_pixels":
+    if check == "min_value":
+        bad = float(value) < limit
+    elif check == "max_value":
+        bad = float(value) > limit
+    elif check == "min_pixels":
         bad = int(np.count_nonzero(value)) < limit
     elif check == "max_fraction":
         bad = float(np.count_nonzero(value)) / value.size > limit
@@ -128,12 +135,34 @@ def _score(
             precision, {"pixels": int(np.count_nonzero(value)), "precision": round(precision, 6)}
         )
     path = np.asarray(value, float) if text else normalised(value, width, height)
-    if text:
-        path = resample_path(path, len(item.answer))
-    distance = discrete_frechet(path, np.asarray(item.answer, float))
+    reference = np.asarray(item.answer, float)
+    distance = discrete_frechet(resample_path(path, len(reference)), reference)
     threshold = rules.threshold if rules.threshold is not None else 0.0
-    trace = {"dfd": round(distance, 6), "path": [[round(float(c), 4) for c in p] for p in path]}
-    return Grade.read(1.0 if distance < threshold else 0.0, trace)
+    trace: dict[str, Any] = {
+        "dfd": round(distance, 6),
+        "path": [[round(float(c), 4) for c in p] for p in resample_path(path, len(reference))],
+    }
+    success = distance < threshold
+    if rules.metric == "path_success":
+        ends = item.facts["points"]
+        gaps = [
+            float(np.hypot(*(path[0] - np.asarray(ends["S"], float)))),
+            float(np.hypot(*(path[-1] - np.asarray(ends["G"], float)))),
+        ]
+        crossing = path_crossing(path * scale, _obstacles(truth, rules, width))
+        trace.update(start_gap=round(gaps[0], 4), end_gap=round(gaps[1], 4), over_objects=crossing)
+        success = success and max(gaps) <= rules.metric_params["end_radius"] and crossing == 0
+    return Grade.read(1.0 if success else 0.0, trace)
+
+
+def _obstacles(truth: Any, rules: Protocol, width: int) -> Any:
+    """The objects' pixels a path may not run over: every object, shrunk by the protocol's
+    clearance (pixels at 512 wide), so a path that grazes an outline is not taken as crossing."""
+    from suites.provise import pixels
+
+    shrink = round(rules.metric_params["clearance"] * width / 512.0)
+    objects = truth > 0
+    return pixels.morph(objects, "erode", 2 * shrink + 1) if shrink else objects
 
 
 def grade_reply(folder: Path, item: Item, reply: Reply) -> Grade:
@@ -152,7 +181,11 @@ def _grade(folder: Path, rules: Protocol, item: Item, reply: Reply) -> Grade:
     source = _source(folder / item.inputs[0])
     height, width = source.shape[:2]
     truth = _truth(folder, item)
-    if reply.variant != VISUAL:
+    # References (baselines, shortcuts) come without a variant; those with an image drew it.
+    visual = reply.variant == VISUAL or (
+        reply.variant == BASELINE_VARIANT and reply.image is not None
+    )
+    if not visual:
         try:
             value = read_text(reply.output, rules.text_form, len(item.options))
         except TextUnreadable as error:
@@ -170,17 +203,21 @@ def _grade(folder: Path, rules: Protocol, item: Item, reply: Reply) -> Grade:
 
 
 def grade_drawing(rules: Protocol, item: Item, drawn: Any, source: Any, truth: Any) -> Grade:
-    """Grade a decoded drawing against its item (the kernel the benchmark times)."""
+    """Grade a decoded drawing against its item (the kernel the benchmark times). The drawing
+    is first brought onto the source's pixel grid (``pixels.register``, as the protocol's
+    ``registration`` says), and a read grade records the transform found."""
     from suites.provise import pixels
 
     height, width = source.shape[:2]
-    drawn = pixels.resize(drawn, width, height)
+    drawn, registration = pixels.register(drawn, source, edit=rules.registration == "ecc")
     outcome = run_protocol(rules, drawn, source, truth, item_context(item, width, height))
     if outcome.status != "read":
         if outcome.status == "noncompliance":
             return Grade.unread("noncompliance", outcome.reason)
         return Grade.unread("parser_failure", outcome.reason)
-    return _score(rules, item, outcome.value, truth, (width, height), text=False)
+    grade = _score(rules, item, outcome.value, truth, (width, height), text=False)
+    parsed = {"answer": grade.parsed, "registration": registration.to_dict()}
+    return Grade(grade.score, grade.status, parsed, grade.reason)
 
 
 __all__ = ["VISUAL", "Outcome", "grade_drawing", "grade_reply", "run_protocol"]

@@ -74,6 +74,23 @@ def discrete_frechet(a: Points, b: Points) -> float:
     return float(best[-1, -1])
 
 
+def path_crossing(path: Points, blocked: NDArray[np.bool_]) -> int:
+    """How many pixels of a polyline (pixel coordinates), walked in steps of half a pixel, lie
+    in ``blocked``; points off the image count as not blocked."""
+    path = np.asarray(path, float)
+    if len(path) < 2:
+        return 0
+    steps = np.hypot(*np.diff(path, axis=0).T)
+    along = np.concatenate([[0.0], np.cumsum(steps)])
+    count = max(2, int(np.ceil(along[-1] * 2.0)) + 1)
+    targets = np.linspace(0.0, along[-1], count)
+    xs = np.floor(np.interp(targets, along, path[:, 0])).astype(int)
+    ys = np.floor(np.interp(targets, along, path[:, 1])).astype(int)
+    inside = (xs >= 0) & (xs < blocked.shape[1]) & (ys >= 0) & (ys < blocked.shape[0])
+    hits = {(int(x), int(y)) for x, y in zip(xs[inside], ys[inside], strict=True) if blocked[y, x]}
+    return len(hits)
+
+
 def normalised(points: Points, width: int, height: int) -> Points:
     return np.asarray(points, float) / np.array([width, height], float)
 
@@ -84,6 +101,7 @@ __all__ = [
     "mask_precision",
     "normalise_label",
     "normalised",
+    "path_crossing",
     "point_in_mask",
     "points_precision",
 ]

@@ -25,7 +25,18 @@ if TYPE_CHECKING:
 
 #: The value types a program passes between operations.
 TYPES: Final = frozenset(
-    {"image", "mask", "labels", "components", "component", "point", "number", "label", "path"}
+    {
+        "image",
+        "mask",
+        "labels",
+        "components",
+        "component",
+        "point",
+        "number",
+        "label",
+        "path",
+        "regions",
+    }
 )
 #: The values every program starts with: the drawn answer at the source's size, the item's
 #: input image it was drawn on, and the item's truth label map (when the item has one).
@@ -111,6 +122,42 @@ def _changed(ctx: Context, p: dict[str, Any], drawn: Any, source: Any) -> Any:
     return _px().changed(drawn, source, p["threshold"], by=p["by"])
 
 
+@operation(
+    "overlay",
+    ("image", "image"),
+    "mask",
+    {
+        "ink": str,
+        "hues": list,
+        "min_saturation": int,
+        "min_change": float,
+        "min_alpha": float,
+        "max_residual": float,
+    },
+)
+def _overlay(ctx: Context, p: dict[str, Any], drawn: Any, source: Any) -> Any:
+    """Pixels under a translucent layer of ``ink`` (``#RRGGBB``): the change against the
+    source points toward the ink (``pixels.overlay_mask``)."""
+    from suites.provise.protocols import hex_bgr
+
+    return _px().overlay_mask(
+        drawn,
+        source,
+        hex_bgr(p["ink"]),
+        hues=[(low, high) for low, high in p["hues"]],
+        min_saturation=p["min_saturation"],
+        min_change=p["min_change"],
+        min_alpha=p["min_alpha"],
+        max_residual=p["max_residual"],
+    )
+
+
+@operation("likeness", ("image", "image"), "number")
+def _likeness(ctx: Context, p: dict[str, Any], first: Any, second: Any) -> Any:
+    """Normalised cross-correlation of the two images' grey levels (1: the same picture)."""
+    return _px().likeness(first, second)
+
+
 @operation("both", ("mask", "mask"), "mask")
 def _both(ctx: Context, p: dict[str, Any], a: Any, b: Any) -> Any:
     return a & b
@@ -164,12 +211,6 @@ def _median_area(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any
 @operation("count", ("components",), "number")
 def _count(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
     return len(found)
-
-
-@operation("area", ("components",), "number")
-def _area(ctx: Context, p: dict[str, Any], found: list[Component]) -> Any:
-    """The components' total area in pixels."""
-    return sum(c.area for c in found)
 
 
 @operation("best_component", ("components",), "component", {"ambiguity": float})
@@ -275,6 +316,41 @@ def _brighter(ctx: Context, p: dict[str, Any], first: float, second: float) -> A
     return ctx.options[0] if first > second else ctx.options[1]
 
 
+@operation("covered", ("mask", "labels"), "regions", {"min_share": float, "min_pixels": int})
+def _covered(ctx: Context, p: dict[str, Any], mask: Any, truth: Any) -> Any:
+    """The regions of the item's label map (its objects) that ``mask`` covers: at least
+    ``min_share`` of each region's pixels, and at least ``min_pixels``."""
+    return frozenset(_px().region_cover(mask, truth, p["min_share"], p["min_pixels"]))
+
+
+@operation(
+    "overlay_verdict",
+    ("regions", "regions", "number", "labels"),
+    "label",
+    {"green": list, "blue": list, "max_false": float},
+)
+def _overlay_verdict(
+    ctx: Context, p: dict[str, Any], green: Any, blue: Any, colour: float, truth: Any
+) -> Any:
+    """ "true" when the green overlay covers exactly the objects the question names for it
+    (regions ``green`` of the label map) and the blue one exactly those named for it
+    (``blue``); "true, on other objects" when both overlays are drawn but on other objects
+    (a wrong answer); "false" when neither is drawn and the image is grey (a colour fraction
+    at most ``max_false``)."""
+    present = set(np.unique(truth).tolist())
+    want_green = {k for k in p["green"] if k in present}
+    want_blue = {k for k in p["blue"] if k in present}
+    if green or blue:
+        if set(green) == want_green and set(blue) == want_blue:
+            return "true"
+        if green and blue:
+            return "true, on other objects"
+        raise Noncompliance("one of the two overlays of 'true' is missing")
+    if colour <= p["max_false"]:
+        return "false"
+    raise Noncompliance("neither the overlays of 'true' nor the grey image of 'false'")
+
+
 @operation("pixels", ("mask",), "number")
 def _pixels(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
     return int(np.count_nonzero(mask))
@@ -284,24 +360,6 @@ def _pixels(ctx: Context, p: dict[str, Any], mask: Any) -> Any:
 def _colour_fraction(ctx: Context, p: dict[str, Any], image: Any) -> Any:
     """Fraction of the image's pixels that are clearly coloured (not grey)."""
     return _px().saturated_fraction(image, p["min_saturation"], p["min_value"])
-
-
-@operation(
-    "verdict",
-    ("number", "number", "number"),
-    "label",
-    {"min_true": (int, float), "max_false": float},
-)
-def _verdict(ctx: Context, p: dict[str, Any], first: float, second: float, colour: float) -> Any:
-    """True when both overlays were drawn (at least ``min_true`` pixels each); false when the
-    whole image was made grey (colour fraction at most ``max_false``)."""
-    if first >= p["min_true"] and second >= p["min_true"]:
-        return "true"
-    if colour <= p["max_false"]:
-        return "false"
-    if first >= p["min_true"] or second >= p["min_true"]:
-        raise Noncompliance("one of the two overlays of 'true' is missing")
-    raise Noncompliance("neither the overlays of 'true' nor the grey image of 'false'")
 
 
 @operation("skeleton_path", ("component", "point"), "path", {"points": int})

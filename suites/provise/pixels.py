@@ -92,6 +92,227 @@ def resize(image: NDArray[np.uint8], width: int, height: int, *, nearest: bool =
     return np.asarray(cv2.resize(image, (width, height), interpolation=mode), dtype=np.uint8)
 
 
+# -- registration ---------------------------------------------------------------------------------
+
+#: How far an aspect ratio may differ from the source's and still count as the same.
+ASPECT_TOLERANCE = 0.01
+#: A letterbox bar's column (or row): this share of its pixels within ``BAR_LEVELS`` of the bar.
+BAR_SHARE = 0.98
+BAR_LEVELS = 12
+#: The largest transform registration accepts (beyond it an answer is taken as drawn).
+MAX_SHIFT = 0.05
+MAX_SCALE = 0.08
+MAX_ANGLE = 4.0
+#: A transform smaller than this everywhere in the image (pixels) is no transform.
+MIN_MOTION = 1.5
+#: A transform must leave at most this share of the decorrelation (1 - correlation) between
+#: answer and source that there was without it.
+IMPROVEMENT = 0.9
+
+
+@dataclass(frozen=True)
+class Registration:
+    """How a drawn answer was brought onto its source: the letterbox bars cut off (pixels of
+    the answer as returned: left, top, right, bottom), then a resize to the source's size, then
+    the affine ``matrix`` (source pixel -> resized answer pixel), found by ``method``."""
+
+    size: tuple[int, int]
+    bars: tuple[int, int, int, int] | None
+    matrix: NDArray[np.float64]
+    method: str
+    correlation: float | None = None
+
+    @property
+    def moved(self) -> bool:
+        return self.method == "ecc"
+
+    def to_dict(self) -> dict[str, object]:
+        """The transform in words a reader checks: the answer's size, the bars, the shift
+        (pixels at the source's size), the scale and the rotation (degrees)."""
+        linear = self.matrix[:, :2]
+        scale = float(np.sqrt(abs(np.linalg.det(linear))))
+        angle = float(np.degrees(np.arctan2(linear[1, 0], linear[0, 0])))
+        return {
+            "answer_size": list(self.size),
+            "letterbox": None if self.bars is None else list(self.bars),
+            "method": self.method,
+            "shift": [round(float(v), 2) for v in self.matrix[:, 2]],
+            "scale": round(scale, 4),
+            "rotation": round(angle, 3),
+            **({} if self.correlation is None else {"correlation": round(self.correlation, 4)}),
+        }
+
+
+IDENTITY = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+def _bar_run(lines: NDArray[np.int16]) -> int:
+    """How many leading lines (rows of ``lines``: each a line of pixels, by 3 channels) are
+    all of the first line's colour."""
+    colour = np.median(lines[0], axis=0)
+    close = np.all(np.abs(lines - colour) <= BAR_LEVELS, axis=2).mean(axis=1) >= BAR_SHARE
+    return int(np.argmin(close)) if not close.all() else len(lines)
+
+
+def letterbox_bars(image: Image, width: int, height: int) -> tuple[int, int, int, int] | None:
+    """The uniform bars around an answer whose aspect ratio is not the source's (``width`` by
+    ``height``), as (left, top, right, bottom) pixels, when cutting them restores the source's
+    aspect ratio; None otherwise. The cut is split between the two sides as evenly as the bars
+    allow."""
+    h, w = image.shape[:2]
+    want = width / height
+    if abs(w / h - want) <= ASPECT_TOLERANCE * want:
+        return None
+    pixels = image.astype(np.int16)
+    if w / h > want:
+        total = w - round(h * want)
+        columns = pixels.transpose(1, 0, 2)
+        first, second = _bar_run(columns), _bar_run(columns[::-1])
+    else:
+        total = h - round(w / want)
+        first, second = _bar_run(pixels), _bar_run(pixels[::-1])
+    if first + second < total:
+        return None
+    cut = min(max(total // 2, total - second), first)
+    if w / h > want:
+        return (cut, 0, total - cut, 0)
+    return (0, cut, 0, total - cut)
+
+
+def _motion(matrix: NDArray[np.float64], width: int, height: int) -> float:
+    """The largest distance the transform moves an image corner, in pixels."""
+    corners = np.array([[0, 0, 1], [width, 0, 1], [0, height, 1], [width, height, 1]], float)
+    return float(np.max(np.hypot(*(corners @ (matrix - IDENTITY).T).T)))
+
+
+def _plausible(matrix: NDArray[np.float64], width: int, height: int) -> bool:
+    """An editor's drift: near a similarity (shear at most 0.02), scaled by at most
+    ``MAX_SCALE``, turned by at most ``MAX_ANGLE`` degrees, its centre moved by at most
+    ``MAX_SHIFT`` of the image's size."""
+    linear = matrix[:, :2]
+    scale = float(np.sqrt(abs(np.linalg.det(linear))))
+    angle = np.arctan2(linear[1, 0], linear[0, 0])
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    shear = float(np.linalg.norm(linear - scale * turn))
+    centre = np.array([width / 2.0, height / 2.0])
+    moved = linear @ centre + matrix[:, 2] - centre
+    return (
+        abs(scale - 1.0) <= MAX_SCALE
+        and abs(float(np.degrees(angle))) <= MAX_ANGLE
+        and shear <= 0.02
+        and abs(float(moved[0])) <= MAX_SHIFT * width
+        and abs(float(moved[1])) <= MAX_SHIFT * height
+    )
+
+
+def _shrink(image: NDArray[np.float32], factor: int) -> NDArray[np.float32]:
+    height, width = image.shape
+    size = (max(8, width // factor), max(8, height // factor))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.float32)
+
+
+def _at(matrix: NDArray[np.float64], factor: float) -> NDArray[np.float32]:
+    """A warp of full-size pixels as the warp of pixels ``factor`` times smaller."""
+    scaled = matrix.astype(np.float32).copy()
+    scaled[:, 2] /= factor
+    return scaled
+
+
+def _ecc_step(
+    template: NDArray[np.float32],
+    moving: NDArray[np.float32],
+    matrix: NDArray[np.float64],
+    factor: int,
+    iterations: int,
+) -> NDArray[np.float64]:
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, iterations, 1e-4)
+    everywhere = np.full(template.shape, 255, np.uint8)
+    _, found = cv2.findTransformECC(
+        template, moving, _at(matrix, factor), cv2.MOTION_AFFINE, criteria, everywhere, 3
+    )
+    full = np.asarray(found, dtype=np.float64)
+    full[:, 2] *= factor
+    return full
+
+
+def _correlation(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float((a * b).sum()) / norm if norm else 0.0
+
+
+def _ecc(
+    template: NDArray[np.float32], moving: NDArray[np.float32]
+) -> tuple[NDArray[np.float64] | None, float, float]:
+    """The affine warp (template pixel -> moving pixel) maximising the enhanced correlation
+    coefficient, coarse to fine: at a quarter of the size from no motion, then, unless that
+    found no motion, refined at half the size (a tenth of a pixel there is plenty). Also the
+    correlation of the two at a quarter of the size before the warp and after it."""
+    height, width = template.shape
+    quarter_t, quarter_m = _shrink(template, 4), _shrink(moving, 4)
+    before = _correlation(quarter_t, quarter_m)
+    matrix = _ecc_step(quarter_t, quarter_m, IDENTITY, 4, 40)
+    if _motion(matrix, width, height) < MIN_MOTION:
+        return None, before, before
+    matrix = _ecc_step(_shrink(template, 2), _shrink(moving, 2), matrix, 2, 8)
+    size = (quarter_t.shape[1], quarter_t.shape[0])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    warped = cv2.warpAffine(
+        quarter_m, _at(matrix, 4), size, flags=flags, borderMode=cv2.BORDER_REPLICATE
+    )
+    return matrix, before, _correlation(quarter_t, np.asarray(warped, dtype=np.float32))
+
+
+def register(drawn: Image, source: Image, *, edit: bool) -> tuple[Image, Registration]:
+    """The drawn answer on the source's pixel grid.
+
+    Letterbox bars are cut off first (``letterbox_bars``) and the rest is resized to the
+    source's size (paper §1). An ``edit`` of the input (marks, overlays, strokes) is then
+    aligned to the source by ECC (OpenCV's ``findTransformECC``, affine, coarse to fine, on
+    grey levels): a generative editor returns the picture shifted, zoomed or turned a little.
+    The transform is kept only when it is a plausible editor's (a near-similarity within
+    ``MAX_SHIFT``, ``MAX_SCALE``, ``MAX_ANGLE``), removes a tenth of the decorrelation with the source
+    (``IMPROVEMENT``), and moves some pixel by at least ``MIN_MOTION``; pixels it brings in
+    from outside the answer are the source's, unchanged. An answer drawn from scratch (a depth
+    map, a mask) shares no content with the input to align on (its edges proved no guide: on
+    them a correct mask drew a false match 18 px away, and a zoom none), so it is only cut
+    and resized."""
+    height, width = source.shape[:2]
+    size = (int(drawn.shape[1]), int(drawn.shape[0]))
+    bars = letterbox_bars(drawn, width, height)
+    if bars is not None:
+        left, top, right, bottom = bars
+        drawn = drawn[top : drawn.shape[0] - bottom, left : drawn.shape[1] - right]
+    resized = resize(np.ascontiguousarray(drawn), width, height)
+    if not edit:
+        return resized, Registration(size, bars, IDENTITY.copy(), "none")
+    template, moving = gray(source).astype(np.float32), gray(resized).astype(np.float32)
+    try:
+        matrix, before, after = _ecc(template, moving)
+    except cv2.error:
+        matrix, before, after = None, 0.0, 0.0
+    # An edit that covers much of a plain image pulls ECC a little way by itself.
+    if matrix is not None and (
+        1.0 - after > IMPROVEMENT * (1.0 - before) or not _plausible(matrix, width, height)
+    ):
+        matrix = None
+    if matrix is None:
+        return resized, Registration(size, bars, IDENTITY.copy(), "none", before)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    aligned = cv2.warpAffine(resized, matrix, (width, height), flags=flags)
+    inside = cv2.warpAffine(
+        np.full((height, width), 255, np.uint8),
+        matrix,
+        (width, height),
+        flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+    )
+    outside = inside == 0
+    aligned[outside] = source[outside]
+    registration = Registration(size, bars, matrix, "ecc", after)
+    return np.asarray(aligned, dtype=np.uint8), registration
+
+
 # -- colour and difference --------------------------------------------------------------------
 
 
@@ -131,6 +352,80 @@ def saturated_fraction(image: Image, min_saturation: int, min_value: int) -> flo
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     coloured = (hsv[:, :, 1] >= min_saturation) & (hsv[:, :, 2] >= min_value)
     return float(np.count_nonzero(coloured)) / coloured.size
+
+
+def likeness(first: Image, second: Image) -> float:
+    """Normalised cross-correlation of two images' grey levels (1 for the same picture)."""
+    a = gray(first).astype(np.float32)
+    b = gray(second).astype(np.float32)
+    a -= a.mean()
+    b -= b.mean()
+    norm = float(np.sqrt(float((a * a).sum()) * float((b * b).sum())))
+    return float((a * b).sum()) / norm if norm else 0.0
+
+
+def overlay_mask(
+    drawn: Image,
+    source: Image,
+    ink: BGR,
+    *,
+    hues: Sequence[tuple[int, int]],
+    min_saturation: int,
+    min_change: float,
+    min_alpha: float,
+    max_residual: float,
+) -> Mask:
+    """Pixels the drawing covered with a translucent layer of ``ink``.
+
+    A layer of opacity a turns a source pixel s into s + a (ink - s): the change d = drawn - s
+    points from s toward the ink. A pixel is covered when the opacity that explains d best
+    (least squares) is at least ``min_alpha`` (and at most 1.25), d is at least ``min_change``
+    long, what that opacity leaves of d unexplained is at most ``max_residual`` of d, and the
+    drawn pixel is tinted (saturation at least ``min_saturation``) with a hue in ``hues``
+    (OpenCV's 0-180; a greyed magenta is the same change as a green layer, but grey). So blue
+    at 50% over yellow reads as blue, and a greyscale image or an untouched object reads as
+    nothing, whatever colour the object is."""
+    # Only pixels with a channel changed by min_change / sqrt(3) can have a change that long.
+    rows, cols = np.nonzero(changed(drawn, source, int(min_change / np.sqrt(3.0))))
+    out = np.zeros(drawn.shape[:2], dtype=bool)
+    if rows.size == 0:
+        return out
+    now = drawn[rows, cols]
+    was = source[rows, cols].astype(np.float32)
+    change = now.astype(np.float32) - was
+    toward = np.asarray(ink, np.float32) - was
+    reach = np.maximum((toward * toward).sum(axis=1), 1.0)
+    alpha = (change * toward).sum(axis=1) / reach
+    left = change - alpha[:, None] * toward
+    length = np.sqrt((change * change).sum(axis=1))
+    residual = np.sqrt((left * left).sum(axis=1))
+    hsv = cv2.cvtColor(now[:, None, :], cv2.COLOR_BGR2HSV)[:, 0, :]
+    hue = np.zeros(len(rows), dtype=bool)
+    for low, high in hues:
+        hue |= (hsv[:, 0] >= low) & (hsv[:, 0] <= high)
+    out[rows, cols] = (
+        (alpha >= min_alpha)
+        & (alpha <= 1.25)
+        & (length >= min_change)
+        & (residual <= max_residual * length)
+        & (hsv[:, 1] >= min_saturation)
+        & hue
+    )
+    return out
+
+
+def region_cover(
+    mask: Mask, labels: NDArray[np.uint8], min_share: float, min_pixels: int
+) -> list[int]:
+    """The labels (regions of a label map, 0 excluded) whose pixels ``mask`` covers: at least
+    ``min_share`` of the region and at least ``min_pixels`` pixels."""
+    sizes = np.bincount(labels.ravel(), minlength=256)
+    covered = np.bincount(labels[mask].ravel(), minlength=256)
+    return [
+        int(k)
+        for k in range(1, 256)
+        if sizes[k] and covered[k] >= min_pixels and covered[k] >= min_share * sizes[k]
+    ]
 
 
 def midtone_fraction(image: Image, low: int, high: int) -> float:
@@ -264,6 +559,11 @@ def skeleton_path(component: Component, start: Point) -> NDArray[np.float64]:
     return centres[walk[::-1]]
 
 
+def fill_holes(mask: Mask) -> Mask:
+    """The mask with every region it encloses filled (a torus's hole)."""
+    return np.asarray(ndimage.binary_fill_holes(mask), dtype=bool)
+
+
 def inside_distance(mask: Mask) -> NDArray[np.float64]:
     """Distance of each pixel of ``mask`` to the nearest pixel outside it."""
     return np.asarray(ndimage.distance_transform_edt(np.pad(mask, 1))[1:-1, 1:-1])
@@ -334,6 +634,29 @@ def blend(image: Image, mask: Mask, colour: BGR, opacity: float) -> None:
     """Paint ``colour`` over the pixels of ``mask`` with the given opacity, in place."""
     tint = np.array(colour, dtype=np.float32)
     image[mask] = np.rint(image[mask] * (1.0 - opacity) + tint * opacity).astype(np.uint8)
+
+
+def warp_similarity(
+    image: Image, *, angle: float = 0.0, scale: float = 1.0, dx: float = 0.0, dy: float = 0.0
+) -> Image:
+    """The image turned by ``angle`` degrees (counter-clockwise) and scaled about its centre,
+    then moved by (dx, dy); the border is filled with the edge's pixels."""
+    height, width = image.shape[:2]
+    centre = (width / 2.0 - 0.5, height / 2.0 - 0.5)
+    matrix = np.asarray(cv2.getRotationMatrix2D(centre, angle, scale), dtype=np.float64)
+    matrix[:, 2] += (dx, dy)
+    warped = cv2.warpAffine(
+        image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def gaussian_blur(image: Image, sigma: float) -> Image:
+    return np.asarray(cv2.GaussianBlur(image, (0, 0), sigma), dtype=np.uint8)
+
+
+def gaussian_blur_float(values: NDArray[np.float32], sigma: float) -> NDArray[np.float32]:
+    return np.asarray(cv2.GaussianBlur(values, (0, 0), sigma), dtype=np.float32)
 
 
 def to_grayscale(image: Image) -> Image:

@@ -25,13 +25,20 @@ PROTOCOL_DIR: Final = Path(__file__).with_name("protocols")
 SCHEMA_FILE: Final = PROTOCOL_DIR / "protocol.schema.json"
 
 #: What each invalid-output check reads.
-CHECK_TYPES: Final = {"min_pixels": "mask", "max_fraction": "mask", "max_midtones": "image"}
+CHECK_TYPES: Final = {
+    "min_pixels": "mask",
+    "max_fraction": "mask",
+    "max_midtones": "image",
+    "min_value": "number",
+    "max_value": "number",
+}
 #: The type of result each metric scores.
 METRIC_TYPES: Final = {
     "exact_match": ("label", "number"),
     "point_in_mask": ("point",),
     "mask_precision": ("mask",),
     "dfd_success": ("path",),
+    "path_success": ("path",),
 }
 #: The text answer forms each metric can score.
 METRIC_TEXT: Final = {
@@ -39,6 +46,7 @@ METRIC_TEXT: Final = {
     "point_in_mask": ("point",),
     "mask_precision": ("points",),
     "dfd_success": ("path",),
+    "path_success": ("path",),
 }
 
 
@@ -62,7 +70,14 @@ class Protocol:
     invalid: tuple[Mapping[str, Any], ...]
     metric: str
     threshold: float | None
+    #: The metric's other parameters (path_success: ``end_radius``, ``clearance``).
+    metric_params: Mapping[str, float]
     types: Mapping[str, str]
+    #: How a drawn answer is registered to the input (``pixels.register``): ``ecc`` for an
+    #: edit of the input (bars cut, resized, aligned on grey levels); ``bars`` for an image
+    #: drawn from scratch (a depth map, a mask: bars cut and resized only).
+    registration: str
+    version: int
 
     @property
     def text_form(self) -> str:
@@ -124,8 +139,12 @@ def parse_protocol(path: Path, data: bytes) -> Protocol:
             raise SuiteError(
                 f"{path}: invalid rule {rule['check']} reads {rule['of']!r}, which is not a {wanted}"
             )
-    if metric == "dfd_success" and "threshold" not in document["metric"]:
-        raise SuiteError(f"{path}: metric dfd_success needs a threshold")
+    if metric in ("dfd_success", "path_success") and "threshold" not in document["metric"]:
+        raise SuiteError(f"{path}: metric {metric} needs a threshold")
+    if metric == "path_success":
+        for key in ("end_radius", "clearance"):
+            if key not in document["metric"]:
+                raise SuiteError(f"{path}: metric path_success needs {key}")
     return Protocol(
         path=path,
         sha256=hashlib.sha256(data).hexdigest(),
@@ -138,7 +157,12 @@ def parse_protocol(path: Path, data: bytes) -> Protocol:
         invalid=tuple(document["invalid"]),
         metric=metric,
         threshold=document["metric"].get("threshold"),
+        metric_params={
+            k: float(v) for k, v in document["metric"].items() if k not in ("name", "threshold")
+        },
         types=types,
+        registration=document["registration"],
+        version=document["version"],
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scipy import ndimage
 
 from spatialbabel import Scene
 from spatialbabel.cli import ExitCode, main
@@ -24,12 +25,14 @@ pytest.importorskip("bpy")
 cv2 = pytest.importorskip("cv2")
 
 from spatialbabel.footprints import footprint  # noqa: E402
+from suites.grading import grade_references  # noqa: E402
 from suites.provise import SUITE, TASKS, pixels  # noqa: E402
 from suites.provise.build import PLAN_CLEARANCE  # noqa: E402
-from suites.provise.checks import CHECKS, run_checks  # noqa: E402
+from suites.provise.checks import CHECKS, SINGLE, overall, run_checks  # noqa: E402
 from suites.provise.geometry import footprint_distance, pixel_rays  # noqa: E402
-from suites.provise.oracle import Oracle  # noqa: E402
+from suites.provise.oracle import COMBINED, Oracle  # noqa: E402
 from suites.provise.protocols import protocol  # noqa: E402
+from suites.shortcuts import check_shortcuts  # noqa: E402
 from synth.meshes import unit_mesh  # noqa: E402
 
 pytestmark = [pytest.mark.bpy, pytest.mark.slow]
@@ -104,7 +107,9 @@ def test_every_task_has_items_with_labels_recomputed(built: tuple[Path, ItemSet]
         elif item.task == "grounding":
             index = by_id[item.answer][0]
             truth = pixels.read_labels(items.input_path(item.facts["truth"]))
-            assert np.array_equal(truth == 1, ids == index + 1)
+            # The object's pixels, and the background it encloses (a torus's hole).
+            own = ids == index + 1
+            assert np.array_equal(truth == 1, own | (ndimage.binary_fill_holes(own) & (ids == 0)))
         elif item.task == "relationship":
             a, b = (by_id[item.facts[k]][1] for k in ("subject", "object"))
             cam = camera.world_to_camera(np.array([a.position, b.position]))
@@ -128,10 +133,17 @@ def test_every_task_has_items_with_labels_recomputed(built: tuple[Path, ItemSet]
                 for o in scene.objects
                 if o.id != anchor.id and sign * (cams[o.id][axis] - cams[anchor.id][axis]) > 0
             ]
-            assert sorted(members) == sorted(item.facts["members"])
+            # The strict members are members by sign; objects whose relation is unclear may be
+            # members by sign too, but are farther than the answer and never options.
+            assert set(item.facts["members"]) <= set(members)
             winner = max(members, key=lambda k: cams[k][2])  # nearest: least far down -Z
             answer_text = item.options["ABCD".index(item.answer)]
             assert answer_text == f"the {by_id[winner][1].color} {by_id[winner][1].class_name}"
+            options = item.facts["options"]
+            assert all(k in item.facts["members"] or k not in members for k in options)
+            nearer = [k for k in options if cams[k][2] > cams[winner][2]]
+            assert item.facts["rank"] == 1 + len(nearer)
+            assert not set(nearer) & set(members)
         elif item.task == "trajectory":
             path = np.asarray(item.answer, float) * np.array([camera.width, camera.height], float)
             origin, rays = pixel_rays(camera, path)
@@ -142,6 +154,22 @@ def test_every_task_has_items_with_labels_recomputed(built: tuple[Path, ItemSet]
                 assert gap.min() >= PLAN_CLEARANCE - 0.06, (item.item_id, obj.id)
             start = np.asarray(item.facts["points"]["S"])
             assert np.hypot(*(np.asarray(item.answer[0]) - start)) < 0.01
+            # The straight line from S to G goes through an object on the ground.
+            ends = np.array([item.facts["points"][k] for k in "SG"]) * [camera.width, camera.height]
+            line = ends[0] + np.linspace(0, 1, 200)[:, None] * (ends[1] - ends[0])
+            origin, rays = pixel_rays(camera, line)
+            t = (scene.ground.height - origin[1]) / rays[:, 1]
+            ground = (origin + t[:, None] * rays)[:, [0, 2]]
+            assert any(footprint_distance(ground, footprint(o)).min() == 0 for o in scene.objects)
+        elif item.task in ("relationship", "feasibility"):
+            truth = pixels.read_labels(items.input_path(item.facts["truth"]))
+            named = (
+                [item.facts["subject"], item.facts["object"]]
+                if item.task == "relationship"
+                else [item.facts["mover"], *item.facts["frame"]]
+            )
+            for label, object_id in zip((1, 2, 3), named, strict=False):
+                assert np.array_equal(truth == label, ids == by_id[object_id][0] + 1)
 
 
 def test_depth_and_top_faces_agree_with_the_render_stage(built: tuple[Path, ItemSet]) -> None:
@@ -185,15 +213,55 @@ def test_protocol_checks_pass(built: tuple[Path, ItemSet]) -> None:
     for task in TASKS:
         checks = results[task]
         for check in CHECKS:
-            # Each perturbation alone keeps 98% (the bar); all four at once is reported
-            # in docs/provise.md and only held to 60% (the repo's mark filters give way).
-            floor = {"all_four": 60.0}.get(
-                check,
-                98.0
-                if check in ("jpeg_q70", "resize_1024", "colour_shift", "stray_stroke")
-                else 100.0,
-            )
+            # Each perturbation alone keeps the bar (98% overall, 95% in every task:
+            # on five scenes, every item); the combinations are reported in docs/provise.md
+            # and only held to 60%.
+            floor = 60.0 if check in COMBINED else 95.0 if check in SINGLE else 100.0
             assert checks.rate(check) >= floor, (task, check, checks.failures[check])
+    for check in SINGLE:
+        assert overall(results, check) >= 98.0, check
+
+
+def test_the_shortcut_battery_sits_at_chance(built: tuple[Path, ItemSet]) -> None:
+    _, items = built
+    SUITE.prepare(items.folder, items.items)
+    checks = check_shortcuts(SUITE, items.items)
+    assert {c.shortcut for c in checks} >= {
+        "majority_label",
+        "lower_point",
+        "larger_area",
+        "closest_option",
+        "straight_line",
+        "straight_line_text",
+        "unchanged_input",
+        "vertical_gradient",
+        "unnamed_overlays",
+    }
+    # Five scenes give the chance baseline's CI too few items to hold a shortcut to (the
+    # 50-scene verdicts are in docs/provise.md); what is held here is the balancing each
+    # shortcut of a two-way task meets: it is right on at most one item more than half. (The
+    # majority by kind is not: five items split into up to four kinds.)
+    for check in checks:
+        if check.task in ("depth", "size", "relationship") and check.shortcut in (
+            "majority_label",
+            "lower_point",
+            "larger_area",
+            "closest_option",
+            "vertical_gradient",
+        ):
+            n = check.score.n
+            assert check.score.mean * n <= n // 2 + 1 + 1e-9, str(check)
+    graded = {
+        (g.reply.model, g.item.item_id): g.grade for g in grade_references(SUITE, items.items)
+    }
+    for item in items.items:
+        unchanged = graded[("shortcut:unchanged_input", item.item_id)]
+        assert unchanged.status == "noncompliance", (item.item_id, unchanged)
+        if item.task == "trajectory":
+            for name in ("straight_line", "straight_line_text"):
+                assert graded[(f"shortcut:{name}", item.item_id)].score == 0.0
+        if item.task in ("relationship", "feasibility"):
+            assert graded[("shortcut:unnamed_overlays", item.item_id)].score == 0.0
 
 
 def _write(path: Path, records: list[dict[str, Any]]) -> None:
@@ -304,6 +372,13 @@ def test_command_line_grades_drawn_and_text_answers(
     hashes = {task: protocol(task).sha256 for task in TASKS}
     assert all(g["protocol"] == hashes[g["task"]] for g in scores["grades"])
     assert ("baseline:random", "-") in rows
+    # The shortcut battery's rows and verdicts; each drawn answer's registration.
+    assert ("shortcut:straight_line", "-") in rows
+    verdicts = {(c["shortcut"], c["task"]): c["at_chance"] for c in scores["shortcuts"]}
+    assert verdicts[("straight_line", "trajectory")] and verdicts[("unchanged_input", "depth")]
+    painted = [g for g in scores["grades"] if g["model"] == "painter" and g["parsed"]]
+    assert painted and all("registration" in g["parsed"] for g in painted)
+    assert any(g["parsed"]["registration"]["answer_size"] == [1024, 1024] for g in painted)
     assert scores["aggregation"] == {
         "overall": "macro",
         "resample": "within_task",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from suites.base import SuiteError
+from suites.base import Item, Reply, SuiteError
 from suites.provise.metrics import discrete_frechet, mask_precision, point_in_mask
 from suites.provise.text import TextUnreadable, read_text
 
@@ -23,7 +23,7 @@ pytest.importorskip("jsonschema")
 
 from suites.provise import TASKS, pixels  # noqa: E402
 from suites.provise.geometry import resample_path  # noqa: E402
-from suites.provise.grade import run_protocol  # noqa: E402
+from suites.provise.grade import grade_drawing, run_protocol  # noqa: E402
 from suites.provise.ops import Context, Noncompliance, run_step  # noqa: E402
 from suites.provise.protocols import PROTOCOL_DIR, parse_protocol, protocol  # noqa: E402
 
@@ -109,6 +109,95 @@ def test_counting_keeps_stars_and_drops_strokes_and_source_colour() -> None:
     assert (outcome.status, outcome.reason) == ("noncompliance", "no green star was drawn")
 
 
+def test_small_stars_count_and_no_star_is_noncompliance() -> None:
+    source = canvas(512, 512)
+    drawn = source.copy()
+    for centre in ((100.5, 100.5), (300.5, 200.5), (400.5, 420.5)):  # stars 2% of the width
+        pixels.star(drawn, centre, 0.01 * 512, (0, 255, 0))
+    jpeg = pixels.decode(pixels.encode_jpeg(drawn, 70))
+    assert run("counting", jpeg, source)["count"] == 3
+    # Green ink that no star is made of (thin strokes) is no count of 0, but no answer.
+    strokes = source.copy()
+    cv2.line(strokes, (50, 300), (250, 320), (0, 255, 0), 3)
+    cv2.line(strokes, (300, 50), (320, 250), (0, 255, 0), 3)
+    outcome = run_protocol(protocol("counting"), strokes, source, None, Context({}, ()))
+    assert outcome.status == "noncompliance" and "shaped like a star" in outcome.reason
+    # The palette's cyan is not the stars' green.
+    cyan = source.copy()
+    pixels.star(cyan, (200.5, 200.5), 10.0, (216, 216, 48))
+    outcome = run_protocol(protocol("counting"), cyan, source, None, Context({}, ()))
+    assert outcome.status == "noncompliance"
+
+
+def test_depth_refuses_the_input_and_colour_maps() -> None:
+    rng = np.random.default_rng(1)
+    source = canvas(256, 256)
+    for _ in range(12):
+        x, y = (int(v) for v in rng.integers(0, 220, 2))
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        cv2.rectangle(source, (x, y), (x + 30, y + 30), colour, -1)
+    depth = np.repeat(np.linspace(40, 250, 256).astype(np.uint8)[:, None], 256, axis=1)
+    greyscale = np.repeat(depth[:, :, None], 3, axis=2)
+    points = Context({"A": (128.5, 220.5), "B": (128.5, 30.5)}, ("A", "B"))
+    rules = protocol("depth")
+    assert run_protocol(rules, greyscale, source, None, points).value == "A"
+    for answer, reason in (
+        (source, "the input image handed back"),
+        (pixels.decode(pixels.encode_jpeg(source, 70)), "the input image handed back"),
+        (cv2.applyColorMap(depth, cv2.COLORMAP_TURBO), "colour-mapped"),
+        (cv2.applyColorMap(depth, cv2.COLORMAP_VIRIDIS), "colour-mapped"),
+    ):
+        outcome = run_protocol(rules, answer, source, None, points)
+        assert outcome.status == "noncompliance" and reason in outcome.reason
+
+
+def test_registration_undoes_an_editors_shift_zoom_turn_and_letterbox() -> None:
+    rng = np.random.default_rng(2)
+    source = np.empty((512, 512, 3), np.uint8)
+    source[:] = (90, 100, 110)
+    for _ in range(25):
+        x, y = (int(v) for v in rng.integers(20, 460, 2))
+        w, h = (int(v) for v in rng.integers(15, 50, 2))
+        colour = tuple(int(c) for c in rng.integers(0, 256, 3))
+        cv2.rectangle(source, (x, y), (x + w, y + h), colour, -1)
+    drawn = source.copy()
+    pixels.dot(drawn, (256.5, 256.5), 6.0, (255, 255, 0))
+    # Identity stays identity: nothing is resampled.
+    same, found = pixels.register(drawn, source, edit=True)
+    assert found.method == "none" and np.array_equal(same, drawn)
+    for kwargs in ({"dx": 7.0, "dy": -5.0}, {"scale": 1.05}, {"scale": 0.95}, {"angle": 2.0}):
+        moved = pixels.warp_similarity(drawn, **kwargs)
+        back, found = pixels.register(moved, source, edit=True)
+        assert found.method == "ecc"
+        record = found.to_dict()
+        assert record["scale"] == pytest.approx(kwargs.get("scale", 1.0), abs=0.003)
+        assert record["rotation"] == pytest.approx(-kwargs.get("angle", 0.0), abs=0.1)
+        inner = (slice(40, -40), slice(40, -40))
+        changed = pixels.changed(back[inner], drawn[inner], 40)
+        assert changed.mean() < 0.002, kwargs
+    # A 1536 x 1024 answer for a 512 x 512 input: the bars are cut, not stretched into it.
+    wide = np.zeros((1024, 1536, 3), np.uint8)
+    wide[:, 256:1280] = pixels.resize(drawn, 1024, 1024)
+    back, found = pixels.register(wide, source, edit=True)
+    assert found.bars == (256, 0, 256, 0) and found.to_dict()["answer_size"] == [1536, 1024]
+    assert pixels.changed(back, drawn, 40).mean() < 0.002
+    # A depth map or mask drawn from scratch is cut and resized, never moved.
+    mask = np.zeros((1024, 1536, 3), np.uint8)
+    mask[400:600, 300:500] = 255
+    back, found = pixels.register(mask, source, edit=False)
+    assert found.method == "none" and found.bars == (256, 0, 256, 0)
+    assert back.shape == source.shape and back[250, 70].max() == 255 and back[250, 10].max() == 0
+
+
+def test_a_dot_in_a_torus_hole_is_on_the_torus() -> None:
+    ring = np.zeros((60, 60), bool)
+    yy, xx = np.mgrid[:60, :60]
+    distance = np.hypot(yy - 30, xx - 30)
+    ring[(distance <= 20) & (distance >= 9)] = True
+    filled = pixels.fill_holes(ring)
+    assert filled[30, 30] and not ring[30, 30] and not filled[2, 2]
+
+
 def test_depth_reads_the_5x5_means_and_refuses_ties() -> None:
     source = canvas()
     drawn = np.zeros_like(source)
@@ -180,26 +269,71 @@ def test_corner_code_and_grid_cell() -> None:
     assert OPERATIONS["grid_cell"].run(Context({}, ()), params, mask) == "front-left"
 
 
-def test_relationship_overlays_grey_and_neither() -> None:
+def _three_objects() -> tuple[Any, Any, dict[str, Any]]:
+    """A red object (the subject, label 1), a yellow one (the object, label 2) and a cyan one
+    the question does not name (label 10)."""
     source = canvas()
-    cv2.rectangle(source, (20, 20), (70, 70), (30, 20, 224), -1)  # a red object
-    cv2.rectangle(source, (120, 60), (170, 120), (48, 216, 216), -1)  # a yellow one
+    truth = np.zeros(source.shape[:2], np.uint8)
+    boxes = {"red": (20, 20, 70, 70), "yellow": (120, 60, 170, 120), "cyan": (90, 110, 130, 150)}
+    colours = {"red": (30, 20, 224), "yellow": (60, 220, 255), "cyan": (216, 216, 48)}
+    for label, (name, (x0, y0, x1, y1)) in zip((1, 2, 10), boxes.items(), strict=True):
+        cv2.rectangle(source, (x0, y0), (x1, y1), colours[name], -1)
+        truth[y0 : y1 + 1, x0 : x1 + 1] = label
+    masks = {name: truth == label for name, label in zip(boxes, (1, 2, 10), strict=True)}
+    return source, truth, masks
+
+
+def test_relationship_reads_which_objects_the_overlays_cover() -> None:
+    source, truth, masks = _three_objects()
     half = source.copy()
-    pixels.blend(half, np.pad(np.ones((51, 51), bool), ((20, 89), (20, 129))), (0, 255, 0), 0.6)
+    pixels.blend(half, masks["red"], (0, 255, 0), 0.6)
     with pytest.raises(Noncompliance, match="one of the two overlays"):
-        run("relationship", half, source)
-    true = half.copy()
-    pixels.blend(true, np.pad(np.ones((61, 51), bool), ((60, 39), (120, 29))), (255, 0, 0), 0.6)
-    assert run("relationship", true, source)["verdict"] == "true"
+        run("relationship", half, source, truth)
+    for opacity in (0.6, 0.5):  # blue at 50% over yellow is barely saturated, yet blue
+        true = source.copy()
+        pixels.blend(true, masks["red"], (0, 255, 0), opacity)
+        pixels.blend(true, masks["yellow"], (255, 0, 0), opacity)
+        assert run("relationship", true, source, truth)["verdict"] == "true"
+    # Off-pure inks read the same.
+    true = source.copy()
+    pixels.blend(true, masks["red"], (30, 225, 20), 0.6)
+    pixels.blend(true, masks["yellow"], (230, 30, 25), 0.6)
+    assert run("relationship", true, source, truth)["verdict"] == "true"
+    # Overlays on an object the question does not name are a wrong answer, not "true".
+    other = source.copy()
+    pixels.blend(other, masks["cyan"], (0, 255, 0), 0.6)
+    pixels.blend(other, masks["yellow"], (255, 0, 0), 0.6)
+    assert run("relationship", other, source, truth)["verdict"] == "true, on other objects"
+    swapped = source.copy()
+    pixels.blend(swapped, masks["yellow"], (0, 255, 0), 0.6)
+    pixels.blend(swapped, masks["red"], (255, 0, 0), 0.6)
+    assert run("relationship", swapped, source, truth)["verdict"] == "true, on other objects"
     grey = pixels.to_grayscale(source)
-    assert run("relationship", grey, source)["verdict"] == "false"
-    # A stray green stroke on the grey image, thick enough to pass for an overlay, is not the
-    # pair of overlays that "true" needs.
+    assert run("relationship", grey, source, truth)["verdict"] == "false"
+    # A stray green stroke on the grey image covers no object: still "false".
     cv2.line(grey, (10, 145), (18, 145), (0, 255, 0), 8)
-    assert run("relationship", grey, source)["green_area"] >= 40
-    assert run("relationship", grey, source)["verdict"] == "false"
+    assert run("relationship", grey, source, truth)["verdict"] == "false"
     with pytest.raises(Noncompliance, match="neither"):
-        run("relationship", source, source)
+        run("relationship", source, source, truth)
+
+
+def test_a_greyed_purple_object_is_no_green_overlay() -> None:
+    """Greying a purple object moves it toward green, as a green layer would; what is left is
+    grey, which no overlay leaves."""
+    source = canvas()
+    cv2.rectangle(source, (40, 40), (120, 120), (192, 32, 160), -1)
+    grey = pixels.to_grayscale(source)
+    mask = pixels.overlay_mask(
+        grey,
+        source,
+        (0, 255, 0),
+        hues=[(25, 100)],
+        min_saturation=50,
+        min_change=25,
+        min_alpha=0.3,
+        max_residual=0.45,
+    )
+    assert not mask.any()
 
 
 def test_trajectory_skeleton_walks_from_the_start() -> None:
@@ -209,11 +343,68 @@ def test_trajectory_skeleton_walks_from_the_start() -> None:
     pixels.polyline(drawn, corner, (0, 0, 255), 3)
     pixels.polyline(drawn, np.array([[20.5, 150.5], [60.5, 180.5]]), (0, 0, 255), 3)  # elsewhere
     path = run("trajectory", drawn, source, S=(20.5, 30.5))["path"]
-    assert path.shape == (20, 2)
+    assert path.shape == (200, 2)
     assert np.hypot(*(path[0] - corner[0])) < 4 and np.hypot(*(path[-1] - corner[-1])) < 4
-    assert discrete_frechet(path / 200, resample_path(corner, 20) / 200) < 0.03
+    sampled = resample_path(path, 20)
+    assert discrete_frechet(sampled / 200, resample_path(corner, 20) / 200) < 0.03
     reverse = run("trajectory", drawn, source, S=(160.5, 170.5))["path"]
     assert np.hypot(*(reverse[0] - corner[-1])) < 4
+
+
+def _trajectory_item() -> tuple[Item, Any, Any]:
+    """S and G on either side of an object, the reference path over the top of it."""
+    source = canvas(200, 200)
+    cv2.rectangle(source, (85, 85), (115, 130), (208, 48, 16), -1)  # a blue object
+    truth = np.zeros(source.shape[:2], np.uint8)
+    truth[85:131, 85:116] = 1
+    around = np.array([[20.5, 100.5], [75.5, 75.5], [125.5, 75.5], [180.5, 100.5]])
+    item = Item(
+        "provise",
+        "s-trajectory",
+        "s",
+        "trajectory",
+        "Plan a path.",
+        (resample_path(around, 20) / 200).tolist(),
+        inputs=("s.png",),
+        facts={"points": {"S": [20.5 / 200, 100.5 / 200], "G": [180.5 / 200, 100.5 / 200]}},
+    )
+    return item, source, truth
+
+
+def test_a_path_must_reach_the_goal_and_cross_no_object() -> None:
+    item, source, truth = _trajectory_item()
+    rules = protocol("trajectory")
+    around = np.asarray(item.answer) * 200
+
+    def drawn(path: Any) -> Any:
+        image = source.copy()
+        pixels.polyline(image, np.asarray(path, float), (0, 0, 255), 3)
+        return image
+
+    grade = grade_drawing(rules, item, drawn(around), source, truth)
+    assert grade.status == "correct", grade
+    assert grade.parsed["answer"]["over_objects"] == 0
+    assert grade.parsed["registration"]["method"] == "none"
+    # The straight line is within the DFD threshold, but runs over the object.
+    straight = grade_drawing(rules, item, drawn([[20.5, 100.5], [180.5, 100.5]]), source, truth)
+    assert straight.status == "incorrect" and straight.parsed["answer"]["dfd"] < 0.4
+    assert straight.parsed["answer"]["over_objects"] > 20
+    # A path that stops halfway.
+    half = grade_drawing(rules, item, drawn(around[:9]), source, truth)
+    assert half.status == "incorrect" and half.parsed["answer"]["end_gap"] > 0.05
+    # The same rules read a text path.
+    text = Reply(item.item_id, "m", "text", output="Answer: [(0.1025, 0.5025), (0.9025, 0.5025)]")
+    folder = Path(__file__).parent
+    assert _score_text(folder, item, text, source, truth).status == "incorrect"
+
+
+def _score_text(folder: Path, item: Item, reply: Reply, source: Any, truth: Any) -> Any:
+    from suites.provise.grade import _score
+    from suites.provise.text import read_text
+
+    rules = protocol(item.task)
+    value = read_text(reply.output, rules.text_form, 0)
+    return _score(rules, item, value, truth, (source.shape[1], source.shape[0]), text=True)
 
 
 def _frechet_brute(a: Any, b: Any) -> float:
