@@ -309,7 +309,9 @@ def compile_replies(
     for case, message in rejected.items():
         started = time.perf_counter()
         compiled[case] = Compiled(case, None, compile_error=message)
-        for attempt, lines in candidate_prefixes(prepared[case])[1:]:
+        # The whole code with its open blocks closed first: a reply cut off after a whole
+        # statement keeps it (the batch compiled it with its blocks left open).
+        for attempt, lines in candidate_prefixes(prepared[case]):
             alone = {case: wrapped(case, attempt)}
             if not compile_cases(folder, library, alone, f"{case}.dll", mcs):
                 compiled[case] = Compiled(case, f"{case}.dll", lines)

@@ -112,6 +112,20 @@ def test_exact_primitive_matches_facade_vertices(case: str) -> None:
             assert np.all(v_lo >= e_lo - tol) and np.all(v_hi <= e_hi + tol), (obj.id, v_lo, e_lo)
 
 
+def test_a_reply_cut_after_a_whole_statement_keeps_it() -> None:
+    # Found by the engine audit on the demo's replies: the harness dropped the last whole line
+    # of a reply cut off between statements (a scale set just before the cut was lost).
+    code = (
+        "using UnityEngine;\npublic class B : MonoBehaviour {\n  void Start() {\n"
+        "    var c = GameObject.CreatePrimitive(PrimitiveType.Cube);\n"
+        "    c.transform.localScale = new Vector3(2f, 3f, 4f);\n    "
+    )
+    run = run_unity([("cut_between_statements", code)])["cut_between_statements"]
+    assert run.compile_error == "" and run.dropped_lines == 0
+    (cube,) = run.objects
+    assert np.allclose(np.ptp(cube.world_vertices, axis=0), (2, 3, 4))
+
+
 def test_cut_off_reply_keeps_its_whole_lines() -> None:
     code = "class A {\n  void F() {\n    int x = 1;\n    var c = new Color(1f, 0."
     kept, dropped = candidate_prefixes(code)[1]
