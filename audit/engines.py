@@ -5,18 +5,18 @@ An engine is one module holding an object with the ``Engine`` interface:
 - ``language`` (a code language id) and ``label`` (the engine, for the table);
 - ``missing()``: why it cannot run here, naming what to install, or None;
 - ``open(sandbox)``: a session (``audit.sessions``) running replies in the sandbox, one
-  ``RunOutcome`` each;
+  ``RunOutcome`` each, told the batch first (``prepare``);
 - ``read(result, scene_id)``: the canonical scene the engine built, read from its raw report
   with the parsers' own frame change and ground rule (the same reading the engine tests use).
 
-``ENGINES`` names each language's module and attribute; a fourth engine (Mono + the UnityEngine
-facade for Unity) plugs in as ``audit/unity_audit.py`` with an ``ENGINE`` object (docs/audit.md).
+``ENGINES`` names each language's module and attribute (docs/audit.md, "Plugging in an engine").
 JSON and the DSL have no engine: they are data, read as they are.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -39,6 +39,10 @@ class Session(Protocol):
     name: str
     startup_seconds: float
     restarts: int
+
+    def prepare(self, jobs: Sequence[tuple[str, str]]) -> None:
+        """Learn the batch's ``(job_id, code)`` before they run one by one (Unity compiles
+        them in one call; the others need nothing)."""
 
     def run(self, job_id: str, code: str) -> RunOutcome: ...
 

@@ -51,6 +51,7 @@ _MEMORY_SIGNS: Final = (
     "Fatal JavaScript invalid size",
     "Cannot allocate memory",
     "std::bad_alloc",
+    "OutOfMemoryException",
 )
 
 
@@ -120,6 +121,8 @@ def describe_stop(outcome: RunOutcome, limits: Limits, error: str | None) -> str
         stops.append("result size limit: the engine's report was too large")
     elif outcome.status == "lost":
         stops.append("the engine worker died or hung; it was restarted")
+    elif outcome.status == "refused":
+        stops.append("not run: its compiled code references what the sandbox refuses")
     elif outcome.status in ("killed", "crashed"):
         ended = outcome.signal or f"exit {outcome.exit_code}"
         stops.append(f"the engine process ended ({ended}) without a result")
@@ -235,11 +238,14 @@ def audit_replies(
         say(f"{language}: running {len(chosen)} replies in {found.label}")
         session = found.open(sandbox)
         spent = _Costs()
+        jobs = [
+            (f"{language}-{index}", extract_code(reply.output.output, language).code)
+            for index, reply in enumerate(chosen)
+        ]
         try:
-            for index, reply in enumerate(chosen):
-                outcome = session.run(
-                    f"{language}-{index}", extract_code(reply.output.output, language).code
-                )
+            session.prepare(jobs)
+            for reply, (job_id, code) in zip(chosen, jobs, strict=True):
+                outcome = session.run(job_id, code)
                 item = _audit_reply(found, session.name, outcome, reply, limits, criterion, domain)
                 audited.append(item)
                 spent.runs += 1

@@ -10,7 +10,8 @@ processes (docs/audit.md says why this route and what each wall stops).
 - a filesystem of read-only binds only: ``/usr`` and the dynamic loader's cache, the Python
   installation (when the engine is Python), the engine's own files, and a fresh,
   size-limited tmpfs on ``/tmp``, the only place it can write (bwrap's own ``/`` and ``/dev``
-  are remounted read-only); nothing of the host's home, work or data folders exists inside;
+  are remounted read-only); nothing of the host's home, work or data folders exists inside
+  (Mono's compiler alone also writes into a fresh folder of the audit's own, bound writable);
 - a clean environment.
 
 ``Limits`` holds the per-reply limits; ``rlimit_setter`` applies them to the process started.
@@ -78,10 +79,13 @@ class Limits:
 
 @dataclass(frozen=True)
 class Bind:
-    """A host path made visible, read-only, inside the sandbox at ``target``."""
+    """A host path made visible inside the sandbox at ``target``: read-only, unless
+    ``writable`` (a fresh folder of the audit's own, such as the one Mono's compiler writes the
+    replies' assemblies into)."""
 
     source: Path
     target: str
+    writable: bool = False
 
 
 def rlimit_setter(limits: ReplyLimits, *, cpu: bool) -> Callable[[], None]:
@@ -157,6 +161,7 @@ class Sandbox:
         binds: Sequence[Bind] = (),
         env: dict[str, str] | None = None,
         seccomp_fd: int | None = None,
+        chdir: str = "/tmp",
     ) -> list[str]:
         bwrap = shutil.which("bwrap") or "bwrap"
         arguments = [
@@ -177,13 +182,13 @@ class Sandbox:
             *_system_arguments(),
         ]
         for bind in binds:
-            arguments += ["--ro-bind", str(bind.source), bind.target]
+            arguments += ["--bind" if bind.writable else "--ro-bind", str(bind.source), bind.target]
         arguments += ["--proc", "/proc", "--dev", "/dev"]
         arguments += ["--size", str(self.limits.file_mb * 1024 * 1024), "--tmpfs", "/tmp"]
         # bwrap builds / and /dev on tmpfs of its own; neither stays writable (non-recursive:
         # /tmp keeps its own, writable mount).
         arguments += ["--remount-ro", "/dev", "--remount-ro", "/"]
-        arguments += ["--chdir", "/tmp", "--clearenv"]
+        arguments += ["--chdir", chdir, "--clearenv"]
         variables = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": "/tmp",

@@ -6,7 +6,8 @@
   the worker itself dies or stops answering, the reply it was running is reported as lost, the
   worker is started again and the batch goes on with the next reply.
 - ``OneShotSession``: one sandboxed process per reply (node + three: about 0.2 s each; a node
-  process cannot be forked warm).
+  process cannot be forked warm). Unity's session (``audit.unity_audit``) compiles the batch
+  first (``prepare``), then runs a ``OneShotSession`` process per reply.
 
 Both return a ``RunOutcome`` per reply: how the run ended, what it cost, what it tried that the
 sandbox refused, and the engine's raw report.
@@ -46,8 +47,9 @@ class RunOutcome:
 
     ``status``: ``ran`` (the engine finished; the reply's own error, if any, is in ``result``),
     ``timeout`` (killed at the wall-clock limit), ``killed`` (ended by a signal: ``signal``),
-    ``crashed`` (ended without a result), ``too_large`` (a result past the size cap) or ``lost``
-    (the worker running it died or hung)."""
+    ``crashed`` (ended without a result), ``too_large`` (a result past the size cap), ``lost``
+    (the worker running it died or hung) or ``refused`` (not run: what its compiled code
+    references is refused, ``blocked`` says what)."""
 
     status: str
     seconds: float
@@ -151,6 +153,9 @@ class ForkServerSession:
         ready = json.loads(line)
         self.name = str(ready["ready"])
         self.startup_seconds += time.perf_counter() - started
+
+    def prepare(self, jobs: Sequence[tuple[str, str]]) -> None:
+        del jobs
 
     def run(self, job_id: str, code: str) -> RunOutcome:
         if self._process is None or self._process.poll() is not None:
@@ -256,6 +261,9 @@ class OneShotSession:
         self.seccomp = seccomp
         self.startup_seconds = 0.0
         self.restarts = 0
+
+    def prepare(self, jobs: Sequence[tuple[str, str]]) -> None:
+        del jobs
 
     def run(self, job_id: str, code: str) -> RunOutcome:
         del job_id

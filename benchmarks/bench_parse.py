@@ -12,7 +12,7 @@ A language joins the table with one ``Row`` in ``ROWS``: its fixtures folder and
 engine, a function running one reply there. Blender and Open3D replies run in their engines
 in one warm process each (``batch_baseline``): bpy with a factory reset per reply, open3d with
 draw calls stubbed; Unity's run in Mono against the UnityEngine facade of the Unity harness
-(tests/engines/unity_engine.py), all in one mcs call and one mono run, or one of each per reply.
+(audit/unity_engine.py), all in one mcs call and one mono run, or one of each per reply.
 Target (issue 5): the static parse at least 50 times faster than bpy on the same replies.
 """
 
@@ -61,7 +61,7 @@ def _three_prepare() -> None:
 def _unity_process(reply: str) -> object:
     """One reply compiled by mcs against the UnityEngine facade and run by mono, afresh."""
     from audit.engine_scenes import reply_code
-    from tests.engines.unity_engine import run_unity
+    from audit.unity_engine import run_unity
 
     return run_unity([("reply", reply_code(reply, "unity"))], cache=False)
 
@@ -70,7 +70,7 @@ def _unity_batch(replies: list[str]) -> float:
     """Replies per second when every reply is compiled in one mcs call and run in one mono
     process (as the harness runs the fixtures), timed around both."""
     from audit.engine_scenes import reply_code
-    from tests.engines.unity_engine import run_unity
+    from audit.unity_engine import run_unity
 
     cases = [(f"r{i}", reply_code(reply, "unity")) for i, reply in enumerate(replies)]
     start = time.perf_counter()
@@ -79,7 +79,7 @@ def _unity_batch(replies: list[str]) -> float:
 
 
 def _unity_prepare() -> None:
-    from tests.engines.unity_engine import facade_library
+    from audit.unity_engine import facade_library
 
     facade_library()
 

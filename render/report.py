@@ -583,6 +583,34 @@ class _Writer:
         table = "<table>\n" + "\n".join(rows) + "\n</table>"
         return f"<h3>{_esc(label)} (95% CI)</h3>\n{table}\n{legend}"
 
+    def partial_table(self, mode: str) -> str:
+        """Per model and language, the replies whose parse is a partial reading (the scorer's
+        ``partial_reading`` metric and its own cell text, ``scoring.tables.partial_text``)."""
+        from scoring.tables import PARTIAL, PARTIAL_LEGEND, partial_text
+
+        cells = {
+            (c.model, c.language): c for c in self.scores.cells if c.mode == mode and c.tier is None
+        }
+        if not any(PARTIAL in c.estimates for c in cells.values()):
+            return ""
+        models = sorted({m for m, _ in cells})
+        languages = _languages({lang for _, lang in cells})
+        lines = [
+            '<tr><th class="name">model</th>'
+            + "".join(f"<th>{_esc(lang)}</th>" for lang in languages)
+            + "</tr>"
+        ]
+        for model in models:
+            tds = []
+            for lang in languages:
+                cell = cells.get((model, lang))
+                e = cell.estimate(PARTIAL) if cell else None
+                tds.append(f"<td>{_esc(partial_text(e.mean, e.n) if e else '–')}</td>")
+            lines.append(f'<tr><td class="name">{_esc(model)}</td>{"".join(tds)}</tr>')
+        table = "<table>\n" + "\n".join(lines) + "\n</table>"
+        label = self.scores.label(PARTIAL)
+        return f"<h3>{_esc(label)}</h3>\n{table}\n<p>{_esc(PARTIAL_LEGEND)}</p>"
+
     def language_means_table(self, mode: str) -> str:
         """Each model's Reconstruct Score and components averaged over its languages (the
         paper's Table 9), by the scorer's own table (``scoring.tables.language_mean_grid``)."""
@@ -734,6 +762,8 @@ class _Writer:
         for index, mode in enumerate(s.modes):
             body.append(f"<h2>Mode: {_esc(mode)}</h2>")
             body.append(self.score_matrix(mode))
+            if partial := self.partial_table(mode):
+                body.append(partial)
             if index == 0:
                 body += audit
             for caption, relative in charts.get(mode, []):

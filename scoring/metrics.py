@@ -11,7 +11,7 @@ accuracy and the fidelities). The five ``role="component"`` metrics make the Rec
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final, Literal
@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import linear_sum_assignment
 
+from parsers.partial_reading import reads_in_part
 from scoring.alignment import AXIS_MAPS
 from scoring.boxes import box_iou, iou_upper_bounds
 from scoring.facts import SceneFacts, truth_facts, within_limits
@@ -85,7 +86,13 @@ class ReplyContext:
     """What every metric of one reply reads; derived facts are computed once, on first use."""
 
     def __init__(
-        self, prediction: Scene, truth: Scene, *, parsed: bool, options: ScoreOptions
+        self,
+        prediction: Scene,
+        truth: Scene,
+        *,
+        parsed: bool,
+        options: ScoreOptions,
+        diagnostics: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         if not truth.objects:
             raise ValueError(f"true scene {truth.scene_id!r} has no objects to score against")
@@ -93,6 +100,8 @@ class ReplyContext:
         self.truth = truth
         self.parsed = parsed
         self.options = options
+        #: The parse's diagnostics (``Diagnostic.to_dict``); none for a scene built otherwise.
+        self.diagnostics = diagnostics
         self.predicted = SceneFacts(self.prediction)
         self.true = truth_facts(truth)
 
@@ -469,6 +478,20 @@ def world_extent_error(ctx: ReplyContext) -> float | None:
     difference = ctx.predicted.world_extents[rows] - ctx.true.world_extents[cols]
     errors = np.sqrt(np.mean(difference**2, axis=1))
     return float(np.mean(errors))
+
+
+@metric(
+    "partial_reading",
+    label="Read in part",
+    higher_is_better=False,
+    scope="all",
+    role="diagnostic",
+    description="1 when the parse warns that it skipped a construct or could not follow a value "
+    "that may change an object (parsers.partial_reading), else 0: the cell mean is the share of "
+    "replies whose score rests on a partial reading",
+)
+def partial_reading(ctx: ReplyContext) -> float:
+    return 1.0 if reads_in_part(ctx.diagnostics) else 0.0
 
 
 @metric(

@@ -131,7 +131,9 @@ def score_reply(
         prediction, parsed = reply, bool(reply.objects)
         reason = None if parsed else "the scene has no objects"
         diagnostics = ()
-    context = ReplyContext(prediction, truth, parsed=parsed, options=options)
+    context = ReplyContext(
+        prediction, truth, parsed=parsed, options=options, diagnostics=diagnostics
+    )
     values: dict[str, float | None] = {}
     for item in (*registered_metrics(), *extra_metrics):
         value = item.fn(context)

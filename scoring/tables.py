@@ -182,6 +182,7 @@ def render_text(run: ScoreRun) -> str:
         )
         blocks.append(f"{title}\n{text_table(agg, mode)}")
         blocks += text_truncated(agg, mode)
+        blocks += text_partial(agg, mode)
     blocks += text_mode_differences(agg)
     summary = run.summary()
     problems = ", ".join(f"{k} {v}" for k, v in summary["problems"].items() if v) or "none"
@@ -230,6 +231,7 @@ def render_markdown(run: ScoreRun) -> str:
     shown = [
         "score",
         *metric_names("component"),
+        PARTIAL,
         "color_accuracy",
         "f1_gated",
         "f1_iou",
@@ -253,7 +255,11 @@ def render_markdown(run: ScoreRun) -> str:
             header, rows = _grid(agg, mode, name)
             if name == PARSE:
                 rows = _with_truncated(agg, mode, rows)
+            if name == PARTIAL:
+                rows = _with_partial(agg, mode, rows)
             out += ["", f"### {_label(agg, name)}", "", markdown_table(header, rows)]
+            if name == PARTIAL:
+                out += ["", PARTIAL_LEGEND]
         tiers = sorted(
             {c.tier for c in agg.model_tiers if c.mode == mode},
             key=lambda t: -1 if t is None else t,
@@ -519,6 +525,49 @@ def text_truncated(agg: Aggregate, mode: str) -> list[str]:
     if not cut:
         return []
     return [f"Cut at the token limit (finish_reason length), mode {mode!r}: " + ", ".join(cut)]
+
+
+# --- replies read in part (parsers.partial_reading) ----------------------------------------------
+
+#: The registered metric counting the replies whose parse is a partial reading.
+PARTIAL: Final = "partial_reading"
+PARTIAL_LEGEND: Final = (
+    "Read in part: the replies whose parse warns that it skipped a construct or could not follow "
+    "a value that may change an object (the codes are listed in docs/scoring.md), of the cell's "
+    "replies. Where this is high, the language's score rests on a partial reading: the engine "
+    "audit (`--audit N`) says how far it differs from what the engine builds."
+)
+
+
+def partial_text(mean: float | None, n: int) -> str:
+    """A cell's replies read in part, of its ``n`` replies (``k/n``), from the metric's mean."""
+    if mean is None or math.isnan(mean):
+        return "–"
+    return f"{round(mean * n)}/{n}"
+
+
+def _partial_cell(cell: CellSummary | None) -> str:
+    estimate = None if cell is None else cell.estimates.get(PARTIAL)
+    return "–" if estimate is None else partial_text(estimate.mean, estimate.n)
+
+
+def _with_partial(agg: Aggregate, mode: str, rows: list[list[str]]) -> list[list[str]]:
+    for row, model in zip(rows, agg.model_names(mode), strict=True):
+        for k, language in enumerate(agg.languages, start=1):
+            row[k] = _partial_cell(agg.cell(model, language, mode))
+    return rows
+
+
+def text_partial(agg: Aggregate, mode: str) -> list[str]:
+    """A line on the cells of ``mode`` with replies read in part; none when no reply was."""
+    cells = [
+        f"{c.model} {c.language} {_partial_cell(c)}"
+        for c in agg.cells
+        if c.mode == mode and PARTIAL in c.estimates and c.estimates[PARTIAL].mean > 0
+    ]
+    if not cells:
+        return []
+    return [f"Read in part (docs/scoring.md), mode {mode!r}: " + ", ".join(cells)]
 
 
 def _latex_grid(header: Sequence[str], rows: Sequence[Sequence[str]], caption: str) -> str:

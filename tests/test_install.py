@@ -114,6 +114,17 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "None", "None"]
+    # The engines' own files ship with the package: the three.js harness, the Unity facade and
+    # its driver.
+    shipped = in_venv(
+        [
+            str(python),
+            "-c",
+            "from audit.unity_engine import FACADE, DRIVER; from audit.three_engine import HARNESS; "
+            "print(len(FACADE), all(p.is_file() for p in (*FACADE, *DRIVER, HARNESS)))",
+        ]
+    )
+    assert shipped.stdout.split() == ["4", "True"], shipped.stderr
     # Replies parse on the local pool without ray; asking for Ray names the extra that brings it.
     replies = tmp_path / "replies.jsonl"
     record = {"scene_id": "s", "model": "m", "language": "json", "mode": "direct"}

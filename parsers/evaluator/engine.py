@@ -122,6 +122,11 @@ class Engine:
                 return kind.on_set
         return None
 
+    def owns(self, record: Record) -> bool:
+        """Whether ``record`` is one of the engine's objects: its fields are the engine's own
+        properties, which the engine's methods read (a deletion of one is not followed)."""
+        return bool(record.kind) and record.kind in self.kinds
+
     def is_inert(self, kind_name: str) -> bool:
         return any(kind.inert for kind in self.chain(kind_name))
 

@@ -535,6 +535,12 @@ class JavaScript(Dialect):
         if isinstance(obj, dict):
             if id(obj) not in self.frozen:
                 obj.pop(self.to_string(index), None)
+        elif isinstance(obj, Record) and ctx.interp.engine.owns(obj):
+            ctx.warning(
+                "eval.ignored_delete",
+                f"deleting {self.to_string(index)} of an engine object ({obj.kind}) is not"
+                " followed: the object keeps it",
+            )
         elif isinstance(obj, Record):
             obj.fields.pop(self.to_string(index), None)
         elif isinstance(obj, list):

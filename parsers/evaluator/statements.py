@@ -334,6 +334,14 @@ class StatementRunner(Calls):
                 obj = self.eval(target.obj, env)
                 if isinstance(obj, dict):
                     obj.pop(target.name, None)
+                elif isinstance(obj, Record) and self.engine.owns(obj):
+                    self.warning(
+                        "eval.ignored_delete",
+                        f"deleting {target.name} of an engine object ({obj.kind}) is not followed:"
+                        " the object keeps it",
+                        target.line,
+                        target.col,
+                    )
                 elif isinstance(obj, Record):
                     obj.fields.pop(target.name, None)
                 elif isinstance(obj, Unknown):

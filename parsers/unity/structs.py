@@ -1,5 +1,6 @@
 """Unity's value types for the static evaluator: ``Vector3`` (and ``Vector2``), ``Quaternion``,
-``Color`` and ``Color32``, with their constructors, constants, members and operators.
+``Color`` and ``Color32``, with their constructors, constants, members and operators
+(``Matrix4x4``: ``parsers.unity.matrices``).
 
 They are C# structs (``value_type`` records, copied on assignment). Matrices are Unity's own,
 in its left-handed frame: the rotation formulas are the usual ones, applied to left-handed
@@ -33,6 +34,7 @@ from parsers.evaluator import (
     is_number,
 )
 from parsers.evaluator.csharp_lib import set_out
+from parsers.unity import matrices
 from spatialbabel.colors import ENGINE_COLOR_CONSTANTS, color_from_text
 from spatialbabel.frames import (
     Matrix,
@@ -411,6 +413,9 @@ def register(engine: Engine) -> dict[str, Value]:
             "ColorUtility",
             {"TryParseHtmlString": Builtin("ColorUtility.TryParseHtmlString", _try_parse_html)},
         ),
+        "Matrix4x4": matrices.register(
+            engine, components, rotation_of, vec, quaternion_from_matrix
+        ),
     }
 
 
@@ -437,6 +442,9 @@ def _color_of(values: list[float]) -> Record:
 
 def struct_operators(op: str, left: Value, right: Value) -> Value:
     """Unity's operators on its structs; ``NotImplemented`` when neither side is one."""
+    product = matrices.matrix_operators(op, left, right)
+    if product is not NotImplemented:
+        return product
     if op == "neg":
         values = _vector_values(left)
         if values is not None:

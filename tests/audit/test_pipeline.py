@@ -104,3 +104,59 @@ def test_an_audit_finds_what_the_parser_cannot_follow(
     assert "| m | 0.50 [0.00, 1.00] (1/2), 1 failed in the engine |" in table
     assert "no engine" in table and "skipped: engine missing" in table
     assert "0 objects parsed, the engine built 1" in audit_text(report)
+
+
+def _unity(body: str) -> str:
+    return (
+        "```csharp\nusing UnityEngine;\npublic class Build : MonoBehaviour {\n  void Start() {\n"
+        f"{body}\n  }}\n}}\n```"
+    )
+
+
+UNITY_CUBE = _unity(
+    "    var c = GameObject.CreatePrimitive(PrimitiveType.Cube);\n"
+    "    c.transform.position = new Vector3(1f, 2f, 3f);"
+)
+#: A seeded System.Random: the engine draws a number the static parse cannot know.
+UNITY_RANDOM = _unity(
+    "    var r = new System.Random(3);\n"
+    "    var c = GameObject.CreatePrimitive(PrimitiveType.Sphere);\n"
+    "    c.transform.position = new Vector3(1f + (float)r.NextDouble() * 4f, 0.5f, 0f);"
+)
+UNITY_READS_A_FILE = _unity(
+    '    var text = System.IO.File.ReadAllText("/etc/hostname");\n'
+    "    GameObject.CreatePrimitive(PrimitiveType.Cube);"
+)
+
+
+@pytest.mark.mono
+@pytest.mark.skipif(sandbox_missing() is not None, reason=str(sandbox_missing()))
+def test_unity_replies_are_audited_in_mono(tmp_path: Path) -> None:
+    from audit.unity_audit import ENGINE
+
+    if ENGINE.missing() is not None:
+        pytest.skip(str(ENGINE.missing()))
+    predictions = tmp_path / "replies.jsonl"
+    predictions.write_text(
+        "".join(
+            json.dumps(
+                {"scene_id": s, "model": "m", "language": "unity", "mode": "direct", "output": t}
+            )
+            + "\n"
+            for s, t in (("u1", UNITY_CUBE), ("u2", UNITY_RANDOM), ("u3", UNITY_READS_A_FILE))
+        ),
+        encoding="utf-8",
+    )
+    report = audit_predictions(predictions, per_cell=5, seed=0, limits=Limits(seconds=10))
+    verdicts = {r.scene_id: r for r in report.replies}
+    assert verdicts["u1"].verdict == "agrees", verdicts["u1"].diff
+    assert verdicts["u2"].verdict == "disagrees"
+    assert "Sphere: centre (0, 0.5, 0), the engine's (2.17, 0.5, 0)" in verdicts["u2"].diff
+    assert verdicts["u3"].verdict == "engine_failed" and verdicts["u3"].run == "refused"
+    assert "refused by the C# reference check" in str(verdicts["u3"].stopped_by)
+    cell = report.cell("m", "unity")
+    assert cell is not None and (cell.audited, cell.compared, cell.agreeing) == (3, 2, 1)
+    (cost,) = report.engines
+    assert cost.language == "unity" and cost.engine.startswith("UnityEngine facade on Mono")
+    # The batch's compilation is the session's start-up; each run costs more than its parse.
+    assert cost.startup_seconds > 0 and cost.engine_seconds > cost.parse_seconds > 0

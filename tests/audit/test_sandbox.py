@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.engines import Session
 from audit.pipeline import describe_stop
 from audit.sandbox import Limits, Sandbox, python_binds, rlimit_setter, sandbox_missing
 from audit.sessions import ForkServerSession, OneShotSession, RunOutcome
@@ -83,7 +84,7 @@ PYTHON_STOPS = {
 
 
 def _escape_batch(
-    session: ForkServerSession | OneShotSession, escapes: dict[str, str], build: str
+    session: Session, escapes: dict[str, str], build: str
 ) -> dict[str, tuple[RunOutcome, RunOutcome]]:
     """Each escape, then a plain reply: the batch must go on after every attempt."""
     found = {}
@@ -359,3 +360,145 @@ def test_nodes_permission_model_alone_refuses_processes_and_files() -> None:
     )
     assert outcome.status == "ran" and outcome.blocked == []
     assert outcome.log.split() == ["ERR_ACCESS_DENIED"] * 3, outcome.log
+
+
+# --- C# (Unity: Mono and the UnityEngine facade) --------------------------------------------------
+
+
+def _unity_reply(body: str, members: str = "") -> str:
+    return (
+        "using System.Collections.Generic;\nusing UnityEngine;\n"
+        f"public class Escape : MonoBehaviour {{\n{members}\nvoid Start() {{\n{body}\n}}\n}}\n"
+    )
+
+
+def unity_escapes(port: int) -> dict[str, str]:
+    fork = '[System.Runtime.InteropServices.DllImport("libc")] static extern int fork();'
+    return {
+        "read": _unity_reply(f'Debug.Log(System.IO.File.ReadAllText("{OUTSIDE}"));'),
+        "write": _unity_reply(f'System.IO.File.WriteAllText("{ESCAPED}", "out");'),
+        "socket": _unity_reply(f'new System.Net.Sockets.TcpClient("127.0.0.1", {port});'),
+        "spawn": _unity_reply(f'System.Diagnostics.Process.Start("touch", "{ESCAPED}");'),
+        "fork_bomb": _unity_reply('while (true) System.Diagnostics.Process.Start("sh", "-c :");'),
+        "fork_by_pinvoke": _unity_reply("while (true) fork();", fork),
+        "reflection": _unity_reply(
+            'var read = System.Type.GetType("System.IO.File").GetMethod("ReadAllText", '
+            "new[] { typeof(string) });\n"
+            f'Debug.Log(read.Invoke(null, new object[] {{ "{OUTSIDE}" }}));'
+        ),
+        "allocate": _unity_reply(
+            "var kept = new List<byte[]>();\n"
+            "for (int i = 0; i < 10; i++) { var block = new byte[1 << 30];"
+            " for (int k = 0; k < block.Length; k += 4096) block[k] = 1; kept.Add(block); }"
+        ),
+        "loop": _unity_reply("while (true) { }"),
+        "exit": _unity_reply("System.Environment.Exit(0);"),
+    }
+
+
+#: What stops each C# attempt: the driver's check of what the compiled reply references, before
+#: any of it runs (the sandbox's walls stand behind it: see the test of the walls alone).
+UNITY_STOPS = {
+    "read": "read or write a file (System.IO): refused by the C# reference check",
+    "write": "read or write a file (System.IO): refused by the C# reference check",
+    "socket": "open a network connection (System.Net): refused by the C# reference check",
+    "spawn": "start or reach a process (System.Diagnostics): refused by the C# reference check",
+    "fork_bomb": "start or reach a process (System.Diagnostics): refused by the C# reference check",
+    "fork_by_pinvoke": "call native code (P/Invoke, DllImport): refused by the C# reference check",
+    "reflection": "reflect on a type (Type): refused by the C# reference check",
+    "allocate": "memory limit: an allocation past 3072 MiB failed",
+    "loop": "time limit: killed after 4 s of wall-clock time",
+    "exit": "reach the process's environment (Environment): refused by the C# reference check",
+}
+
+
+@pytest.mark.mono
+def test_unity_escapes_fail_are_reported_and_the_batch_goes_on(
+    listener: tuple[int, list[str]],
+) -> None:
+    from audit.unity_audit import ENGINE
+
+    if ENGINE.missing() is not None:
+        pytest.skip(str(ENGINE.missing()))
+    session = ENGINE.open(Sandbox(LIMITS))
+    build = _unity_reply("GameObject.CreatePrimitive(PrimitiveType.Cube);")
+    escapes = unity_escapes(listener[0])
+    # One batch compiles them all, a reply mcs rejects among them: it fails alone.
+    broken = "public class Broken : MonoBehaviour { void Start() { int x = ; } }"
+    jobs = [(name, code) for name, code in escapes.items()]
+    jobs += [(f"{name}-after", build) for name in escapes] + [("broken", broken)]
+    try:
+        session.prepare(jobs)
+        found = _escape_batch(session, escapes, build)
+        not_compiled = session.run("broken", broken)
+    finally:
+        session.close()
+    _check_escapes(found, UNITY_STOPS, listener, "Cube")
+    refused = [name for name, (attempt, _) in found.items() if attempt.status == "refused"]
+    assert sorted(refused) == sorted(set(escapes) - {"allocate", "loop"})
+    assert found["loop"][0].status == "timeout"
+    assert not_compiled.result is not None and "CS1525" in not_compiled.result["compile_error"]
+
+
+def test_the_sandbox_alone_holds_mono(listener: tuple[int, list[str]], tmp_path: Path) -> None:
+    """A C# program run by mono in the sandbox without the driver or its check: the mounts, the
+    network namespace, the seccomp filter and the memory limit refuse each attempt."""
+    from audit.sandbox import ENGINE_FILES, Bind, exported_filter
+    from audit.unity_audit import _mono_binds
+    from audit.unity_engine import mono_available
+
+    if not mono_available():
+        pytest.skip("Mono (mcs, mono) is not installed")
+    program = tmp_path / "Walls.cs"
+    program.write_text(
+        "using System;\nusing System.Runtime.InteropServices;\n"
+        "static class Walls {\n"
+        '  [DllImport("libc", SetLastError = true)] static extern int fork();\n'
+        "  static void Try(string what, Action attempt) {\n"
+        '    try { attempt(); Console.Error.WriteLine(what + " escaped"); }\n'
+        '    catch (Exception e) { Console.Error.WriteLine(what + " " + e.GetType().Name); }\n'
+        "  }\n"
+        "  static void Main() {\n"
+        f'    Try("read", () => System.IO.File.ReadAllText("{OUTSIDE}"));\n'
+        f'    Try("write", () => System.IO.File.WriteAllText("{ESCAPED}", "x"));\n'
+        '    Try("write-usr", () => System.IO.File.WriteAllText("/usr/x", "x"));\n'
+        '    Try("spawn", () => System.Diagnostics.Process.Start("true").WaitForExit());\n'
+        '    Console.Error.WriteLine("fork " + (fork() == -1 ? "refused " + Marshal.GetLastWin32Error() : "escaped"));\n'
+        '    Try("socket", () => new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork,'
+        " System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp)"
+        f'.Connect("127.0.0.1", {listener[0]}));\n'
+        '    Try("allocate", () => { var kept = new System.Collections.Generic.List<byte[]>();\n'
+        "      for (int i = 0; i < 10; i++) { var b = new byte[1 << 30];"
+        " for (int k = 0; k < b.Length; k += 4096) b[k] = 1; kept.Add(b); } });\n"
+        "  }\n}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        ["mcs", "-nologo", f"-out:{tmp_path / 'Walls.exe'}", str(program)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+    session = OneShotSession(
+        Sandbox(LIMITS),
+        ["mono", f"{ENGINE_FILES}/Walls.exe"],
+        name="mono",
+        binds=[*_mono_binds(), Bind(tmp_path, ENGINE_FILES)],
+        seccomp=exported_filter,
+    )
+    outcome = session.run("walls", "")
+    # The program prints no JSON (its lines go to the log): the run ends without a result.
+    assert outcome.exit_code == 0, outcome
+    lines = outcome.log.split("\n")
+    assert lines[:7] == [
+        "read DirectoryNotFoundException",  # not mounted
+        "write DirectoryNotFoundException",  # not mounted either
+        "write-usr UnauthorizedAccessException",  # a read-only bind (EROFS)
+        "spawn Win32Exception",  # seccomp: no fork, no clone of a process
+        "fork refused 1",  # EPERM
+        "socket SocketException",  # seccomp: no inet socket (EPERM, "Access denied")
+        "allocate OutOfMemoryException",  # RLIMIT_AS
+    ], outcome.log
+    assert not ESCAPED.exists()
+    assert listener[1] == []

@@ -14,6 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from audit.engine_scenes import EngineRun, expected_scene
+from audit.unity_engine import UnityRun
+from audit.unity_engine import expected_scene as unity_scene
 from spatialbabel import Scene
 
 FIXTURES: Final = Path(__file__).resolve().parents[2] / "fixtures"
@@ -50,6 +52,12 @@ def fixture_expected_scene(run: EngineRun, language: str) -> Scene:
     return expected_scene(
         run, language, ran=None if twin is None else f"the completed twin {twin.name}"
     )
+
+
+def unity_fixture_scene(run: UnityRun) -> Scene:
+    """The Unity facade's ``expected_scene`` of a fixture's run, naming its completed twin."""
+    twin = completed_twin("unity", run.name)
+    return unity_scene(run, ran=None if twin is None else f"the completed twin {twin.name}")
 
 
 def engine_reply_path(reply: Path) -> Path:

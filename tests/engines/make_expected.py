@@ -4,7 +4,7 @@
 
 For threejs the reply runs in node + three (``audit.three_engine``), for blender and open3d
 in the engine (``audit.engine_scenes.run_engine``), for unity in Mono against the UnityEngine
-facade (``tests.engines.unity_engine.run_unity``), and the scene it built is saved as
+facade (``audit.unity_engine.run_unity``), and the scene it built is saved as
 ``fixtures/<language>/<case>.expected.json``; a reply whose helper has no body runs as its
 completed twin ``<case>.completed.txt`` (``fixture_runs.engine_reply``). A case whose code the
 engine rejects, or that builds nothing, is reported and not written.
@@ -26,6 +26,7 @@ from tests.engines.fixture_runs import (
     fixture_cases,
     fixture_expected_scene,
     fixture_replies,
+    unity_fixture_scene,
 )
 
 
@@ -82,8 +83,7 @@ def write_three_expected(only: list[str] | None = None) -> int:
 
 
 def write_unity_expected(only: list[str] | None = None) -> int:
-    from tests.engines.unity_engine import expected_scene as unity_scene
-    from tests.engines.unity_engine import run_unity
+    from audit.unity_engine import run_unity
 
     cases = [(name, text) for name, text in fixture_cases("unity") if not only or name in only]
     runs = run_unity(
@@ -92,7 +92,7 @@ def write_unity_expected(only: list[str] | None = None) -> int:
     problems = 0
     for name, _ in cases:
         run = runs[name]
-        scene = unity_scene(run)
+        scene = unity_fixture_scene(run)
         if run.compile_error or run.errors or not scene.objects:
             print(
                 f"unity/{name}: {run.compile_error or run.errors}, {len(scene.objects)} objects;"

@@ -1,4 +1,4 @@
-"""The Unity harness on Mono (``unity_engine``): every Unity fixture compiles against the
+"""The Unity harness on Mono (``audit.unity_engine``): every Unity fixture compiles against the
 UnityEngine facade and runs, the stored ``<case>.expected.json`` is the scene it builds, the
 exact primitive of each expected object matches the facade's own vertices, and the facade
 itself does what Unity's scripting reference says (checked against numpy here, not against
@@ -14,18 +14,17 @@ import numpy as np
 import pytest
 
 from audit.engine_scenes import angles_are_right, reply_code
+from audit.unity_engine import UnityRun, candidate_prefixes, mono_available, run_unity
 from parsers.build import NativeObject, build_objects
 from parsers.result import Diagnostics
 from spatialbabel import Scene, language_frame, world_aabb
 from spatialbabel.frames import axis_rotation
 from spatialbabel.geometry import object_affine
-from tests.engines.fixture_runs import FIXTURES, engine_reply, fixture_cases
-from tests.engines.unity_engine import (
-    UnityRun,
-    candidate_prefixes,
-    expected_scene,
-    mono_available,
-    run_unity,
+from tests.engines.fixture_runs import (
+    FIXTURES,
+    engine_reply,
+    fixture_cases,
+    unity_fixture_scene,
 )
 
 pytestmark = [
@@ -69,12 +68,14 @@ def test_every_fixture_compiles_and_runs(case: str) -> None:
     run = _runs()[case]
     assert run.compile_error == "", run.compile_error
     assert run.errors == [], run.errors
+    # Nothing a fixture does is refused by the driver's check of what it references.
+    assert run.refused == [], run.refused
     assert (run.dropped_lines > 0) == (case in CUT_OFF), run.dropped_lines
 
 
 @pytest.mark.parametrize("case", CASES)
 def test_stored_expected_scene_is_what_mono_builds(case: str) -> None:
-    built = expected_scene(_runs()[case])
+    built = unity_fixture_scene(_runs()[case])
     stored = Scene.load(FIXTURES / "unity" / f"{case}.expected.json")
     assert built.objects, "the facade builds nothing"
     assert _close(built.to_dict(), stored.to_dict()), f"re-run make_expected unity --case {case}"
@@ -109,6 +110,20 @@ def test_exact_primitive_matches_facade_vertices(case: str) -> None:
             )
         else:
             assert np.all(v_lo >= e_lo - tol) and np.all(v_hi <= e_hi + tol), (obj.id, v_lo, e_lo)
+
+
+def test_a_reply_cut_after_a_whole_statement_keeps_it() -> None:
+    # Found by the engine audit on the demo's replies: the harness dropped the last whole line
+    # of a reply cut off between statements (a scale set just before the cut was lost).
+    code = (
+        "using UnityEngine;\npublic class B : MonoBehaviour {\n  void Start() {\n"
+        "    var c = GameObject.CreatePrimitive(PrimitiveType.Cube);\n"
+        "    c.transform.localScale = new Vector3(2f, 3f, 4f);\n    "
+    )
+    run = run_unity([("cut_between_statements", code)])["cut_between_statements"]
+    assert run.compile_error == "" and run.dropped_lines == 0
+    (cube,) = run.objects
+    assert np.allclose(np.ptp(cube.world_vertices, axis=0), (2, 3, 4))
 
 
 def test_cut_off_reply_keeps_its_whole_lines() -> None:

@@ -508,12 +508,17 @@ def _unity_ground(style: str) -> list[str]:
     ]
 
 
+def unity_angles(rotation: Matrix) -> tuple[float, float, float]:
+    """The Euler angles (degrees) Unity's ``Quaternion.Euler`` takes for a canonical turn."""
+    return matrix_to_euler(_UNITY_FLIP @ rotation @ _UNITY_FLIP, "YXZ")
+
+
 def _unity_call(obj: SceneObject) -> str:
     kind = obj.class_name
     # Cones and pyramids are built with their base on the mesh's origin.
     origin = _base_point(obj) if kind in ("cone", "pyramid") else np.asarray(obj.position)
     position = _UNITY_FLIP @ origin
-    angles = matrix_to_euler(_UNITY_FLIP @ obj.rotation_matrix @ _UNITY_FLIP, "YXZ")
+    angles = unity_angles(obj.rotation_matrix)
     color = obj.color or "white"
     return (
         f'        Create(Shape.{kind.capitalize()}, "{color}", "{rgb_to_hex(_rgb(obj)).upper()}", '
@@ -556,7 +561,7 @@ def write_unity_idioms(scene: Scene, variant: Variant) -> str:
 
 # --- Blender ----------------------------------------------------------------------------------
 
-_BLENDER_TO_NATIVE: Final = np.linalg.inv(
+BLENDER_TO_NATIVE: Final = np.linalg.inv(
     np.block(
         [
             [language_frame("blender").to_canonical, np.zeros((3, 1))],
@@ -676,7 +681,7 @@ def _blender_ground(style: str) -> list[str]:
         ]
     # In the other frame: thin along Blender's Y as a Y-up habit has it, in front of everything.
     centre, size = _slab(style, in_front=True)
-    to_native = _BLENDER_TO_NATIVE[:3, :3]
+    to_native = BLENDER_TO_NATIVE[:3, :3]
     location, scale = to_native @ centre, np.abs(to_native) @ size
     comment = (
         "# Floor: a thin slab, its top at z = 0"
@@ -692,17 +697,31 @@ def _blender_ground(style: str) -> list[str]:
     ]
 
 
-def _blender_call(obj: SceneObject, variant: Variant) -> str:
-    native = _BLENDER_TO_NATIVE @ object_affine(obj)
+def blender_basis(obj: SceneObject, procedural: bool) -> Matrix:
+    """The world matrix (Blender's frame) of the Blender object that makes ``obj`` from
+    ``add_object``'s unit shapes (the operators' meshes along Blender's local Z; the pyramid,
+    and the cone of a procedural reply, standing on their origin)."""
+    native = BLENDER_TO_NATIVE @ object_affine(obj)
     # The operators' meshes lie along Blender's local Z (Y_TO_Z); the UV sphere has no axis.
     basis = native if obj.class_name == "sphere" else native @ np.linalg.inv(Y_TO_Z)
-    if obj.class_name == "pyramid" or (obj.class_name == "cone" and variant.procedural):
+    if obj.class_name == "pyramid" or (obj.class_name == "cone" and procedural):
         # pyramid_mesh() and cone_mesh() stand on their origin: the middle of their base.
         lift = np.eye(4)
         lift[2, 3] = -0.5
         basis = basis @ lift
+    return np.asarray(basis, dtype=float)
+
+
+def blender_trs(
+    basis: Matrix,
+) -> tuple[list[float], tuple[float, float, float], list[float]]:
+    """Location, Euler XYZ angles (radians) and scale of a Blender object's matrix."""
     location, rotation, scale = decompose_trs(basis)
-    angles = matrix_to_blender_euler(rotation, "XYZ")
+    return location, matrix_to_blender_euler(rotation, "XYZ"), scale
+
+
+def _blender_call(obj: SceneObject, variant: Variant) -> str:
+    location, angles, scale = blender_trs(blender_basis(obj, variant.procedural))
     linear = (*srgb_to_linear(_rgb(obj)), 1.0)
     arguments = [f'"{obj.class_name}"', f'"{obj.id}"', _tuple(location), _tuple(scale)]
     if any(abs(a) > 0 for a in angles):

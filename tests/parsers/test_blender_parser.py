@@ -329,3 +329,17 @@ def test_python_2_in_blender_is_read_and_said_never_to_run() -> None:
     # What a print statement prints is still evaluated.
     (cube,) = objects('print "made", bpy.ops.mesh.primitive_cube_add(size=1)')
     assert cube.size == pytest.approx((1.0, 1.0, 1.0))
+
+
+def test_deleting_an_objects_own_property_is_not_followed_and_said() -> None:
+    # Blender refuses `del obj.location`; the reader keeps the property and says so (it once
+    # raised KeyError on the object's next use).
+    code = (
+        "```python\nimport bpy\nbpy.ops.mesh.primitive_cube_add(location=(1, 2, 3))\n"
+        "obj = bpy.context.active_object\ndel obj.location\nobj.location.x = 4\n"
+        "bpy.context.collection.objects.link(obj.copy())\n```"
+    )
+    result = parse(code, "blender")
+    codes = [d.code for d in result.diagnostics]
+    assert "parse.internal" not in codes and codes.count("eval.ignored_delete") == 1
+    assert [o.position[0] for o in result.scene.objects] == [4.0, 4.0]

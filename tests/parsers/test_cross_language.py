@@ -30,6 +30,8 @@ import pytest
 
 from audit.engine_scenes import expected_scene, reply_code, run_engine
 from audit.three_engine import engine_scene, ensure_three, node_available, run_three
+from audit.unity_engine import expected_scene as unity_scene
+from audit.unity_engine import mono_available, run_unity
 from parsers import ParseResult, parse
 from scoring.reply import ReplyScore, score_reply
 from spatialbabel import CLASSES, Scene, SceneObject, world_aabb
@@ -38,8 +40,6 @@ from synth.cameras import scene_cameras
 from synth.layout import LayoutRules, sample_layout
 from synth.tiers import TIERS
 from tests.engines.fixture_runs import compare_scenes
-from tests.engines.unity_engine import expected_scene as unity_scene
-from tests.engines.unity_engine import mono_available, run_unity
 from tests.parsers.idiom_replies import GROUND_STYLES, IDIOM_WRITERS, Variant
 
 #: Two scenes of each tier as the generator lays them out, then two whose objects are turned

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from parsers import parse, write
@@ -72,10 +72,31 @@ def mutated_replies(draw: st.DrawFn) -> str:
     return reply
 
 
+#: A reply that deletes an object's own transform before cloning it: three.js's clone then
+#: reads a rotation that is gone; the reader once raised KeyError: 'rotation' here.
+DELETED_TRANSFORM = fenced(
+    "const scene = new THREE.Scene();\n"
+    "const mesh = new THREE.Mesh(new THREE.BoxGeometry(1, 1, 1));\n"
+    "delete mesh.rotation;\n"
+    "delete mesh['quaternion'];\n"
+    "const copy = mesh.clone();\n"
+    "copy.lookAt(1, 2, 3);\n"
+    "scene.add(mesh, copy);"
+)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_replies())
+@example(DELETED_TRANSFORM)
 def test_mutated_replies(reply: str) -> None:
     assert_sound(reply)
+
+
+def test_a_deleted_transform_is_kept_with_a_warning() -> None:
+    result = assert_sound(DELETED_TRANSFORM)
+    deleted = [d for d in result.diagnostics if d.code == "eval.ignored_delete"]
+    assert [d.line for d in deleted] == [4, 5]
+    assert len(result.scene.objects) == 2
 
 
 def test_one_megabyte_of_garbage() -> None:

@@ -1,5 +1,5 @@
 """The Unity parser. Every Unity fixture's expected scene is what Mono builds from the reply,
-compiled against the UnityEngine facade (``tests/engines/unity_engine.py``; the stored file is
+compiled against the UnityEngine facade (``audit/unity_engine.py``; the stored file is
 checked against a fresh run by ``tests/engines/test_unity_engine.py``, marker ``mono``), and the
 reply must parse to that scene."""
 

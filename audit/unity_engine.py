@@ -1,22 +1,28 @@
-"""The Unity harness: a reply's C# compiled by Mono's ``mcs`` against a UnityEngine facade
-(``tests/engines/unity/``) and run by ``mono``; the scene it builds, in the canonical frame, is
-the expected side of the Unity parity tests.
+"""The Unity engine: a reply's C# compiled by Mono's ``mcs`` against a UnityEngine facade
+(``audit/unity/``) and run by ``mono``; the scene it builds, in the canonical frame, is the
+expected side of the Unity parity tests and the engine's side of the audit
+(``audit.unity_audit``).
 
 The facade is Unity's scripting API as its reference documents it, written in C#: value types
 of floats with Unity's operators, ``Quaternion.Euler`` turning about Z, then X, then Y,
 Transforms with parents (``SetParent(p, worldPositionStays)``, ``lossyScale``),
 ``GameObject.CreatePrimitive`` with Unity's primitive sizes, components, ``Instantiate``,
-``Destroy``, meshes, materials instantiated on first read. Its driver (``unity/Harness.cs``)
-runs what the Unity parser takes for entry points and prints each GameObject: name, whether it
-is active and rendered, the built-in primitive its mesh is (or the mesh's vertices), its
-``localToWorldMatrix`` and its material's colour.
+``Destroy``, meshes, materials instantiated on first read. Its driver (``unity/Harness.cs``, an
+assembly of its own) checks what each reply's compiled code references (``unity/ReplyCheck.cs``:
+no files, processes, network, native code or reflection), runs what the Unity parser takes for
+entry points and prints each GameObject: name, whether it is active and rendered, the built-in
+primitive its mesh is (or the mesh's vertices), its ``localToWorldMatrix`` and its material's
+colour.
 
-Every reply of a run is compiled in ONE mcs invocation, each in a namespace of its own
-(``Fixture_<case>``); the facade is compiled once into ``UnityEngine.dll``; both are kept
-under the temp directory by content hash, with the runs' results. A reply mcs rejects is
-compiled alone again, its last lines dropped one at a time and its open blocks closed
-(``compilable_code``), as far as it compiles: what the model managed to write; the run says
-how many lines it dropped, or why nothing compiled.
+Every reply of a run is compiled in ONE mcs invocation into one library, each reply in a
+namespace of its own (``Reply_<case>``); the facade and the driver are compiled once
+(``UnityEngine.dll``, ``UnityHarness.exe``), kept under the temp directory by content hash, with
+the runs' results. A reply mcs rejects is left out of the batch (which compiles again without
+it) and compiled alone, its last lines dropped one at a time and its open blocks closed
+(``compilable_code``), as far as it compiles: what the model managed to write; the run says how
+many lines it dropped, or why nothing compiled. ``run_unity`` runs mcs and mono on the host (the
+tests' own fixtures); the audit runs the same compilation and driver in its sandbox, one process
+per reply.
 
 The expected scene reads each rendered object with the parsers' own readings of what is not a
 world-space fact: the class a mesh's vertices show (``parsers.custom_mesh``), and the class a
@@ -33,8 +39,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -47,13 +55,17 @@ from parsers.result import Diagnostics
 from parsers.unity.naming import decide_class
 from spatialbabel import Scene
 from spatialbabel.geometry import primitive_aabb
-from tests.engines.fixture_runs import completed_twin
 
 Array = NDArray[np.float64]
 
 HERE: Final = Path(__file__).resolve().parent
 FACADE: Final = tuple(sorted((HERE / "unity").glob("Unity*.cs")))
-DRIVER: Final = HERE / "unity" / "Harness.cs"
+#: The driver and the check it makes of each reply, compiled into ``UnityHarness.exe``.
+DRIVER: Final = (HERE / "unity" / "Harness.cs", HERE / "unity" / "ReplyCheck.cs")
+#: The driver's exit code for a reply the check refused.
+REFUSED_EXIT: Final = 3
+#: How each reply's namespace begins (the driver runs ``Reply_<case>``).
+NAMESPACE: Final = "Reply_"
 #: The classes of Unity's primitives; planes and quads are the ground.
 PRIMITIVE_CLASSES: Final = {
     "Cube": "cube",
@@ -64,7 +76,8 @@ PRIMITIVE_CLASSES: Final = {
 GROUND_PRIMITIVES: Final = frozenset({"Plane", "Quad"})
 #: Unity's left-handed axes in the canonical frame's terms (as the parser composes them).
 _FLIP_Z: Final = np.diag([1.0, 1.0, -1.0, 1.0])
-_MCS: Final = ("-nologo", "-warn:0", "-langversion:7.2", "-r:System.Core.dll")
+#: The options every mcs call of the harness takes.
+MCS_OPTIONS: Final = ("-nologo", "-warn:0", "-langversion:7.2", "-r:System.Core.dll")
 _USING = re.compile(r"^\s*using\s+(static\s+)?[A-Za-z_][\w.]*\s*(=\s*[A-Za-z_][\w.<>, ]*)?;\s*$")
 _ERROR = re.compile(r"^(?P<file>[^(\s]+)\.cs\(\d+,\d+\): error (?P<message>.*)$", re.MULTILINE)
 _TYPE_DECLARATION = re.compile(r"\b(class|struct|interface|enum|record)\s+[A-Za-z_]")
@@ -98,6 +111,8 @@ class UnityRun:
     #: What mcs said when no prefix of the reply compiled.
     compile_error: str = ""
     dropped_lines: int = 0
+    #: What the driver's check refused before running the reply (it then ran nothing).
+    refused: list[str] = field(default_factory=list)
 
 
 # --- the code mono compiles -----------------------------------------------------------------------
@@ -131,12 +146,12 @@ def _split_usings(code: str) -> tuple[list[str], str]:
 
 
 def wrapped(case: str, code: str) -> str:
-    """``code`` in ``namespace Fixture_<case>``, its leading ``using`` directives inside (the
+    """``code`` in ``namespace Reply_<case>``, its leading ``using`` directives inside (the
     line numbers stay those of the code: the namespace opens on its first line)."""
     usings, body = _split_usings(code)
     if not any(u.startswith("using UnityEngine;") for u in usings):
         usings.append("using UnityEngine;")
-    return f"namespace Fixture_{case} {{ {' '.join(usings)}\n{body}\n}}\n"
+    return f"namespace {NAMESPACE}{case} {{ {' '.join(usings)}\n{body}\n}}\n"
 
 
 def _open_blocks(code: str) -> int:
@@ -168,6 +183,12 @@ def candidate_prefixes(code: str, limit: int = 60) -> list[tuple[str, int]]:
 
 # --- compiling and running -------------------------------------------------------------------------
 
+#: Runs mcs with these arguments in a folder (the cases' sources there, the output written
+#: there): its exit code and messages. The host's ``host_mcs``, or the audit's sandboxed one.
+McsRunner = Callable[[list[str], Path], tuple[int, str]]
+#: The facade's library, the driver and the replies, as the compiler sees them.
+BUILD_FILES: Final = ("UnityEngine.dll", "UnityHarness.exe")
+
 
 def _cache() -> Path:
     folder = Path(tempfile.gettempdir()) / "spatialbabel-unity-harness"
@@ -183,61 +204,74 @@ def _digest(*parts: str) -> str:
     return digest.hexdigest()[:24]
 
 
+@cache
 def _mcs_version() -> str:
     return subprocess.run(["mcs", "--version"], capture_output=True, text=True, check=False).stdout
 
 
-def facade_library() -> Path:
-    """``UnityEngine.dll``, compiled from the facade once per content."""
-    sources = [p.read_text(encoding="utf-8") for p in FACADE]
-    folder = _cache() / f"facade-{_digest(_mcs_version(), *_MCS, *sources)}"
-    library = folder / "UnityEngine.dll"
-    if library.exists():
-        return library
-    # Compiled under its own name (an assembly's name is its file's), then moved into place.
-    staging = folder / f"staging-{os.getpid()}"
-    staging.mkdir(parents=True, exist_ok=True)
-    partial = staging / "UnityEngine.dll"
-    done = subprocess.run(
-        ["mcs", *_MCS, "-target:library", f"-out:{partial}", *map(str, FACADE)],
+def _mcs(arguments: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["mcs", *MCS_OPTIONS, *arguments],
+        cwd=cwd,
         capture_output=True,
         text=True,
         check=False,
         timeout=600,
     )
-    if done.returncode != 0:
-        raise RuntimeError(f"the UnityEngine facade does not compile:\n{done.stdout[-4000:]}")
-    os.replace(partial, library)
+
+
+def host_mcs(arguments: list[str], folder: Path) -> tuple[int, str]:
+    """mcs run on the host, in ``folder``."""
+    done = _mcs(arguments, folder)
+    return done.returncode, done.stdout + done.stderr
+
+
+def engine_folder() -> Path:
+    """The folder holding ``UnityEngine.dll`` (the facade) and ``UnityHarness.exe`` (the driver,
+    compiled against it; mono finds the facade beside it), built once per content."""
+    sources = [p.read_text(encoding="utf-8") for p in (*FACADE, *DRIVER)]
+    folder = _cache() / f"engine-{_digest(_mcs_version(), *MCS_OPTIONS, *sources)}"
+    if all((folder / name).exists() for name in BUILD_FILES):
+        return folder
+    # Built under their own names (an assembly's name is its file's), then moved into place.
+    staging = folder / f"staging-{os.getpid()}"
+    staging.mkdir(parents=True, exist_ok=True)
+    steps = (
+        ["-target:library", f"-out:{staging / BUILD_FILES[0]}", *map(str, FACADE)],
+        [f"-r:{staging / BUILD_FILES[0]}", f"-out:{staging / BUILD_FILES[1]}", *map(str, DRIVER)],
+    )
+    for arguments in steps:
+        done = _mcs(arguments)
+        if done.returncode != 0:
+            raise RuntimeError(f"the Unity engine does not compile:\n{done.stdout[-4000:]}")
+    for name in BUILD_FILES:
+        os.replace(staging / name, folder / name)
     shutil.rmtree(staging, ignore_errors=True)
-    return library
+    return folder
 
 
-def _compile(folder: Path, library: Path, sources: dict[str, str], output: str) -> dict[str, str]:
-    """Compile the driver and ``sources`` (case -> code) into ``folder/output``; the cases mcs
-    rejects are left out (and compiled again without them), with its messages."""
+def facade_library() -> Path:
+    """``UnityEngine.dll``, compiled from the facade once per content."""
+    return engine_folder() / BUILD_FILES[0]
+
+
+def compile_cases(
+    folder: Path, library: str, sources: dict[str, str], output: str, mcs: McsRunner
+) -> dict[str, str]:
+    """Compile ``sources`` (case -> wrapped code) into the library ``folder/output`` against
+    the facade at ``library`` (a path as mcs sees it); the cases mcs rejects are left out (and
+    the rest compiled again without them), with its messages."""
     rejected: dict[str, str] = {}
     batch = dict(sources)
     while batch:
         for case, text in batch.items():
             (folder / f"{case}.cs").write_text(text, encoding="utf-8")
-        done = subprocess.run(
-            [
-                "mcs",
-                *_MCS,
-                f"-r:{library}",
-                f"-out:{folder / output}",
-                str(DRIVER),
-                *(str(folder / f"{case}.cs") for case in batch),
-            ],
-            cwd=folder,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=600,
+        code, messages = mcs(
+            ["-target:library", f"-r:{library}", f"-out:{output}", *(f"{c}.cs" for c in batch)],
+            folder,
         )
-        if done.returncode == 0:
+        if code == 0:
             return rejected
-        messages = done.stdout + done.stderr
         failing = {Path(m.group("file")).name for m in _ERROR.finditer(messages)} & set(batch)
         if not failing:
             raise RuntimeError(f"mcs failed without naming a reply:\n{messages[-4000:]}")
@@ -245,28 +279,67 @@ def _compile(folder: Path, library: Path, sources: dict[str, str], output: str) 
             rejected[case] = "; ".join(
                 m.group("message")
                 for m in _ERROR.finditer(messages)
-                if m.group("file").endswith(case)
+                if Path(m.group("file")).name == case
             )
             del batch[case]
     return rejected
 
 
+@dataclass
+class Compiled:
+    """Where a reply was compiled to (``assembly`` None: no prefix of it compiles)."""
+
+    case: str
+    assembly: str | None
+    dropped_lines: int = 0
+    compile_error: str = ""
+    #: Seconds spent compiling this reply alone (after the batch rejected it).
+    alone_seconds: float = 0.0
+
+
+def compile_replies(
+    folder: Path, library: str, prepared: dict[str, str], mcs: McsRunner, batch: str
+) -> dict[str, Compiled]:
+    """Compile ``prepared`` (case -> code as ``script_code`` gives it) in one mcs call into
+    ``folder/<batch>.dll``; a reply mcs rejects is compiled alone without its last lines, one
+    at a time, its open blocks closed, into ``folder/<case>.dll``."""
+    sources = {case: wrapped(case, code) for case, code in prepared.items()}
+    rejected = compile_cases(folder, library, sources, f"{batch}.dll", mcs)
+    compiled = {c: Compiled(c, f"{batch}.dll") for c in sources if c not in rejected}
+    for case, message in rejected.items():
+        started = time.perf_counter()
+        compiled[case] = Compiled(case, None, compile_error=message)
+        # The whole code with its open blocks closed first: a reply cut off after a whole
+        # statement keeps it (the batch compiled it with its blocks left open).
+        for attempt, lines in candidate_prefixes(prepared[case]):
+            alone = {case: wrapped(case, attempt)}
+            if not compile_cases(folder, library, alone, f"{case}.dll", mcs):
+                compiled[case] = Compiled(case, f"{case}.dll", lines)
+                break
+        compiled[case].alone_seconds = time.perf_counter() - started
+    return compiled
+
+
+def not_compiled(compiled: Compiled) -> dict[str, Any]:
+    """The report of a reply no prefix of which compiles: nothing built, mcs's reason."""
+    return {"objects": [], "errors": [], "compile_error": compiled.compile_error}
+
+
 def run_unity(cases: Sequence[tuple[str, str]], *, cache: bool = True) -> dict[str, UnityRun]:
-    """Run each ``(case, code)`` in Mono against the facade; each case's run, by case.
-    ``cache`` False compiles and runs afresh (a benchmark's baseline)."""
-    library = facade_library()
+    """Run each ``(case, code)`` in Mono against the facade, on the host; each case's run, by
+    case. ``cache`` False compiles and runs afresh (a benchmark's baseline)."""
+    engine = engine_folder()
     prepared = {case: script_code(code) for case, code in cases}
     if not cache:
-        fresh = _run_fresh(library, prepared)
+        fresh = _run_fresh(engine, prepared)
         return {case: read_run(case, fresh[case]) for case, _ in cases}
     key = _digest(
-        library.parent.name,  # the facade's own content key
-        DRIVER.read_text(encoding="utf-8"),
+        engine.name,  # the facade's and the driver's own content key
         *(f"{c}\0{t}" for c, t in sorted(prepared.items())),
     )
     cached = _cache() / f"runs-{key}.json"
     if not cached.exists():
-        results = _run_fresh(library, prepared)
+        results = _run_fresh(engine, prepared)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
         partial.write_text(json.dumps(results), encoding="utf-8")
         os.replace(partial, cached)
@@ -274,39 +347,35 @@ def run_unity(cases: Sequence[tuple[str, str]], *, cache: bool = True) -> dict[s
     return {case: read_run(case, stored[case]) for case, _ in cases}
 
 
-def _run_fresh(library: Path, prepared: dict[str, str]) -> dict[str, Any]:
+def _run_fresh(engine: Path, prepared: dict[str, str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="sb_unity_") as tmp:
         folder = Path(tmp)
-        shutil.copy(library, folder / "UnityEngine.dll")
-        sources = {case: wrapped(case, code) for case, code in prepared.items()}
-        rejected = _compile(folder, library, sources, "batch.exe")
+        library = str(engine / BUILD_FILES[0])
+        compiled = compile_replies(folder, library, prepared, host_mcs, "replies")
         answers: dict[str, Any] = {}
-        dropped: dict[str, int] = {}
-        if len(rejected) < len(sources):
-            _execute(folder, "batch.exe", [c for c in sources if c not in rejected], answers)
-        for case, message in rejected.items():
-            for attempt, lines in candidate_prefixes(prepared[case])[1:]:
-                alone = {case: wrapped(case, attempt)}
-                if not _compile(folder, library, alone, f"{case}.exe"):
-                    _execute(folder, f"{case}.exe", [case], answers)
-                    dropped[case] = lines
-                    break
+        by_assembly: dict[str, list[str]] = {}
+        for case, item in compiled.items():
+            if item.assembly is None:
+                answers[case] = not_compiled(item)
             else:
-                answers[case] = {"objects": [], "errors": [], "compile_error": message}
-        for case in sources:
-            answers[case]["dropped_lines"] = dropped.get(case, 0)
+                by_assembly.setdefault(item.assembly, []).append(case)
+        for assembly, ran in by_assembly.items():
+            _execute(engine, folder, assembly, ran, answers)
+        for case, item in compiled.items():
+            answers[case]["dropped_lines"] = item.dropped_lines
         return answers
 
 
-def _execute(folder: Path, program: str, cases: list[str], answers: dict[str, Any]) -> None:
+def _execute(
+    engine: Path, folder: Path, assembly: str, cases: list[str], answers: dict[str, Any]
+) -> None:
     done = subprocess.run(
-        ["mono", str(folder / program), str(folder), *cases],
+        ["mono", str(engine / BUILD_FILES[1]), str(folder / assembly), str(folder), *cases],
         cwd=folder,
         capture_output=True,
         text=True,
         check=False,
         timeout=600,
-        env={**os.environ, "MONO_PATH": str(folder)},
     )
     if done.returncode != 0:
         raise RuntimeError(f"the Unity harness failed:\n{done.stderr[-4000:]}")
@@ -342,6 +411,7 @@ def read_run(case: str, answer: dict[str, Any]) -> UnityRun:
         errors=list(answer.get("errors", [])),
         compile_error=answer.get("compile_error", ""),
         dropped_lines=int(answer.get("dropped_lines", 0)),
+        refused=list(answer.get("refused", [])),
     )
     for record in answer["objects"]:
         name = record["name"]
@@ -392,15 +462,17 @@ def read_run(case: str, answer: dict[str, Any]) -> UnityRun:
     return run
 
 
-def expected_scene(run: UnityRun, engine: str = "mono + UnityEngine facade") -> Scene:
-    """The canonical scene the facade built, with what was left out and what went wrong."""
+#: The engine, as a scene's ``expected_from`` names it.
+ENGINE_LABEL: Final = "mono + UnityEngine facade"
+
+
+def expected_scene(run: UnityRun, engine: str = ENGINE_LABEL, *, ran: str | None = None) -> Scene:
+    """The canonical scene the facade built, with what was left out and what went wrong
+    (``ran``: what the engine ran when it was not the reply itself, e.g. a completed twin)."""
     notes = Diagnostics()
     natives = [NativeObject(o.class_name, o.unit_to_native, o.rgb, o.name) for o in run.objects]
     objects = build_objects("unity", natives, notes)
-    meta: dict[str, Any] = {"expected_from": engine}
-    twin = completed_twin("unity", run.name)
-    if twin is not None:
-        meta["expected_from"] = f"{engine}, running the completed twin {twin.name}"
+    meta: dict[str, Any] = {"expected_from": engine if ran is None else f"{engine}, running {ran}"}
     left_out = run.left_out + [d.message for d in notes.items if d.code == "build.ground_removed"]
     if left_out:
         meta["left_out"] = left_out
@@ -410,13 +482,18 @@ def expected_scene(run: UnityRun, engine: str = "mono + UnityEngine facade") -> 
         meta["engine_errors"] = run.errors
     if run.compile_error:
         meta["compile_error"] = run.compile_error
+    if run.refused:
+        meta["refused"] = run.refused
     return Scene(run.name, tuple(objects), meta=meta)
 
 
 __all__ = [
+    "Compiled",
     "UnityObject",
     "UnityRun",
     "candidate_prefixes",
+    "compile_replies",
+    "engine_folder",
     "expected_scene",
     "facade_library",
     "mono_available",

@@ -1,8 +1,12 @@
-// The Unity harness's driver: for each reply compiled into this assembly (namespace
-// Fixture_<case>), reset the scene, run what Unity (or its editor) would run, and write what
-// the scene holds as JSON: each GameObject's name, whether it is active and rendered, its
-// mesh (the built-in primitive it is, and its vertices), its localToWorldMatrix and its
-// material's colour.
+// The Unity harness's driver, an assembly of its own (UnityHarness.exe, compiled once against
+// the facade): it loads the replies' assembly (each reply in a namespace of its own), and for
+// each reply asked for checks what the reply's compiled code references (ReplyCheck), resets
+// the scene, runs what Unity (or its editor) would run, and writes what the scene holds as
+// JSON: each GameObject's name, whether it is active and rendered, its mesh (the built-in
+// primitive it is, and its vertices), its localToWorldMatrix and its material's colour.
+//
+//     mono UnityHarness.exe replies.dll OUT case...    one file OUT/<case>.json per case
+//     mono UnityHarness.exe replies.dll - case         the case's report on stdout (the audit)
 //
 // What runs is what the Unity parser takes for entry points (parsers/unity/parser.py): every
 // class declaring Awake, OnEnable or Start is made (a MonoBehaviour on one "Script Host"
@@ -11,6 +15,11 @@
 // [DidReloadScripts]; failing all those, parameterless methods named like a scene builder
 // (Build..., Create..., Main). An exception in one method is logged and the next runs, as
 // Unity goes on after a script's exception.
+//
+// A reply whose code references what ReplyCheck refuses (files, processes, the network,
+// native code, reflection) is not run at all: each refusal is written to stderr as a line the
+// audit reads ("\0sandbox-blocked {json}"); on stdout nothing, exit code 3 (the audit), or in
+// the case's file the refusals and no object.
 using System;
 using System.Collections.Generic;
 using System.Globalization;
@@ -31,19 +40,31 @@ static class UnityHarness
     };
     static readonly Regex Builder = new Regex("^(Build|Create|Generate|Setup|SetUp|Spawn|Make|Construct|Init)", RegexOptions.IgnoreCase);
     const BindingFlags Declared = BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.DeclaredOnly;
+    public const int Refused = 3;
 
     static int Main(string[] args)
     {
         Thread.CurrentThread.CurrentCulture = CultureInfo.InvariantCulture;
         Thread.CurrentThread.CurrentUICulture = CultureInfo.InvariantCulture;
-        Assembly scripts = typeof(UnityHarness).Assembly;
-        for (int i = 1; i < args.Length; i++)
+        Assembly scripts = Assembly.LoadFrom(args[0]);
+        bool toStdout = args[1] == "-";
+        for (int i = 2; i < args.Length; i++)
         {
-            string ns = "Fixture_" + args[i];
+            string ns = "Reply_" + args[i];
+            var refusals = ReplyCheck.Refusals(scripts, ns);
+            if (refusals.Count > 0)
+            {
+                foreach (var r in refusals.Take(20))
+                    Console.Error.WriteLine("\0sandbox-blocked {\"what\": " + Text(r.Key) + ", \"detail\": " + Text(r.Value) + ", \"stopped_by\": \"C# reference check (before running)\"}");
+                if (toStdout) return Refused;
+                File.WriteAllText(Path.Combine(args[1], args[i] + ".json"), RefusedReport(refusals));
+                continue;
+            }
             Scene.Reset(scripts, ns);
             try { Run(scripts, ns); }
             catch (Exception e) { Scene.Errors.Add("harness: " + e.GetType().Name + ": " + e.Message); }
-            File.WriteAllText(Path.Combine(args[0], args[i] + ".json"), Report());
+            if (toStdout) Console.Out.Write(Report());
+            else File.WriteAllText(Path.Combine(args[1], args[i] + ".json"), Report());
         }
         return 0;
     }
@@ -58,7 +79,7 @@ static class UnityHarness
     static void Run(Assembly scripts, string ns)
     {
         var top = scripts.GetTypes()
-            .Where(t => t.Namespace != null && (t.Namespace == ns || t.Namespace.StartsWith(ns + ".")) && t.IsClass && !t.IsNested)
+            .Where(t => ReplyCheck.InNamespace(t, ns) && t.IsClass && !t.IsNested)
             .OrderBy(t => t.MetadataToken)
             .ToList();
         bool ran = false;
@@ -124,6 +145,12 @@ static class UnityHarness
             else b.Append(c);
         }
         return b.Append('"').ToString();
+    }
+
+    static string RefusedReport(List<KeyValuePair<string, string>> refusals)
+    {
+        return "{\"objects\": [], \"errors\": [], \"refused\": ["
+            + string.Join(", ", refusals.Select(r => Text(r.Key + ": " + r.Value))) + "]}";
     }
 
     static string Report()

@@ -8,6 +8,9 @@ using System.Collections.Generic;
 using System.Linq;
 using System.Reflection;
 
+// The driver reads the scene; the replies, compiled into an assembly of their own, cannot.
+[assembly: System.Runtime.CompilerServices.InternalsVisibleTo("UnityHarness")]
+
 namespace UnityEngine
 {
     public sealed class GameObject : Object
@@ -348,8 +351,9 @@ namespace UnityEngine
         }
     }
 
-    // What the harness reads that scripts cannot.
-    public static class Facade
+    // What the harness reads that scripts cannot (internal: only the driver's assembly,
+    // UnityHarness, sees it).
+    internal static class Facade
     {
         public static bool Destroyed(Object o) { return o.destroyed; }
         public static bool ColourSet(Material m) { return m.colourSet; }
@@ -357,7 +361,7 @@ namespace UnityEngine
     }
 
     // The scene: every GameObject made, the scripts waiting for Start.
-    public static class Scene
+    internal static class Scene
     {
         internal static readonly List<GameObject> objects = new List<GameObject>();
         static readonly List<MonoBehaviour> pendingStart = new List<MonoBehaviour>();
@@ -393,7 +397,7 @@ namespace UnityEngine
             if (local != null) return local;
             if (ScriptAssembly != null)
                 foreach (var t in ScriptAssembly.GetTypes())
-                    if (t.Name == name && (t.Namespace ?? "").StartsWith(ScriptNamespace)) return t;
+                    if (t.Name == name && ((t.Namespace ?? "") == ScriptNamespace || (t.Namespace ?? "").StartsWith(ScriptNamespace + "."))) return t;
             throw new ArgumentException("no component type " + name);
         }
 
