@@ -184,6 +184,8 @@ HAND = {
     "position_rmse": math.sqrt(0.125),
     # The cylinder's exact world box is 1 x 2 x 1 against the sphere's 1 x 1 x 1.
     "world_extent_error": (0.2 / math.sqrt(3) + 1 / math.sqrt(3)) / 2,
+    # A scene scored as it is, with no parse: no diagnostics, read in full.
+    "partial_reading": 0.0,
     "aligned_class_accuracy": 0.5,
     "aligned_position_fidelity": HAND_POSITION,
     "aligned_scale_fidelity": HAND_SCALE,
