@@ -8,13 +8,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from scoring.qa_codecot import parser_available
-from scoring.qa_scoring import format_table, load_questions, read_answers, score_answer, summarise
 from spatialbabel.cli import ExitCode
 from spatialbabel.errors import SceneValidationError
 from spatialbabel.files import FileFormatError, split_paths, write_json
 from spatialbabel.qa import parse_mode
 from spatialbabel.scene import Scene
+from suites.qa.codecot import parser_available
+from suites.qa.scores import format_table, load_questions, read_answers, score_answer, summarise
 
 HELP = (
     "Grade answers to a split's spatial questions: accuracy per model, mode and category, with CIs."

@@ -20,8 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
-from scoring.qa_grading import grade
 from spatialbabel.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
@@ -32,6 +30,9 @@ from spatialbabel.files import (
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
+from suites.answers import Problem
+from suites.qa.codecot import OUTCOMES, code_check, parser_available
+from suites.qa.grading import grade
 
 ANSWER_FIELDS: Final = ("question_id", "scene_id", "model", "mode", "output")
 
@@ -50,17 +51,6 @@ class Answer:
     def truncated(self) -> bool:
         """The reply was cut at the token limit."""
         return is_truncated(self.finish_reason)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A line of the answers file that could not be scored, and why."""
-
-    line: int
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "message": self.message}
 
 
 def load_questions(path: Path) -> dict[str, Question]:
@@ -220,13 +210,15 @@ def score_answer(
     }
     kind, language = parse_mode(answer.mode)
     if kind == "code_cot" and language is not None and parser_available(language):
-        reconstruction = reconstruct_answer(
-            question, answer.output, language, scene_of(answer.scene_id), tolerance=tolerance
-        )
-        detail["reconstruction"] = reconstruction.to_dict()
-        detail["outcome"] = outcome(verdict.correct, reconstruction)
-        detail["consistent"] = consistent(
-            question, verdict.answer, reconstruction, tolerance=tolerance
+        detail.update(
+            code_check(
+                question,
+                verdict,
+                answer.output,
+                language,
+                scene_of(answer.scene_id),
+                tolerance=tolerance,
+            )
         )
     return detail
 
