@@ -13,7 +13,8 @@ answers stay in the denominator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -159,4 +160,14 @@ def with_missing(replies: list[Reply], items: Mapping[str, Item]) -> list[Reply]
     return replies + missing
 
 
-__all__ = ["NO_ANSWER", "Problem", "read_replies", "with_missing"]
+def print_problems(answers: Path, problems: Sequence[Problem], *, left: str) -> bool:
+    """Each problem on stderr as ``<answers>:<line>: <message>``, then how many lines were
+    ``left`` (``"could not be graded"``); whether there were any."""
+    for problem in problems:
+        print(f"{answers}:{problem.line}: {problem.message}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} line(s) of {answers} {left}", file=sys.stderr)
+    return bool(problems)
+
+
+__all__ = ["NO_ANSWER", "Problem", "print_problems", "read_replies", "with_missing"]
