@@ -30,7 +30,7 @@ from spatialbabel.files import (
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
-from suites.answers import Problem
+from suites.answers import FirstAnswers, Problem
 from suites.qa.codecot import OUTCOMES, code_check, parser_available
 from suites.qa.grading import grade
 
@@ -135,7 +135,7 @@ def read_answers(
         raise FileFormatError(path, "no such file")
     answers: list[Answer] = []
     problems: list[Problem] = []
-    seen: dict[tuple[str, str, str], int] = {}
+    first = FirstAnswers()
     for item in read_jsonl(path):
         if item.record is None:
             problems.append(Problem(item.line, item.error or "unreadable line"))
@@ -173,16 +173,10 @@ def read_answers(
                 )
             )
             continue
-        key = (answer.question_id, answer.model, answer.mode)
-        if key in seen:
-            problems.append(
-                Problem(
-                    item.line,
-                    f"repeats the answer of line {seen[key]} for {answer.question_id} by {answer.model} in {answer.mode}",
-                )
-            )
+        repeat = first.repeat(item.line, answer.question_id, answer.model, answer.mode)
+        if repeat is not None:
+            problems.append(repeat)
             continue
-        seen[key] = item.line
         answers.append(answer)
     return answers, problems
 
