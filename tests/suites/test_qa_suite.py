@@ -104,3 +104,16 @@ def test_suite_grades_are_the_score_qa_verdicts(
     item_ids = [line.record["item_id"] for line in read_jsonl(items / "items.jsonl") if line.record]
     assert item_ids == [q.question_id for q in _questions(split)]
     assert load_suite("qa").tasks == CATEGORIES
+
+
+def test_a_qa_items_folder_is_not_exported_beside_its_split(tmp_path: Path) -> None:
+    from harnesses.sources import open_items
+    from spatialbabel.files import FileFormatError
+
+    split, items = tmp_path / "split", tmp_path / "items"
+    make_split(split, 2)
+    assert (
+        main(["suite", "build", "--suite", "qa", "--split", str(split), "--out", str(items)]) == 0
+    )
+    with pytest.raises(FileFormatError, match="export the split"):
+        open_items(items)
