@@ -5,9 +5,9 @@ no Blender). Printed, each next to a baseline measured in the same run:
 
 - questions: scenes per second for ``generate_scene_questions``, against measuring every
   object's view facts once (``spatialbabel.relations.measure``), the floor any question needs;
-- grading: replies per second for ``scoring.qa_grading.grade`` on Code-CoT-sized replies (a
+- grading: replies per second for ``suites.qa.grading.grade`` on Code-CoT-sized replies (a
   JSON scene in a fenced block, a scratchpad and a final line), against flattening the same
-  replies to their answer text alone (``scoring.qa_answers.answer_text``);
+  replies to their answer text alone (``suites.qa.reading.answer_text``);
 - Code-CoT: replies per second for the reconstruction check (parse + program), against
   ``parsers.parse`` alone.
 
@@ -23,12 +23,12 @@ from collections.abc import Callable
 import numpy as np
 
 from parsers import parse, write
-from scoring.qa_answers import answer_text
-from scoring.qa_codecot import reconstruct_answer
-from scoring.qa_grading import grade
 from spatialbabel import Scene
 from spatialbabel.qa import Question
 from spatialbabel.relations import measure
+from suites.qa.codecot import reconstruct_answer
+from suites.qa.grading import grade
+from suites.qa.reading import answer_text
 from synth.cameras import scene_cameras
 from synth.layout import sample_layout
 from synth.questions import generate_scene_questions

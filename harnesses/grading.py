@@ -218,8 +218,8 @@ def grade_one(export: Path, config: Config, reply: Reply, truth: str) -> dict[st
         )
         return {"parsed": scored.parsed, "score": scored.score, **dict(scored.values)}
     if config.task == QA:
-        from scoring.qa_grading import grade
         from spatialbabel.qa import Question
+        from suites.qa.grading import grade
 
         return dict(grade(Question.from_dict(record), reply.output).to_dict())
     from suites.base import Item

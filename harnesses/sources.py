@@ -282,6 +282,11 @@ def open_items(folder: Path) -> SuiteItems:
     name = manifest.get("suite")
     if not isinstance(name, str):
         raise FileFormatError(folder / MANIFEST_FILE, "names no suite")
+    if name == QA:
+        # The qa suite's items are the split's questions, which the split's QA configs export.
+        raise FileFormatError(
+            folder / MANIFEST_FILE, "items of the qa suite: export the split they were built from"
+        )
     suite = load_suite(name)
     return SuiteItems(folder, suite, read_items(folder, suite))
 

@@ -44,10 +44,6 @@ from scoring.metrics import (
 )
 from scoring.modes import ModeDifference, mode_differences
 from scoring.pipeline import ScoreRun, score_outputs, score_predictions
-from scoring.qa_codecot import OUTCOMES, Reconstruction, reconstruct_answer
-from scoring.qa_grading import Verdict, grade, read_answer
-from scoring.qa_scoring import Answer, load_questions, read_answers, score_answer, summarise
-from scoring.qa_scoring import format_table as qa_table
 from scoring.reply import ReplyScore, scene_tier, score_output, score_reply
 from scoring.silhouette import SilhouetteFn, silhouette_metric
 from scoring.tables import (
@@ -67,12 +63,10 @@ __all__ = [
     "DEFAULT_IOU_THRESHOLD",
     "EXTENT_FLOOR",
     "METRICS",
-    "OUTCOMES",
     "OUTPUT_FILES",
     "PROBLEM_KINDS",
     "SUBSETS",
     "Aggregate",
-    "Answer",
     "AxisMap",
     "CellSummary",
     "Composite",
@@ -85,44 +79,34 @@ __all__ = [
     "OrientedBox",
     "Pair",
     "PredictionSet",
-    "Reconstruction",
     "ReplyContext",
     "ReplyScore",
     "ScoreOptions",
     "ScoreRun",
     "SilhouetteFn",
     "Split",
-    "Verdict",
     "aggregate",
     "apply_axis_map",
     "axis_map",
     "box_iou",
     "composite_values",
-    "grade",
-    "load_questions",
     "match_centres",
     "match_within_gate",
     "metric",
     "metric_names",
     "mode_differences",
     "oriented_iou",
-    "qa_table",
-    "read_answer",
-    "read_answers",
     "read_predictions",
-    "reconstruct_answer",
     "render_latex",
     "render_markdown",
     "render_text",
     "scene_extent",
     "scene_tier",
-    "score_answer",
     "score_output",
     "score_outputs",
     "score_predictions",
     "score_reply",
     "silhouette_metric",
-    "summarise",
     "text_table",
     "write_outputs",
 ]

@@ -49,7 +49,7 @@ COMMANDS: Final[dict[str, str]] = {
     "score": "scoring.cmd_score",
     "compare": "scoring.cmd_compare",
     "prompts": "synth.cmd_prompts",
-    "score-qa": "scoring.cmd_score_qa",
+    "score-qa": "suites.qa.cmd_score_qa",
     "render": "render.cmd_render",
     "report": "render.cmd_report",
     "suite": "suites.cmd_suite",

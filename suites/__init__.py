@@ -18,6 +18,7 @@ SUITES: Registry[str] = Registry("suite")
 SUITES.add("spacecast", "suites.spacecast")
 SUITES.add("provise", "suites.provise")
 SUITES.add("spatialmind", "suites.spatialmind")
+SUITES.add("qa", "suites.qa")
 
 
 def load_suite(name: str) -> Suite:

@@ -13,7 +13,8 @@ answers stay in the denominator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -35,6 +36,23 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         return {"line": self.line, "message": self.message}
+
+
+class FirstAnswers:
+    """The rule for repeats in an answers file: the first answer of each (item, model,
+    variant) is kept, a later one is a problem naming the line it repeats."""
+
+    def __init__(self) -> None:
+        self._lines: dict[tuple[str, str, str], int] = {}
+
+    def repeat(self, line: int, item_id: str, model: str, variant: str) -> Problem | None:
+        """None for a first answer (now remembered), else the problem of the repeat."""
+        first = self._lines.setdefault((item_id, model, variant), line)
+        if first == line:
+            return None
+        return Problem(
+            line, f"repeats the answer of line {first} for {item_id} by {model} in {variant}"
+        )
 
 
 def _reply_from_record(record: Mapping[str, Any], line: int, base: Path) -> Reply:
@@ -69,7 +87,7 @@ def read_replies(
         raise FileFormatError(path, "no such file")
     replies: list[Reply] = []
     problems: list[Problem] = []
-    seen: dict[tuple[str, str, str], int] = {}
+    first = FirstAnswers()
     candidates: list[tuple[int, Reply | None, str | None]] = []
     if batch:
         for entry in read_batch_output(path):
@@ -131,16 +149,10 @@ def read_replies(
             # A failed request carries no model name; without one it cannot join a row.
             problems.append(Problem(line, f"{reply.item_id}: {reply.error or 'no model'}"))
             continue
-        key = (reply.item_id, reply.model, reply.variant)
-        if key in seen:
-            problems.append(
-                Problem(
-                    line,
-                    f"repeats the answer of line {seen[key]} for {reply.item_id} by {reply.model} in {reply.variant}",
-                )
-            )
+        repeat = first.repeat(line, reply.item_id, reply.model, reply.variant)
+        if repeat is not None:
+            problems.append(repeat)
             continue
-        seen[key] = line
         replies.append(reply)
     return replies, problems
 
@@ -159,4 +171,14 @@ def with_missing(replies: list[Reply], items: Mapping[str, Item]) -> list[Reply]
     return replies + missing
 
 
-__all__ = ["NO_ANSWER", "Problem", "read_replies", "with_missing"]
+def print_problems(answers: Path, problems: Sequence[Problem], *, left: str) -> bool:
+    """Each problem on stderr as ``<answers>:<line>: <message>``, then how many lines were
+    ``left`` (``"could not be graded"``); whether there were any."""
+    for problem in problems:
+        print(f"{answers}:{problem.line}: {problem.message}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} line(s) of {answers} {left}", file=sys.stderr)
+    return bool(problems)
+
+
+__all__ = ["NO_ANSWER", "FirstAnswers", "Problem", "print_problems", "read_replies", "with_missing"]

@@ -136,7 +136,7 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
 
 
 def _score(args: argparse.Namespace, suite: Suite) -> int:
-    from suites.answers import read_replies, with_missing
+    from suites.answers import print_problems, read_replies, with_missing
     from suites.grading import aggregate, grade_all, markdown_table, write_scores
     from suites.items import read_items
 
@@ -149,10 +149,7 @@ def _score(args: argparse.Namespace, suite: Suite) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     write_scores(args.out, suite, items, graded, rows, problems, answers=args.answers)
     print(markdown_table(suite, rows), end="")
-    for problem in problems:
-        print(f"{args.answers}:{problem.line}: {problem.message}", file=sys.stderr)
-    if problems:
-        print(f"{len(problems)} line(s) of {args.answers} could not be graded", file=sys.stderr)
+    if print_problems(args.answers, problems, left="could not be graded"):
         return ExitCode.PROBLEMS
     return ExitCode.OK
 

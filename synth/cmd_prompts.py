@@ -36,16 +36,13 @@ from spatialbabel.files import (
     FileFormatError,
     atomic_write_chunks,
     read_json,
-    read_jsonl,
     split_paths,
 )
-from spatialbabel.qa import QAFormatError, Question, parse_mode
+from spatialbabel.qa import parse_mode
 from synth.prompts import (
     DEFAULT_MODEL,
     batch_request,
     image_data_url,
-    qa_id,
-    qa_prompt,
     reconstruct_id,
     reconstruct_prompt,
     s3ft_phase1_prompt,
@@ -173,23 +170,6 @@ def _image(root: Path, scene_id: str) -> str:
     return image_data_url(data)
 
 
-def load_split_questions(root: Path) -> dict[str, list[Question]]:
-    """The split's questions grouped by scene, in file order."""
-    path = split_paths(root)["qa"]
-    if not path.is_file():
-        raise FileFormatError(path, "no such file")
-    grouped: dict[str, list[Question]] = {}
-    for item in read_jsonl(path):
-        if item.record is None:
-            raise FileFormatError(path, item.error or "unreadable line", line=item.line)
-        try:
-            question = Question.from_dict(item.record)
-        except (QAFormatError, TypeError) as error:
-            raise FileFormatError(path, str(error), line=item.line) from None
-        grouped.setdefault(question.scene_id, []).append(question)
-    return grouped
-
-
 def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The batch requests, scene by scene; each scene's image is read once."""
     root: Path = args.split
@@ -222,19 +202,26 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
                     )
         return
     modes = expand_modes(task_modes(args), languages)
-    questions = load_split_questions(root)
-    for scene_id in ids:
-        if scene_id not in questions:
-            continue
-        scene, image = _load_scene(root, scene_id), _image(root, scene_id)
-        for question in questions[scene_id]:
-            for mode in modes:
-                yield batch_request(
-                    qa_id(question.question_id, mode),
-                    qa_prompt(question, scene, mode),
-                    image,
-                    **options,
-                )
+    yield from qa_requests(root, ids, modes, options)
+
+
+def qa_requests(
+    root: Path, ids: Sequence[str], modes: Sequence[str], options: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """QA's requests are the ``qa`` suite's (``suites.qa``), with the split as its items
+    folder: question by question of the scenes ``ids``, each in every mode."""
+    from suites.items import ItemSet
+    from suites.prompts import requests as suite_requests
+    from suites.qa.suite import QASuite, split_items
+
+    suite = QASuite()
+    items = split_items(root, ids)
+    suite.prepare(root, items)
+    for scene_id in dict.fromkeys(item.scene_id for item in items):
+        # The split's own checks, scene by scene, before its image goes in as the input.
+        suite.scene(scene_id)
+        _image(root, scene_id)
+    yield from suite_requests(suite, ItemSet(root, {}, tuple(items)), modes, **options)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from scoring.qa_grading import grade
 from spatialbabel.qa import ObjectMention, Question
+from suites.qa.grading import grade
 
 SCENE = "scene_000001"
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.qa_codecot import reconstruct_answer
-from scoring.qa_grading import grade
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
 from spatialbabel.qa import run_program
 from spatialbabel.relations import DEFAULT_MARGINS
+from suites.qa.codecot import reconstruct_answer
+from suites.qa.grading import grade
 from synth.cameras import scene_cameras
 from synth.questions import SplitRules, generate_scene_questions
 from tests.qa.scene_factory import random_scene

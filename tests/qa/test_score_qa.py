@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from parsers import write
-from scoring.qa_codecot import reconstruct_answer
 from spatialbabel import Scene
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_json, read_jsonl
 from spatialbabel.qa import CATEGORIES, Question
+from suites.qa.codecot import reconstruct_answer
 from tests.qa.tiny_split import make_split
 
 
@@ -393,12 +393,12 @@ def test_missing_inputs_are_bad_input(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_a_language_without_parser_is_graded_on_stated_answers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import scoring.cmd_score_qa
-    import scoring.qa_scoring
+    import suites.qa.cmd_score_qa
+    import suites.qa.scores
 
-    monkeypatch.setattr(scoring.qa_scoring, "parser_available", lambda language: language != "json")
+    monkeypatch.setattr(suites.qa.scores, "parser_available", lambda language: language != "json")
     monkeypatch.setattr(
-        scoring.cmd_score_qa, "parser_available", lambda language: language != "json"
+        suites.qa.cmd_score_qa, "parser_available", lambda language: language != "json"
     )
     split = tmp_path / "split"
     scenes = make_split(split, count=1)
@@ -428,8 +428,8 @@ def test_a_language_without_parser_is_graded_on_stated_answers(
 def test_exact_code_in_each_language_answers_every_question(language: str) -> None:
     # Through the language's real parser: the scene written as code (in the engine's own
     # frame) gives every generated question its true answer.
-    from scoring.qa_codecot import parser_available
     from spatialbabel import RegistryError
+    from suites.qa.codecot import parser_available
     from synth.questions import generate_scene_questions
     from tests.qa.scene_factory import random_scene
 

@@ -14,9 +14,9 @@ from functools import cache
 from typing import Any, Final, Literal
 
 from parsers import get_parser, parse
-from scoring.qa_grading import answers_agree, localization_error
 from spatialbabel.qa import ProgramError, Question, run_program
 from spatialbabel.scene import Scene
+from suites.qa.grading import Verdict, answers_agree, localization_error
 
 Outcome = Literal[
     "both_right", "reasoning_failure", "reconstruction_failure", "right_despite_reconstruction"
@@ -105,10 +105,31 @@ def consistent(
     return bool(stated == reconstruction.answer)
 
 
+def code_check(
+    question: Question,
+    verdict: Verdict,
+    reply: str,
+    language: str,
+    truth: Scene,
+    *,
+    tolerance: float | None = None,
+) -> dict[str, Any]:
+    """What a Code-CoT reply's code says beside its stated answer (``verdict``): the
+    reconstruction, the outcome and whether the two agree, as ``score-qa`` and the QA suite
+    record them."""
+    reconstruction = reconstruct_answer(question, reply, language, truth, tolerance=tolerance)
+    return {
+        "reconstruction": reconstruction.to_dict(),
+        "outcome": outcome(verdict.correct, reconstruction),
+        "consistent": consistent(question, verdict.answer, reconstruction, tolerance=tolerance),
+    }
+
+
 __all__ = [
     "OUTCOMES",
     "Outcome",
     "Reconstruction",
+    "code_check",
     "consistent",
     "outcome",
     "parser_available",

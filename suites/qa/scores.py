@@ -20,8 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
-from scoring.qa_grading import grade
 from spatialbabel.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
@@ -32,6 +30,9 @@ from spatialbabel.files import (
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
+from suites.answers import FirstAnswers, Problem
+from suites.qa.codecot import OUTCOMES, code_check, parser_available
+from suites.qa.grading import grade
 
 ANSWER_FIELDS: Final = ("question_id", "scene_id", "model", "mode", "output")
 
@@ -50,17 +51,6 @@ class Answer:
     def truncated(self) -> bool:
         """The reply was cut at the token limit."""
         return is_truncated(self.finish_reason)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A line of the answers file that could not be scored, and why."""
-
-    line: int
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "message": self.message}
 
 
 def load_questions(path: Path) -> dict[str, Question]:
@@ -145,7 +135,7 @@ def read_answers(
         raise FileFormatError(path, "no such file")
     answers: list[Answer] = []
     problems: list[Problem] = []
-    seen: dict[tuple[str, str, str], int] = {}
+    first = FirstAnswers()
     for item in read_jsonl(path):
         if item.record is None:
             problems.append(Problem(item.line, item.error or "unreadable line"))
@@ -183,16 +173,10 @@ def read_answers(
                 )
             )
             continue
-        key = (answer.question_id, answer.model, answer.mode)
-        if key in seen:
-            problems.append(
-                Problem(
-                    item.line,
-                    f"repeats the answer of line {seen[key]} for {answer.question_id} by {answer.model} in {answer.mode}",
-                )
-            )
+        repeat = first.repeat(item.line, answer.question_id, answer.model, answer.mode)
+        if repeat is not None:
+            problems.append(repeat)
             continue
-        seen[key] = item.line
         answers.append(answer)
     return answers, problems
 
@@ -220,13 +204,15 @@ def score_answer(
     }
     kind, language = parse_mode(answer.mode)
     if kind == "code_cot" and language is not None and parser_available(language):
-        reconstruction = reconstruct_answer(
-            question, answer.output, language, scene_of(answer.scene_id), tolerance=tolerance
-        )
-        detail["reconstruction"] = reconstruction.to_dict()
-        detail["outcome"] = outcome(verdict.correct, reconstruction)
-        detail["consistent"] = consistent(
-            question, verdict.answer, reconstruction, tolerance=tolerance
+        detail.update(
+            code_check(
+                question,
+                verdict,
+                answer.output,
+                language,
+                scene_of(answer.scene_id),
+                tolerance=tolerance,
+            )
         )
     return detail
 

@@ -1,6 +1,6 @@
 """Grading a reply to a spatial question: one verdict, by the same rules for every mode.
 
-Per category (the reading rules are in ``scoring.qa_answers``):
+Per category (the reading rules are in ``suites.qa.reading``):
 - counting: the integer after a marker, else the last integer; correct when equal.
 - existence: yes/no after a marker, else the last yes/no word.
 - localization: the first three numbers of the committed segment; correct when the Euclidean
@@ -25,7 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from scoring.qa_answers import (
+from spatialbabel.classes import canonical_class
+from spatialbabel.colors import color_from_name
+from spatialbabel.palette import nearest_palette_name, palette_distance
+from spatialbabel.qa import ObjectMention, Question
+from spatialbabel.relations import OPPOSITE, Relation
+from suites.qa.reading import (
     Reading,
     answer_text,
     committed_windows,
@@ -33,11 +38,6 @@ from scoring.qa_answers import (
     read_vector,
     read_yes_no,
 )
-from spatialbabel.classes import canonical_class
-from spatialbabel.colors import color_from_name
-from spatialbabel.palette import nearest_palette_name, palette_distance
-from spatialbabel.qa import ObjectMention, Question
-from spatialbabel.relations import OPPOSITE, Relation
 
 Status = Literal["correct", "wrong", "no_answer", "hedged"]
 

@@ -8,13 +8,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from scoring.qa_codecot import parser_available
-from scoring.qa_scoring import format_table, load_questions, read_answers, score_answer, summarise
 from spatialbabel.cli import ExitCode
 from spatialbabel.errors import SceneValidationError
 from spatialbabel.files import FileFormatError, split_paths, write_json
 from spatialbabel.qa import parse_mode
 from spatialbabel.scene import Scene
+from suites.answers import print_problems
+from suites.qa.codecot import parser_available
+from suites.qa.scores import format_table, load_questions, read_answers, score_answer, summarise
 
 HELP = (
     "Grade answers to a split's spatial questions: accuracy per model, mode and category, with CIs."
@@ -135,9 +136,6 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     write_json(args.out / RESULT_FILE, report)
     print(format_table(summary) if details else "no answers to score")
-    for problem in problems:
-        print(f"{args.answers}:{problem.line}: {problem.message}", file=sys.stderr)
-    if problems:
-        print(f"{len(problems)} line(s) of {args.answers} could not be scored", file=sys.stderr)
+    if print_problems(args.answers, problems, left="could not be scored"):
         return ExitCode.PROBLEMS
     return ExitCode.OK
