@@ -8,7 +8,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from scoring.code_cot_languages import read_picks
+from scoring.qa_best_worst import best_worst_rows, format_best_worst
 from scoring.qa_codecot import parser_available
+from scoring.qa_paper_protocol import PROTOCOLS
 from scoring.qa_scoring import format_table, load_questions, read_answers, score_answer, summarise
 from spatialbabel.cli import ExitCode
 from spatialbabel.errors import SceneValidationError
@@ -56,6 +59,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the bootstrap resampling (default 0)"
     )
+    parser.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="project",
+        help="the answer reader: project (default; docs/qa.md) or paper (the paper's Appendix C "
+        "evaluator)",
+    )
+    parser.add_argument(
+        "--languages-from",
+        type=Path,
+        default=None,
+        metavar="SCORES",
+        help="a scores folder (spatialbabel score): also show Code-CoT in each model's best and "
+        "worst reconstruction language minus direct, with paired CIs",
+    )
 
 
 class _Scenes:
@@ -93,7 +111,13 @@ def run(args: argparse.Namespace) -> int:
     scenes = _Scenes(args.split)
     try:
         details = [
-            score_answer(questions[a.question_id], a, scenes, tolerance=args.tolerance)
+            score_answer(
+                questions[a.question_id],
+                a,
+                scenes,
+                tolerance=args.tolerance,
+                protocol=args.protocol,
+            )
             for a in answers
         ]
     except SceneValidationError as error:
@@ -115,11 +139,17 @@ def run(args: argparse.Namespace) -> int:
         )
         entry["answered"] += 1
         entry["truncated"] += int(detail["truncated"])
+    best_worst = (
+        best_worst_rows(details, read_picks(args.languages_from), seed=args.seed)
+        if args.languages_from is not None
+        else None
+    )
     report = {
         "split": str(args.split),
         "answers": str(args.answers),
         "tolerance": args.tolerance,
         "seed": args.seed,
+        "protocol": args.protocol,
         "counts": {
             "questions": len(questions),
             "scenes": len(per_scene),
@@ -132,9 +162,13 @@ def run(args: argparse.Namespace) -> int:
         "problems": [p.to_dict() for p in problems],
         "details": details,
     }
+    if best_worst is not None:
+        report["best_worst"] = [row.to_dict() for row in best_worst]
     args.out.mkdir(parents=True, exist_ok=True)
     write_json(args.out / RESULT_FILE, report)
     print(format_table(summary) if details else "no answers to score")
+    if best_worst is not None:
+        print("\n" + format_best_worst(best_worst))
     for problem in problems:
         print(f"{args.answers}:{problem.line}: {problem.message}", file=sys.stderr)
     if problems:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from scoring.qa_codecot import OUTCOMES, consistent, outcome, parser_available, reconstruct_answer
-from scoring.qa_grading import grade
+from scoring.qa_paper_protocol import Protocol, grade_with
 from spatialbabel.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
@@ -203,10 +203,12 @@ def score_answer(
     scene_of: Callable[[str], Scene],
     *,
     tolerance: float | None = None,
+    protocol: Protocol = "project",
 ) -> dict[str, Any]:
-    """The detail record of one answer: its verdict, and for Code-CoT its reconstruction
-    (left out when this installation has no parser for the mode's language)."""
-    verdict = grade(question, answer.output, tolerance=tolerance)
+    """The detail record of one answer: its verdict (by ``protocol``'s reader), and for
+    Code-CoT its reconstruction (left out when this installation has no parser for the mode's
+    language)."""
+    verdict = grade_with(protocol, question, answer.output, answer.mode, tolerance=tolerance)
     detail: dict[str, Any] = {
         "question_id": answer.question_id,
         "scene_id": answer.scene_id,
