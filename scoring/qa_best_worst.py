@@ -47,7 +47,10 @@ def _difference(found: PairedDifference | None) -> dict[str, Any] | None:
     return {
         "direct": _number(found.base),
         "code_cot": _number(found.new),
-        "difference": {k: _number(float(v)) for k, v in found.difference.to_dict().items()},
+        "difference": {
+            k: v if isinstance(v, int) else _number(v)
+            for k, v in found.difference.to_dict().items()
+        },
         "significant": found.significant,
     }
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from spatialbabel.batch import QA, parse_request_id
 from spatialbabel.cli import ExitCode
-from spatialbabel.demo_replies import MOCK_MODELS, MockModel, _bend
+from spatialbabel.demo_replies import _FENCES, MOCK_MODELS, MockModel, _bend
 from spatialbabel.files import read_jsonl, split_paths, write_jsonl
 from spatialbabel.qa import ProgramError, Question, parse_mode, run_program
 from spatialbabel.relations import OPPOSITE, Relation
@@ -63,7 +63,6 @@ _PHRASES: Final[dict[Relation, str]] = {
     "below": "below",
 }
 _LOSES: Final = {"larger": "smaller than", "taller": "shorter than", "closer": "farther from the camera than"}  # fmt: skip
-_FENCES: Final = {"threejs": "javascript", "unity": "csharp", "blender": "python", "open3d": "python", "json": "json", "dsl": "lisp"}  # fmt: skip
 
 
 def _style(model: str, rng: np.random.Generator) -> str:

@@ -127,7 +127,7 @@ def test_score_qa_shows_best_and_worst_minus_direct_with_paired_cis(
     assert worst["difference"]["mean"] == pytest.approx(-direct)
     for found in (best, worst):
         d = found["difference"]
-        assert d["low"] <= d["mean"] <= d["high"] and d["n"] == n
+        assert d["low"] <= d["mean"] <= d["high"] and d["n"] == n and isinstance(d["n"], int)
     assert row["best"] == "json" and row["worst_tied"]
     assert "best language" in printed and "blender (tied with unity, open3d)" in printed
 
