@@ -3,7 +3,9 @@
 Generates a six-scene split with Blender (one or two scenes of every tier), scores the bundled
 replies of three mock models in all six languages against it (parsing every reply; one model
 answers in both reconstruction modes, direct and nl_cot), prints the tables with the mode
-difference and the replies cut at the token limit, builds S3-FT training data from a mock base
+difference and the replies cut at the token limit, has the same mock models answer the split's
+questions (direct, NL-CoT, Code-CoT in each one's best and worst language, graded by the
+project's reader and the paper's: ``spatialbabel.demo_qa_replies``), builds S3-FT training data from a mock base
 model's bundled replies to a second, small ``phase1`` split (four views per scene): it writes
 S3-FT's phase-1 prompts of that split, which the bundled replies answer, and builds from them;
 and builds the HTML report. Each step is the matching subcommand, run as a user would.
@@ -30,7 +32,7 @@ S3FT_SCENES: Final = 16
 S3FT_SEED: Final = 1
 S3FT_EVAL: Final = 2
 S3FT_VIEWS: Final = 4
-STEPS: Final = 4
+STEPS: Final = 5
 
 
 def bundled_replies() -> Path:
@@ -59,6 +61,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-report", action="store_true", help="skip the HTML report")
     parser.add_argument("--no-s3ft", action="store_true", help="skip the S3-FT step")
+    parser.add_argument(
+        "--no-qa", action="store_true", help="skip the QA step (spatialbabel.demo_qa_replies)"
+    )
     parser.add_argument(
         "--via-server",
         action="store_true",
@@ -141,9 +146,16 @@ def run(args: argparse.Namespace) -> int:
     )
     if status not in (ExitCode.OK, ExitCode.PROBLEMS):
         return status
+    if not args.no_qa:
+        from spatialbabel.demo_qa_replies import qa_step
+
+        _step(3, "QA: direct, NL-CoT and Code-CoT in each model's best and worst language")
+        status = qa_step(args.out / "qa", split, scores)
+        if status != ExitCode.OK:
+            return status
     if not args.no_s3ft:
         _step(
-            3, "S3-FT: a phase1 split with 4 views, training data from a mock model's own replies"
+            4, "S3-FT: a phase1 split with 4 views, training data from a mock model's own replies"
         )
         status = s3ft_step(args.out / "s3ft", args.workers)
         if status != ExitCode.OK:
@@ -153,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     if not renderer:
         print("\nthe report needs the render extra: pip install 'spatialbabel[render]'")
         return ExitCode.OK
-    _step(4, f"building the report in {report}")
+    _step(5, f"building the report in {report}")
     status = main(["report", str(scores), "--out", str(report)])
     if status in (ExitCode.OK, ExitCode.PROBLEMS):
         print(f"\nopen {report / 'index.html'} in a browser")

@@ -113,6 +113,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="the JSONL batch file to write"
     )
+    parser.add_argument(
+        "--languages-from",
+        type=Path,
+        default=None,
+        metavar="SCORES",
+        help="a scores folder (spatialbabel score): QA modes code_cot:best and code_cot:worst "
+        "become --model's best and worst reconstruction language there (recorded in "
+        "<out stem>.languages.json)",
+    )
 
 
 def task_modes(args: argparse.Namespace) -> list[str]:
@@ -236,6 +245,28 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return ExitCode.USAGE
+    # The QA suite pulls in the scorer, heavy to import; only code_cot:best/worst need it.
+    from suites.qa.code_cot_languages import (
+        LanguagePick,
+        asks_picks,
+        pick_for,
+        read_picks,
+        resolve_modes,
+        scores_path,
+        write_side_file,
+    )
+
+    pick: LanguagePick | None = None
+    if args.task == "qa" and asks_picks(task_modes(args)):
+        if args.languages_from is None:
+            print(
+                "spatialbabel prompts: code_cot:best and code_cot:worst need --languages-from SCORES",
+                file=sys.stderr,
+            )
+            return ExitCode.USAGE
+        pick = pick_for(read_picks(args.languages_from), args.model, args.languages_from)
+        args.modes = resolve_modes(task_modes(args), pick)
+        print(f"languages from {scores_path(args.languages_from)}: {pick.describe()}")
     unknown = [name for name in _names(args.languages) if name not in LANGUAGES]
     if unknown:
         print(
@@ -269,4 +300,6 @@ def run(args: argparse.Namespace) -> int:
 
     atomic_write_chunks(args.out, lines())
     print(f"wrote {written} {args.task} request(s) to {args.out}")
+    if pick is not None:
+        print(f"recorded the languages in {write_side_file(args.out, pick)}")
     return ExitCode.OK

@@ -113,6 +113,11 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
     index = (tmp_path / "report" / "index.html").read_text()
     assert "Mode difference: nl_cot − direct" in index
     assert (tmp_path / "report" / "charts" / "nl_cot-minus-direct.png").is_file()
+    # QA: both readers grade the mock models' answers, with the best/worst table.
+    for protocol in ("project", "paper"):
+        qa = json.loads((tmp_path / "qa" / protocol / "qa_scores.json").read_text())
+        assert qa["protocol"] == protocol and qa["counts"]["problems"] == 0
+        assert {row["model"] for row in qa["best_worst"]} == {m.name for m in MOCK_MODELS}
     # S3-FT: the bundled phase1 replies answer the scenes the demo generates (else the bundle
     # must be remade: python -m s3ft.demo_replies), a few fail, and all three formats exist.
     s3ft = tmp_path / "s3ft" / "data"

@@ -14,7 +14,10 @@ from spatialbabel.files import FileFormatError, split_paths, write_json
 from spatialbabel.qa import parse_mode
 from spatialbabel.scene import Scene
 from suites.answers import print_problems
+from suites.qa.best_worst import best_worst_rows, format_best_worst
+from suites.qa.code_cot_languages import read_picks
 from suites.qa.codecot import parser_available
+from suites.qa.paper_protocol import PROTOCOLS
 from suites.qa.scores import format_table, load_questions, read_answers, score_answer, summarise
 
 HELP = (
@@ -57,6 +60,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the bootstrap resampling (default 0)"
     )
+    parser.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="project",
+        help="the answer reader: project (default; docs/qa.md) or paper (the paper's Appendix C "
+        "evaluator)",
+    )
+    parser.add_argument(
+        "--languages-from",
+        type=Path,
+        default=None,
+        metavar="SCORES",
+        help="a scores folder (spatialbabel score): also show Code-CoT in each model's best and "
+        "worst reconstruction language minus direct, with paired CIs",
+    )
 
 
 class _Scenes:
@@ -94,7 +112,13 @@ def run(args: argparse.Namespace) -> int:
     scenes = _Scenes(args.split)
     try:
         details = [
-            score_answer(questions[a.question_id], a, scenes, tolerance=args.tolerance)
+            score_answer(
+                questions[a.question_id],
+                a,
+                scenes,
+                tolerance=args.tolerance,
+                protocol=args.protocol,
+            )
             for a in answers
         ]
     except SceneValidationError as error:
@@ -116,11 +140,17 @@ def run(args: argparse.Namespace) -> int:
         )
         entry["answered"] += 1
         entry["truncated"] += int(detail["truncated"])
+    best_worst = (
+        best_worst_rows(details, read_picks(args.languages_from), seed=args.seed)
+        if args.languages_from is not None
+        else None
+    )
     report = {
         "split": str(args.split),
         "answers": str(args.answers),
         "tolerance": args.tolerance,
         "seed": args.seed,
+        "protocol": args.protocol,
         "counts": {
             "questions": len(questions),
             "scenes": len(per_scene),
@@ -133,9 +163,13 @@ def run(args: argparse.Namespace) -> int:
         "problems": [p.to_dict() for p in problems],
         "details": details,
     }
+    if best_worst is not None:
+        report["best_worst"] = [row.to_dict() for row in best_worst]
     args.out.mkdir(parents=True, exist_ok=True)
     write_json(args.out / RESULT_FILE, report)
     print(format_table(summary) if details else "no answers to score")
+    if best_worst is not None:
+        print("\n" + format_best_worst(best_worst))
     if print_problems(args.answers, problems, left="could not be scored"):
         return ExitCode.PROBLEMS
     return ExitCode.OK

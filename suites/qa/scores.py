@@ -32,7 +32,7 @@ from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
 from suites.answers import FirstAnswers, Problem
 from suites.qa.codecot import OUTCOMES, code_check, parser_available
-from suites.qa.grading import grade
+from suites.qa.paper_protocol import Protocol, grade_with
 
 ANSWER_FIELDS: Final = ("question_id", "scene_id", "model", "mode", "output")
 
@@ -187,10 +187,12 @@ def score_answer(
     scene_of: Callable[[str], Scene],
     *,
     tolerance: float | None = None,
+    protocol: Protocol = "project",
 ) -> dict[str, Any]:
-    """The detail record of one answer: its verdict, and for Code-CoT its reconstruction
-    (left out when this installation has no parser for the mode's language)."""
-    verdict = grade(question, answer.output, tolerance=tolerance)
+    """The detail record of one answer: its verdict (by ``protocol``'s reader), and for
+    Code-CoT its reconstruction (left out when this installation has no parser for the mode's
+    language)."""
+    verdict = grade_with(protocol, question, answer.output, answer.mode, tolerance=tolerance)
     detail: dict[str, Any] = {
         "question_id": answer.question_id,
         "scene_id": answer.scene_id,
