@@ -125,6 +125,16 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         ]
     )
     assert shipped.stdout.split() == ["4", "True"], shipped.stderr
+    # So do the demo's bundled replies (package data of demo/).
+    bundled = in_venv(
+        [
+            str(python),
+            "-c",
+            "from demo.cmd_demo import bundled_replies, bundled_s3ft_replies; "
+            "print(bundled_replies().is_file(), bundled_s3ft_replies().is_file())",
+        ]
+    )
+    assert bundled.stdout.split() == ["True", "True"], bundled.stderr
     # Replies parse on the local pool without ray; asking for Ray names the extra that brings it.
     replies = tmp_path / "replies.jsonl"
     record = {"scene_id": "s", "model": "m", "language": "json", "mode": "direct"}
