@@ -39,9 +39,9 @@ from audit.pipeline import read_replies  # noqa: E402
 from audit.sandbox import Limits, Sandbox  # noqa: E402
 from audit.three_engine import run_three  # noqa: E402
 from audit.unity_engine import run_unity  # noqa: E402
+from demo.cmd_demo import bundled_replies  # noqa: E402
 from parsers import parse  # noqa: E402
 from parsers.extract import extract_code  # noqa: E402
-from spatialbabel.cmd_demo import bundled_replies  # noqa: E402
 
 
 def _parse_seconds(replies: list[str], language: str) -> float:

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from synth.clip_unit import ClipParameters
-from synth.clips import ClipSetRequest, finalise_clips, load_clips, pending_clips, run_clips
+from synth.clips import clip_set, load_clips
 
 _BASELINE = """
 import sys, time
@@ -104,25 +104,25 @@ def main() -> None:
     parts = json.loads(_run(_BREAKDOWN, args.resolution, 1))
     with tempfile.TemporaryDirectory(prefix="bench-clips-") as folder:
         params = ClipParameters(seed=args.seed, resolution=args.resolution)
-        request = ClipSetRequest(Path(folder) / "clips", args.n, params, workers=args.workers)
+        request = clip_set(Path(folder) / "clips", args.n, params, workers=args.workers)
         # Worker start-up (spawn, import bpy, first shader compile) is timed apart by a set of
         # one clip per worker, with another seed: a clip set pays it once, however large.
-        warm = ClipSetRequest(
+        warm = clip_set(
             Path(folder) / "warm",
             args.workers,
             ClipParameters(seed=args.seed + 1, resolution=args.resolution),
             workers=args.workers,
         )
         start = time.perf_counter()
-        run_clips(warm, pending_clips(warm), progress=False)
+        warm.run(warm.pending(), progress=False)
         startup = time.perf_counter() - start
         warm_frames = sum(c.observed for c in load_clips(warm.out, warm.n))
         cpu_before = _children_cpu()
         start = time.perf_counter()
-        run_clips(request, pending_clips(request), progress=False)
+        request.run(request.pending(), progress=False)
         elapsed = time.perf_counter() - start
         cpu = _children_cpu() - cpu_before
-        manifest = finalise_clips(request)
+        manifest = request.finalise()
     frames = manifest["counts"]["observed_frames"]
     # The start-up set rendered frames too; at steady state they would have cost as much.
     per_frame_worker = elapsed * args.workers / frames

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from synth.config import SceneParameters
-from synth.split import SplitRequest, finalise, pending_units, run_units
+from synth.split import split_set
 
 _BASELINE = """
 import sys, time
@@ -71,24 +71,24 @@ def main() -> None:
     base = baseline(args.resolution)
     with tempfile.TemporaryDirectory(prefix="bench-generate-") as folder:
         params = SceneParameters(seed=args.seed, resolution=args.resolution)
-        request = SplitRequest(
+        request = split_set(
             Path(folder) / "split", args.n, params, workers=args.workers, eval_size=0, phase1_size=0
         )
         request.out.mkdir(parents=True)
         # Worker start-up (spawn, import bpy, first shader compile) is timed apart by a split of
         # one scene per worker: a split pays it once, however many scenes it holds.
-        warm = SplitRequest(Path(folder) / "warm", args.workers, params, workers=args.workers)
+        warm = split_set(Path(folder) / "warm", args.workers, params, workers=args.workers)
         warm.out.mkdir(parents=True)
         start = time.perf_counter()
-        run_units(warm, pending_units(warm), progress=False)
+        warm.run(warm.pending(), progress=False)
         startup = time.perf_counter() - start
         cpu_before = _children_cpu()
         start = time.perf_counter()
-        run_units(request, pending_units(request), progress=False)
+        request.run(request.pending(), progress=False)
         elapsed = time.perf_counter() - start
-        # The pool is joined when run_units returns, so its workers' CPU time is counted.
+        # The pool is joined when run returns, so its workers' CPU time is counted.
         cpu = _children_cpu() - cpu_before
-        finalise(request)
+        request.finalise()
         metas = [
             json.loads(p.read_text())["meta"]
             for p in sorted((request.out / "scenes").glob("*.json"))

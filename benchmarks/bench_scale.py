@@ -42,7 +42,7 @@ from spatialbabel import Scene
 from spatialbabel.executor import Executor, UnitLoop
 from spatialbabel.local_pool import LocalExecutor
 from synth.config import SceneParameters
-from synth.split import SplitRequest, finalise
+from synth.split import split_set
 from synth.unit import describe_scene
 from synth.workers import BlenderWorker, init_worker, run_unit
 
@@ -110,7 +110,7 @@ class Run:
 
 
 def generate_once(executor: Executor, root: Path, scenes: int, params: SceneParameters) -> Run:
-    request = SplitRequest(root, scenes, params, eval_size=0, phase1_size=0)
+    request = split_set(root, scenes, params, eval_size=0, phase1_size=0)
     root.mkdir(parents=True)
     loop = UnitLoop(
         setup=init_worker,
@@ -138,7 +138,7 @@ def generate_once(executor: Executor, root: Path, scenes: int, params: ScenePara
     run = Run(wall, driver, sum(per_worker.values()), cluster)
     run.extra["reaped"] = 0.0 if on_ray else children
     start = time.perf_counter()
-    finalise(request)
+    request.finalise()
     run.extra["finalise"] = time.perf_counter() - start
     run.extra["bytes"] = float(sum(p.stat().st_size for p in root.rglob("*") if p.is_file()))
     return run

@@ -1,7 +1,7 @@
 """A mock base model's replies to the ``phase1`` scenes' prompts, for the demo's S3-FT step.
 
 No model runs here: most replies are the true scene bent by ``MOCK_BASE`` (noise, a missed or
-invented object now and then; ``spatialbabel.demo_replies``) and written by the Three.js
+invented object now and then; ``demo.replies``) and written by the Three.js
 writer, as a model that obeys the prompt it was sent writes them:
 
 - route ``phase1`` (the paper's, the bundled file): S3-FT's phase-1 prompt
@@ -38,9 +38,9 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
+from demo.replies import MockModel, mock_reply
 from spatialbabel import Scene
 from spatialbabel.batch import reconstruct_id, s3ft_phase1_id
-from spatialbabel.demo_replies import MockModel, mock_reply
 from spatialbabel.files import read_json, write_jsonl
 from synth.prompts import phase1_camera
 

@@ -41,7 +41,7 @@ class ExitCode(IntEnum):
 
 #: Subcommand name -> module implementing it.
 COMMANDS: Final[dict[str, str]] = {
-    "demo": "spatialbabel.cmd_demo",
+    "demo": "demo.cmd_demo",
     "generate": "synth.cmd_generate",
     "verify": "synth.cmd_verify",
     "clips": "synth.cmd_clips",

@@ -4,10 +4,8 @@ pose of every object and of the camera in every frame (SpatialMind's input)."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import executor_options
 from synth.clip_unit import ClipParameters
 from synth.cmd_sets import add_progress_and_executor, add_set_arguments, run_set
 
@@ -71,10 +69,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from synth.clips import ClipSetRequest, generate_clips
+    from synth.clips import clip_set
 
-    try:
-        params = ClipParameters(
+    manifest = run_set(
+        "clips",
+        args,
+        lambda: ClipParameters(
             seed=args.seed,
             resolution=args.resolution,
             fps=args.fps,
@@ -83,18 +83,8 @@ def run(args: argparse.Namespace) -> int:
             objects=args.objects,
             video=not args.no_video,
             max_tries=args.max_tries,
-        )
-        options = executor_options(args)
-        request = ClipSetRequest(args.out, args.n, params, options.workers or 1)
-    except ValueError as error:
-        print(f"spatialbabel clips: {error}", file=sys.stderr)
-        return ExitCode.USAGE
-    manifest = run_set(
-        "clips",
-        "clip",
-        options,
-        request.workers,
-        lambda executor: generate_clips(request, progress=not args.no_progress, executor=executor),
+        ),
+        lambda params, workers: clip_set(args.out, args.n, params, workers),
     )
     if isinstance(manifest, int):
         return manifest

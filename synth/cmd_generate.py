@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import executor_options
 from synth.cmd_sets import add_progress_and_executor, add_set_arguments, run_set
 from synth.config import SceneParameters
 from synth.tiers import TIER_NAMES, parse_tiers
@@ -87,10 +85,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from synth.split import SplitRequest, generate_split
+    from synth.split import split_set
 
-    try:
-        params = SceneParameters(
+    manifest = run_set(
+        "generate",
+        args,
+        lambda: SceneParameters(
             seed=args.seed,
             views=args.views,
             engine=args.engine,
@@ -100,20 +100,10 @@ def run(args: argparse.Namespace) -> int:
             tiers=tuple(args.tiers),
             max_tries=args.max_tries,
             stack_prob=args.stack_prob,
-        )
-        options = executor_options(args)
-        request = SplitRequest(
-            args.out, args.n, params, options.workers or 1, args.eval_size, args.phase1_size
-        )
-    except ValueError as error:
-        print(f"spatialbabel generate: {error}", file=sys.stderr)
-        return ExitCode.USAGE
-    manifest = run_set(
-        "generate",
-        "scene",
-        options,
-        request.workers,
-        lambda executor: generate_split(request, progress=not args.no_progress, executor=executor),
+        ),
+        lambda params, workers: split_set(
+            args.out, args.n, params, workers, args.eval_size, args.phase1_size
+        ),
     )
     if isinstance(manifest, int):
         return manifest

@@ -1,6 +1,6 @@
 """What ``generate`` and ``clips`` share on the command line: the flags of a resumable set of
-Blender work units (how many, seed, folder, workers, executor) and running it with the same
-errors."""
+Blender work units (how many, seed, folder, workers, executor) and making it
+(``synth.unit_set.UnitSet``) with the same errors."""
 
 from __future__ import annotations
 
@@ -8,16 +8,20 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from spatialbabel.cli import ExitCode
 from spatialbabel.executor import (
-    Executor,
-    ExecutorOptions,
     UnitFailed,
     add_executor_arguments,
+    executor_options,
     open_executor,
 )
+
+if TYPE_CHECKING:
+    from synth.unit_set import UnitSet
+
+P = TypeVar("P")
 
 
 def add_set_arguments(parser: argparse.ArgumentParser, *, unit: str, seed: int) -> None:
@@ -45,24 +49,31 @@ def add_progress_and_executor(parser: argparse.ArgumentParser) -> None:
 
 def run_set(
     command: str,
-    unit: str,
-    options: ExecutorOptions,
-    workers: int,
-    make: Callable[[Executor], dict[str, Any]],
+    args: argparse.Namespace,
+    params: Callable[[], P],
+    make: Callable[[P, int], UnitSet[P]],
 ) -> dict[str, Any] | int:
-    """``make(executor)``: the set's manifest, or the exit code of its failure, reported."""
+    """The set ``make(params(), workers)`` made (or finished) on the executor of ``args``: its
+    manifest, or the exit code of its failure, reported."""
     from synth.unit import GenerationError
 
     try:
-        with open_executor(options, default_workers=workers) as executor:
-            return make(executor)
+        parameters = params()
+        options = executor_options(args)
+        unit_set = make(parameters, options.workers or 1)
+    except ValueError as error:
+        print(f"spatialbabel {command}: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    try:
+        with open_executor(options, default_workers=unit_set.workers) as executor:
+            return unit_set.generate(progress=not args.no_progress, executor=executor)
     except GenerationError as error:
         print(f"spatialbabel {command}: {error}", file=sys.stderr)
         return ExitCode.PROBLEMS
     except UnitFailed as error:
         print(
-            f"spatialbabel {command}: {error}; the finished {unit}s are kept: rerun the same "
-            "command to resume",
+            f"spatialbabel {command}: {error}; the finished {unit_set.kind.label}s are kept: "
+            "rerun the same command to resume",
             file=sys.stderr,
         )
         return ExitCode.PROBLEMS

@@ -2,8 +2,8 @@
 executor (``spatialbabel.executor``: the local process pool by default, or Ray), each worker
 with one ``BlenderStage`` (``synth.workers.init_worker``), with a progress bar.
 
-Split generation (``synth.split``) and clip rendering (``synth.clips``) both run here; neither
-has scheduling logic of its own. A unit function is ``unit(worker, index) -> id``
+The resumable set of units (``synth.unit_set``: a split's scenes, a clip set's clips) runs
+here, with no scheduling logic of its own. A unit function is ``unit(worker, index) -> id``
 (``synth.workers``), module-level, and writes its files atomically; it depends on nothing but
 the index and the parameters, so it gives the same bytes on any worker of any machine and can
 be run again after its worker died.

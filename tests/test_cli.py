@@ -70,7 +70,7 @@ def test_every_command_is_documented() -> None:
 
 
 # --- parse --predictions ------------------------------------------------------------------------
-DEMO_REPLIES = ROOT / "spatialbabel" / "data" / "demo_replies.jsonl"
+DEMO_REPLIES = ROOT / "demo" / "data" / "demo_replies.jsonl"
 
 
 def _predictions_with_bad_lines(tmp_path: Path) -> tuple[Path, list[dict[str, str]]]:

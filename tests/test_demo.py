@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from s3ft.demo_replies import FAILURES, MOCK_BASE
-from spatialbabel import LANGUAGES
-from spatialbabel.batch import S3FT_PHASE1, parse_request_id
-from spatialbabel.cmd_demo import (
+from demo.cmd_demo import (
     DEMO_SCENES,
     S3FT_EVAL,
     S3FT_SCENES,
     bundled_replies,
     bundled_s3ft_replies,
 )
-from spatialbabel.demo_replies import MOCK_MODELS, NL_COT_MODELS
+from demo.replies import MOCK_MODELS, NL_COT_MODELS
+from s3ft.demo_replies import FAILURES, MOCK_BASE
+from spatialbabel import LANGUAGES
+from spatialbabel.batch import S3FT_PHASE1, parse_request_id
 from spatialbabel.files import read_jsonl
 
 pytestmark = [pytest.mark.bpy, pytest.mark.render, pytest.mark.slow]
@@ -83,7 +83,7 @@ def test_demo_generates_scores_and_reports(tmp_path: Path) -> None:
         assert model.name in done.stdout
     scores = json.loads((tmp_path / "scores" / "scores.json").read_text())
     # The bundled replies answer exactly the scenes the demo generates: if the generator's
-    # output changes, this fails and the bundle must be remade (spatialbabel.demo_replies).
+    # output changes, this fails and the bundle must be remade (demo.replies).
     assert scores["summary"]["problems"] == {k: 0 for k in scores["summary"]["problems"]}
     models = len(MOCK_MODELS) + len(NL_COT_MODELS)
     assert scores["summary"]["lines_scored"] == models * len(LANGUAGES) * DEMO_SCENES

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from demo.cmd_demo import DEMO_SCENES, DEMO_SEED, bundled_replies
+from demo.degrade import main as degrade
 from spatialbabel import LANGUAGES
 from spatialbabel.cli import ExitCode, main
-from spatialbabel.cmd_demo import DEMO_SCENES, DEMO_SEED, bundled_replies
-from spatialbabel.demo_degrade import main as degrade
 
 pytestmark = [pytest.mark.bpy, pytest.mark.slow]
 

@@ -115,13 +115,14 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["None", "None", "None"]
     # The engines' own files ship with the package: the three.js harness, the Unity facade and
-    # its driver.
+    # its driver; and the demo's bundled replies with the demo's.
     shipped = in_venv(
         [
             str(python),
             "-c",
             "from audit.unity_engine import FACADE, DRIVER; from audit.three_engine import HARNESS; "
-            "print(len(FACADE), all(p.is_file() for p in (*FACADE, *DRIVER, HARNESS)))",
+            "from demo.cmd_demo import bundled_replies as r, bundled_s3ft_replies as s; "
+            "print(len(FACADE), all(p.is_file() for p in (*FACADE, *DRIVER, HARNESS, r(), s())))",
         ]
     )
     assert shipped.stdout.split() == ["4", "True"], shipped.stderr

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from demo.replies import MOCK_MODELS, mock_reply
 from spatialbabel import Scene
 from spatialbabel.batch import parse_request_id
-from spatialbabel.demo_replies import MOCK_MODELS, mock_reply
 
 
 def _draw(custom_id: str) -> int:

@@ -23,7 +23,7 @@ def test_every_fixture_is_told_its_language(language: str) -> None:
 
 
 def test_every_demo_reply_with_code_is_told_its_language() -> None:
-    lines = (ROOT / "spatialbabel" / "data" / "demo_replies.jsonl").read_text(encoding="utf-8")
+    lines = (ROOT / "demo" / "data" / "demo_replies.jsonl").read_text(encoding="utf-8")
     records = [json.loads(line) for line in lines.splitlines()]
     told = [guess_language(r["output"]) for r in records]
     assert sum(t == r["language"] for t, r in zip(told, records, strict=True)) == len(records) - 2

@@ -12,7 +12,7 @@ import pytest
 from spatialbabel.cli import ExitCode, main
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO_REPLIES = ROOT / "spatialbabel" / "data" / "demo_replies.jsonl"
+DEMO_REPLIES = ROOT / "demo" / "data" / "demo_replies.jsonl"
 
 
 @pytest.fixture

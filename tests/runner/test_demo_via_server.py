@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbabel.cmd_demo import DEMO_SCENES, bundled_replies
-from spatialbabel.demo_replies import MOCK_MODELS
+from demo.cmd_demo import DEMO_SCENES, bundled_replies
+from demo.replies import MOCK_MODELS
 from tests.runner.test_run_stub import same_tables
 
 pytestmark = [pytest.mark.bpy, pytest.mark.slow]

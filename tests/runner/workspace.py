@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from demo.replies import mock_replies
 from spatialbabel.cli import main
-from spatialbabel.demo_replies import mock_replies
 from spatialbabel.files import read_jsonl, write_jsonl
 from spatialbabel.qa import Question
 from tests.qa.test_score_qa import reply_for

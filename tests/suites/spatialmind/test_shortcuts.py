@@ -22,7 +22,7 @@ from suites.shortcuts import above_chance, check_shortcuts
 from suites.spatialmind.spread import MAX_DROPPED, excess, spread
 from suites.spatialmind.tasks import OPTIONS, Candidate
 from synth.clip_unit import ClipParameters, generate_clip_unit
-from synth.clips import ClipSetRequest, finalise_clips
+from synth.clips import clip_set
 from tests.suites.spatialmind import truth
 from tests.suites.spatialmind.boxes_renderer import BoxesRenderer
 
@@ -39,7 +39,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Item]]:
     renderer = BoxesRenderer()
     for index in range(CLIPS):
         generate_clip_unit(root, index, PARAMS, renderer, "stand-in")
-    finalise_clips(ClipSetRequest(root, CLIPS, PARAMS))
+    clip_set(root, CLIPS, PARAMS).finalise()
     out = root.parent / "items"
     args = ["suite", "build", "--suite", "spatialmind", "--split", str(root), "--out", str(out)]
     assert main(args) == ExitCode.OK

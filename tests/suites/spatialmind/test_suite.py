@@ -25,7 +25,7 @@ from suites.spatialmind.build import LABEL_LEAD, balance
 from suites.spatialmind.chain import MESSAGES_FILE, OPENAI_FILE, chain_text
 from suites.spatialmind.tasks import OPTIONS, TASKS, Candidate
 from synth.clip_unit import ClipParameters, generate_clip_unit
-from synth.clips import ClipSetRequest, finalise_clips
+from synth.clips import clip_set as make_clip_set
 from tests.suites.spatialmind import truth
 from tests.suites.spatialmind.boxes_renderer import BoxesRenderer
 
@@ -50,7 +50,7 @@ def clip_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
     renderer = BoxesRenderer()
     for index in range(CLIPS):
         generate_clip_unit(root, index, PARAMS, renderer, "stand-in")
-    finalise_clips(ClipSetRequest(root, CLIPS, PARAMS))
+    make_clip_set(root, CLIPS, PARAMS).finalise()
     return root
 
 

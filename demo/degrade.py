@@ -1,6 +1,6 @@
 """A planted regression for trying ``spatialbabel compare``: one model's replies lose objects.
 
-``python -m spatialbabel.demo_degrade OUT.jsonl --model mock-careful`` copies the demo's
+``python -m demo.degrade OUT.jsonl --model mock-careful`` copies the demo's
 bundled replies (or ``--replies FILE``) and, in ``--share`` of the scenes (half by default,
 chosen with ``--seed``; the same scenes in every language and mode), rewrites that model's
 replies without half of their objects: each reply is parsed, its last objects dropped, and
@@ -72,10 +72,10 @@ def degrade(
 
 
 def main(argv: list[str] | None = None) -> int:
-    from spatialbabel.cmd_demo import bundled_replies
+    from demo.cmd_demo import bundled_replies
 
     parser = argparse.ArgumentParser(
-        prog="python -m spatialbabel.demo_degrade", description=__doc__.split("\n\n")[0]
+        prog="python -m demo.degrade", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("out", type=Path, help="the degraded replies (JSONL)")
     parser.add_argument("--model", required=True, help="the model whose replies lose objects")

@@ -23,11 +23,11 @@ from spatialbabel.cli import ExitCode
 
 HELP = "run the whole pipeline on a small built-in default: generate, parse, score, report"
 
-#: The split the bundled replies answer (spatialbabel/data/demo_replies.jsonl).
+#: The split the bundled replies answer (demo/data/demo_replies.jsonl).
 DEMO_SCENES: Final = 6
 DEMO_SEED: Final = 0
 #: The S3-FT step's own split: its phase1 scenes are what the bundled phase1 replies
-#: (spatialbabel/data/demo_s3ft_replies.jsonl, ``python -m s3ft.demo_replies``) answer.
+#: (demo/data/demo_s3ft_replies.jsonl, ``python -m s3ft.demo_replies``) answer.
 S3FT_SCENES: Final = 16
 S3FT_SEED: Final = 1
 S3FT_EVAL: Final = 2
@@ -36,11 +36,11 @@ STEPS: Final = 5
 
 
 def bundled_replies() -> Path:
-    return Path(str(resources.files("spatialbabel").joinpath("data", "demo_replies.jsonl")))
+    return Path(str(resources.files("demo").joinpath("data", "demo_replies.jsonl")))
 
 
 def bundled_s3ft_replies() -> Path:
-    return Path(str(resources.files("spatialbabel").joinpath("data", "demo_s3ft_replies.jsonl")))
+    return Path(str(resources.files("demo").joinpath("data", "demo_s3ft_replies.jsonl")))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

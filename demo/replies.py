@@ -11,7 +11,7 @@ the code in one fenced block. Listing first, it misses, invents and mistakes few
 its longer replies hit the token limit more often; those records say ``"finish_reason":
 "length"``, as ``spatialbabel run`` writes them. The direct records come first and carry only
 the five required fields, so adding modes never changes their bytes.
-``python -m spatialbabel.demo_replies SPLIT OUT.jsonl`` rewrites the bundled file.
+``python -m demo.replies SPLIT OUT.jsonl`` rewrites the bundled file.
 
 Like the CLI, this is wiring: it uses the parsers' public API, imported when called.
 """
@@ -244,7 +244,7 @@ def mock_replies(
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m spatialbabel.demo_replies SPLIT OUT.jsonl", file=sys.stderr)
+        print("usage: python -m demo.replies SPLIT OUT.jsonl", file=sys.stderr)
         return 2
     from spatialbabel import LANGUAGES
 
