@@ -5,7 +5,7 @@ replies of three mock models in all six languages against it (parsing every repl
 answers in both reconstruction modes, direct and nl_cot), prints the tables with the mode
 difference and the replies cut at the token limit, has the same mock models answer the split's
 questions (direct, NL-CoT, Code-CoT in each one's best and worst language, graded by the
-project's reader and the paper's: ``spatialbabel.demo_qa_replies``), builds S3-FT training data from a mock base
+project's reader and the paper's: ``demo.qa_replies``), builds S3-FT training data from a mock base
 model's bundled replies to a second, small ``phase1`` split (four views per scene): it writes
 S3-FT's phase-1 prompts of that split, which the bundled replies answer, and builds from them;
 and builds the HTML report. Each step is the matching subcommand, run as a user would.
@@ -61,9 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-report", action="store_true", help="skip the HTML report")
     parser.add_argument("--no-s3ft", action="store_true", help="skip the S3-FT step")
-    parser.add_argument(
-        "--no-qa", action="store_true", help="skip the QA step (spatialbabel.demo_qa_replies)"
-    )
+    parser.add_argument("--no-qa", action="store_true", help="skip the QA step (demo.qa_replies)")
     parser.add_argument(
         "--via-server",
         action="store_true",
@@ -147,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if status not in (ExitCode.OK, ExitCode.PROBLEMS):
         return status
     if not args.no_qa:
-        from spatialbabel.demo_qa_replies import qa_step
+        from demo.qa_replies import qa_step
 
         _step(3, "QA: direct, NL-CoT and Code-CoT in each model's best and worst language")
         status = qa_step(args.out / "qa", split, scores)

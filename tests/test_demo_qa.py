@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from demo.qa_replies import QA_MODES, answer_reply, qa_step
+from demo.replies import MOCK_MODELS
 from spatialbabel.batch import parse_request_id
 from spatialbabel.cli import ExitCode
-from spatialbabel.demo_qa_replies import QA_MODES, answer_reply, qa_step
-from spatialbabel.demo_replies import MOCK_MODELS
 from spatialbabel.files import read_json, read_jsonl
 from suites.qa.code_cot_languages import side_file
 from tests.qa.test_code_cot_best_worst import _gap

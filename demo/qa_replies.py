@@ -1,6 +1,6 @@
 """The demo's QA step: the mock models answer the split's questions, graded by both readers.
 
-No real model runs here. A mock model (``spatialbabel.demo_replies.MOCK_MODELS``) answers a
+No real model runs here. A mock model (``demo.replies.MOCK_MODELS``) answers a
 question from the scene it believes it sees: the true scene bent its documented way, and
 bent more the less it works through the scene (the paradox the paper reports: the same
 models answer worse directly than through code). The question's own program, run on that
@@ -32,9 +32,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from demo.replies import _FENCES, MOCK_MODELS, MockModel, _bend
 from spatialbabel.batch import QA, parse_request_id
 from spatialbabel.cli import ExitCode
-from spatialbabel.demo_replies import _FENCES, MOCK_MODELS, MockModel, _bend
 from spatialbabel.files import read_jsonl, split_paths, write_jsonl
 from spatialbabel.qa import ProgramError, Question, parse_mode, run_program
 from spatialbabel.relations import OPPOSITE, Relation
