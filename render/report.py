@@ -60,6 +60,7 @@ from spatialbabel import Scene
 from spatialbabel.audit_file import AUDIT_FILE, AUDIT_TABLE, disagreement_lines, read_audit
 from spatialbabel.audit_file import table_rows as audit_rows
 from spatialbabel.files import FileFormatError, atomic_write_text
+from spatialbabel.split import Split
 
 if TYPE_CHECKING:
     from render.offscreen import Renderer
@@ -157,14 +158,14 @@ def resolve_input(recorded: str | None, override: Path | None, scores_path: Path
 
 class _ReplySource:
     """True scenes, true images and predicted scenes of the scored replies, through the
-    scorer's public API (``scoring.Split``, ``read_predictions``, ``score_output``)."""
+    scorer's public API (``scoring.load_truth``, ``read_predictions``, ``score_output``)."""
 
     def __init__(self, split_dir: Path, subset: str, predictions: Path) -> None:
         import scoring
 
         self.split_dir = split_dir
         self._scoring = scoring
-        self.split = scoring.Split.load(split_dir, subset)  # type: ignore[arg-type]
+        self.split = scoring.load_truth(split_dir, subset)  # type: ignore[arg-type]
         read = scoring.read_predictions(predictions, self.split)
         self._outputs = {item.line: item.output for item in read.outputs}
 
@@ -185,7 +186,7 @@ class _ReplySource:
             if isinstance(images, list) and images and isinstance(images[0], str)
             else []
         )
-        candidates.append(self.split_dir / "images" / f"{truth.scene_id}.png")
+        candidates.append(Split(self.split_dir).image_path(truth.scene_id))
         for path in candidates:
             if path.is_file():
                 return load_rgb(path)
@@ -872,7 +873,7 @@ def build_report(
     split = resolve_input(scores.split, split_dir, scores.path)
     replies_file = resolve_input(scores.predictions, predictions, scores.path)
     inputs = None
-    if split is None or not (split / "scenes").is_dir():
+    if split is None or not Split(split).scenes_dir.is_dir():
         writer.notes.append(
             f"split {split or '(not recorded)'} not found: no per-reply figures (pass --split)"
         )

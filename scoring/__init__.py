@@ -26,7 +26,7 @@ from scoring.inputs import (
     InputProblem,
     NumberedOutput,
     PredictionSet,
-    Split,
+    load_truth,
     read_predictions,
 )
 from scoring.matching import Matching, Pair, match_centres, match_within_gate
@@ -46,7 +46,7 @@ from scoring.modes import ModeDifference, mode_differences
 from scoring.pipeline import ScoreRun, score_outputs, score_predictions
 from scoring.qa_codecot import OUTCOMES, Reconstruction, reconstruct_answer
 from scoring.qa_grading import Verdict, grade, read_answer
-from scoring.qa_scoring import Answer, load_questions, read_answers, score_answer, summarise
+from scoring.qa_scoring import Answer, read_answers, score_answer, summarise
 from scoring.qa_scoring import format_table as qa_table
 from scoring.reply import ReplyScore, scene_tier, score_output, score_reply
 from scoring.silhouette import SilhouetteFn, silhouette_metric
@@ -58,6 +58,7 @@ from scoring.tables import (
     text_table,
     write_outputs,
 )
+from spatialbabel.split import SplitScenes
 
 __all__ = [
     "ALL_LANGUAGES",
@@ -91,7 +92,7 @@ __all__ = [
     "ScoreOptions",
     "ScoreRun",
     "SilhouetteFn",
-    "Split",
+    "SplitScenes",
     "Verdict",
     "aggregate",
     "apply_axis_map",
@@ -99,7 +100,7 @@ __all__ = [
     "box_iou",
     "composite_values",
     "grade",
-    "load_questions",
+    "load_truth",
     "match_centres",
     "match_within_gate",
     "metric",

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from spatialbabel import LANGUAGES, Scene
+from spatialbabel import LANGUAGES
 from spatialbabel.batch import (
     CODE_MAX_TOKENS,
     DIRECT_ANSWER_MAX_TOKENS,
@@ -35,11 +35,9 @@ from spatialbabel.cli import ExitCode
 from spatialbabel.files import (
     FileFormatError,
     atomic_write_chunks,
-    read_json,
-    read_jsonl,
-    split_paths,
 )
-from spatialbabel.qa import QAFormatError, Question, parse_mode
+from spatialbabel.qa import Question, parse_mode
+from spatialbabel.split import Split
 from synth.prompts import (
     DEFAULT_MODEL,
     batch_request,
@@ -143,28 +141,12 @@ def expand_modes(modes: Sequence[str], languages: Sequence[str]) -> list[str]:
 
 def scene_ids(root: Path, subset: str | None) -> list[str]:
     """The split's scene ids (sorted), or those of ``subset``."""
-    paths = split_paths(root)
-    if subset is not None:
-        listed = read_json(paths["subsets"]).get(subset)
-        if not isinstance(listed, list) or not all(isinstance(i, str) for i in listed):
-            raise FileFormatError(
-                paths["subsets"], f"no subset {subset!r} (expected a list of scene ids)"
-            )
-        return sorted(listed)
-    if not paths["scenes"].is_dir():
-        raise FileFormatError(paths["scenes"], "no such folder: is this a split?")
-    return sorted(p.stem for p in paths["scenes"].glob("*.json"))
+    split = Split.open(root)
+    return sorted(split.subset_ids(subset)) if subset is not None else list(split.scene_ids)
 
 
-def _load_scene(root: Path, scene_id: str) -> Scene:
-    path = split_paths(root)["scenes"] / f"{scene_id}.json"
-    if not path.is_file():
-        raise FileFormatError(path, "no such file")
-    return Scene.load(path)
-
-
-def _image(root: Path, scene_id: str) -> str:
-    path = split_paths(root)["images"] / f"{scene_id}.png"
+def _image(split: Split, scene_id: str) -> str:
+    path = split.image_path(scene_id)
     if not path.is_file():
         raise FileFormatError(path, "no such file (the frontal image of the scene)")
     data = path.read_bytes()
@@ -173,26 +155,17 @@ def _image(root: Path, scene_id: str) -> str:
     return image_data_url(data)
 
 
-def load_split_questions(root: Path) -> dict[str, list[Question]]:
+def split_questions(split: Split) -> dict[str, list[Question]]:
     """The split's questions grouped by scene, in file order."""
-    path = split_paths(root)["qa"]
-    if not path.is_file():
-        raise FileFormatError(path, "no such file")
     grouped: dict[str, list[Question]] = {}
-    for item in read_jsonl(path):
-        if item.record is None:
-            raise FileFormatError(path, item.error or "unreadable line", line=item.line)
-        try:
-            question = Question.from_dict(item.record)
-        except (QAFormatError, TypeError) as error:
-            raise FileFormatError(path, str(error), line=item.line) from None
+    for question in split.questions(Question.from_dict).values():
         grouped.setdefault(question.scene_id, []).append(question)
     return grouped
 
 
 def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The batch requests, scene by scene; each scene's image is read once."""
-    root: Path = args.split
+    split = Split.open(args.split)
     languages = _names(args.languages)
     options = {
         "model": args.model,
@@ -201,17 +174,17 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         "top_p": args.top_p,
     }
     if args.task == S3FT_PHASE1:
-        for scene_id in scene_ids(root, args.subset or S3FT_SUBSET):
-            scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+        for scene_id in scene_ids(split.root, args.subset or S3FT_SUBSET):
+            scene, image = split.scene(scene_id), _image(split, scene_id)
             yield batch_request(
                 s3ft_phase1_id(scene_id), s3ft_phase1_prompt(scene), image, **options
             )
         return
-    ids = scene_ids(root, args.subset)
+    ids = scene_ids(split.root, args.subset)
     if args.task == "reconstruct":
         modes = reconstruct_modes(task_modes(args))
         for scene_id in ids:
-            scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+            scene, image = split.scene(scene_id), _image(split, scene_id)
             for language in languages:
                 for mode in modes:
                     yield batch_request(
@@ -222,11 +195,11 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
                     )
         return
     modes = expand_modes(task_modes(args), languages)
-    questions = load_split_questions(root)
+    questions = split_questions(split)
     for scene_id in ids:
         if scene_id not in questions:
             continue
-        scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+        scene, image = split.scene(scene_id), _image(split, scene_id)
         for question in questions[scene_id]:
             for mode in modes:
                 yield batch_request(
@@ -266,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     if args.task == S3FT_PHASE1 and not scene_ids(args.split, args.subset or S3FT_SUBSET):
         print(
-            f"spatialbabel prompts: {split_paths(args.split)['subsets']}: the "
+            f"spatialbabel prompts: {Split(args.split).subsets_path}: the "
             f"{args.subset or S3FT_SUBSET} subset is empty (generate with --phase1-size N, or "
             "import with --subset N --phase1-size M)",
             file=sys.stderr,
