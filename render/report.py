@@ -46,16 +46,14 @@ from render.charts import (
 )
 from render.figures import load_rgb, reply_figure, save_figure
 from render.scores_file import (
-    ALL_LANGUAGES,
     SCORE,
     SILHOUETTE,
-    Cell,
     Gap,
-    ModeDifference,
     Reply,
     ScoresFile,
     read_scores,
 )
+from scoring import ALL_LANGUAGES, CellSummary, ModeDifference
 from spatialbabel import Scene
 from spatialbabel.audit_file import AUDIT_FILE, AUDIT_TABLE, disagreement_lines, read_audit
 from spatialbabel.audit_file import table_rows as audit_rows
@@ -820,14 +818,14 @@ def _languages(languages: set[str]) -> list[str]:
     return sorted(languages, key=lambda lang: (_language_key(lang), lang))
 
 
-def _cell_score(cell: Cell, name: str) -> CellScore | None:
+def _cell_score(cell: CellSummary, name: str) -> CellScore | None:
     e = cell.estimate(name)
     if e is None or not math.isfinite(e.mean):
         return None
     return CellScore(cell.model, cell.language, e.mean, e.low, e.high, e.n)
 
 
-def _tier_score(cell: Cell, name: str) -> TierScore | None:
+def _tier_score(cell: CellSummary, name: str) -> TierScore | None:
     e = cell.estimate(name)
     if e is None or cell.tier is None or not math.isfinite(e.mean):
         return None
