@@ -86,10 +86,11 @@ def main() -> None:
         f"{len(summary.gaps)} (model, mode) gaps, {gaps.cpu / rest.cpu:.2f} x the baseline",
     )
 
-    from scoring.inputs import PredictionSet, Split
+    from scoring.inputs import PredictionSet
+    from spatialbabel.split import SplitScenes
 
     run = ScoreRun(
-        Split(Path("bench"), "eval", truth, frozenset(truth)),
+        SplitScenes(Path("bench"), "eval", truth, frozenset(truth)),
         PredictionSet(Path("bench.jsonl"), (), (), ()),
         ScoreOptions(),
         tuple(replies),

@@ -28,6 +28,7 @@ import numpy as np
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
 from spatialbabel.batch import reconstruct_id
 from spatialbabel.files import write_jsonl
+from spatialbabel.split import Split
 
 #: Fence tag and wording each language's replies use.
 _FENCES: Final[dict[str, str]] = {
@@ -249,7 +250,7 @@ def main(argv: list[str]) -> int:
     from spatialbabel import LANGUAGES
 
     split, out = Path(argv[0]), Path(argv[1])
-    scenes = [Scene.load(p) for p in sorted((split / "scenes").glob("*.json"))]
+    scenes = list(Split.open(split).scenes().scenes.values())
     records = mock_replies(scenes, languages=LANGUAGES)
     write_jsonl(out, records)
     print(f"wrote {len(records)} replies for {len(scenes)} scenes to {out}")

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from spatialbabel.batch import QA, RECONSTRUCT, parse_request_id
-from spatialbabel.files import FileFormatError, read_json, read_jsonl, sha256_file, split_paths
+from spatialbabel.files import FileFormatError, read_json
+from spatialbabel.split import Split
 
 SourceKind = Literal["split", "items"]
 
@@ -119,7 +120,7 @@ def _command_args(command: str, argv: Sequence[str]) -> argparse.Namespace:
 
 
 def is_split(path: Path) -> bool:
-    return split_paths(path)["scenes"].is_dir()
+    return Split(path).scenes_dir.is_dir()
 
 
 def is_items(path: Path) -> bool:
@@ -140,7 +141,7 @@ def source_kind(path: Path) -> SourceKind:
 
 
 def split_has_questions(root: Path) -> bool:
-    return split_paths(root)["qa"].is_file()
+    return Split(root).questions_path.is_file()
 
 
 def split_requests(
@@ -186,18 +187,16 @@ def split_scene_ids(root: Path, subset: str | None) -> list[str]:
 
 
 def split_manifest_sha256(root: Path) -> str | None:
-    path = split_paths(root)["manifest"]
-    return sha256_file(path) if path.is_file() else None
+    return Split(root).manifest_sha256()
 
 
 def split_manifest(root: Path) -> dict[str, Any]:
-    path = split_paths(root)["manifest"]
-    return read_json(path) if path.is_file() else {}
+    return Split(root).manifest
 
 
 def scene_text(root: Path, scene_id: str) -> str:
     """A scene file's text, as the scorer reads it."""
-    path = split_paths(root)["scenes"] / f"{scene_id}.json"
+    path = Split(root).scene_path(scene_id)
     if not path.is_file():
         raise FileFormatError(path, "no such file")
     return path.read_text(encoding="utf-8")
@@ -205,28 +204,34 @@ def scene_text(root: Path, scene_id: str) -> str:
 
 def question_lines(root: Path) -> dict[str, str]:
     """Each question's line of the split's ``qa.jsonl``, by question id, as ``score-qa`` reads it."""
-    path = split_paths(root)["qa"]
-    found: dict[str, str] = {}
-    for item in read_jsonl(path):
-        if item.record is None or not isinstance(item.record.get("question_id"), str):
-            raise FileFormatError(
-                path, item.error or "a line without a question_id", line=item.line
-            )
-        found[item.record["question_id"]] = json.dumps(item.record, ensure_ascii=False)
-    return found
+    lines = Split(root).questions(_QuestionLine.of)
+    return {question_id: line.text for question_id, line in lines.items()}
+
+
+@dataclass(frozen=True)
+class _QuestionLine:
+    question_id: str
+    text: str
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> _QuestionLine:
+        question_id = record.get("question_id")
+        if not isinstance(question_id, str):
+            raise ValueError("a line without a question_id")
+        return cls(question_id, json.dumps(record, ensure_ascii=False))
 
 
 def split_truth_files(root: Path, scene_ids: Sequence[str]) -> Iterator[tuple[str, bytes]]:
     """The files ``spatialbabel score`` and ``score-qa`` read, for ``scene_ids`` only, as
     (path inside a split, bytes): the manifest, every listed scene, the subsets cut to them
     (so that the copy is a split of its own) and their questions."""
-    paths = split_paths(root)
+    split = Split(root)
     wanted = set(scene_ids)
-    if paths["manifest"].is_file():
-        yield "manifest.json", paths["manifest"].read_bytes()
+    if split.manifest_path.is_file():
+        yield "manifest.json", split.manifest_path.read_bytes()
     for scene_id in sorted(wanted):
         yield f"scenes/{scene_id}.json", scene_text(root, scene_id).encode("utf-8")
-    subsets = read_json(paths["subsets"]) if paths["subsets"].is_file() else {}
+    subsets = split.subsets if split.subsets_path.is_file() else {}
     cut = {
         key: [s for s in value if s in wanted] if isinstance(value, list) else value
         for key, value in subsets.items()
@@ -236,10 +241,10 @@ def split_truth_files(root: Path, scene_ids: Sequence[str]) -> Iterator[tuple[st
     from spatialbabel.files import dump_json
 
     yield "subsets.json", dump_json(cut).encode("utf-8")
-    if paths["qa"].is_file():
+    if split.questions_path.is_file():
         lines = [
             line
-            for line in paths["qa"].read_bytes().splitlines(keepends=True)
+            for line in split.questions_path.read_bytes().splitlines(keepends=True)
             if line.strip() and json.loads(line).get("scene_id") in wanted
         ]
         yield "qa.jsonl", b"".join(lines)

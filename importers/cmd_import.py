@@ -257,9 +257,9 @@ def run(args: argparse.Namespace) -> int:
         f"imported into {args.out}: {_describe(counts, skipped)}; {counts['questions']} questions"
     )
     if args.subset is not None:
-        from spatialbabel.files import read_json, split_paths
+        from spatialbabel.split import Split
 
-        subsets = read_json(split_paths(args.out)["subsets"])
+        subsets = Split(args.out).subsets
         sizes = ", ".join(f"{name} {len(subsets[name])}" for name in ("eval", "phase1", "unused"))
         strata = ", ".join(
             f"{name} {entry['objects'][0]}-{entry['objects'][1]} objects ({entry['scenes']} scenes, "

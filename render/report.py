@@ -46,20 +46,19 @@ from render.charts import (
 )
 from render.figures import load_rgb, reply_figure, save_figure
 from render.scores_file import (
-    ALL_LANGUAGES,
     SCORE,
     SILHOUETTE,
-    Cell,
     Gap,
-    ModeDifference,
     Reply,
     ScoresFile,
     read_scores,
 )
+from scoring import ALL_LANGUAGES, CellSummary, ModeDifference
 from spatialbabel import Scene
 from spatialbabel.audit_file import AUDIT_FILE, AUDIT_TABLE, disagreement_lines, read_audit
 from spatialbabel.audit_file import table_rows as audit_rows
 from spatialbabel.files import FileFormatError, atomic_write_text
+from spatialbabel.split import Split
 
 if TYPE_CHECKING:
     from render.offscreen import Renderer
@@ -157,14 +156,14 @@ def resolve_input(recorded: str | None, override: Path | None, scores_path: Path
 
 class _ReplySource:
     """True scenes, true images and predicted scenes of the scored replies, through the
-    scorer's public API (``scoring.Split``, ``read_predictions``, ``score_output``)."""
+    scorer's public API (``scoring.load_truth``, ``read_predictions``, ``score_output``)."""
 
     def __init__(self, split_dir: Path, subset: str, predictions: Path) -> None:
         import scoring
 
         self.split_dir = split_dir
         self._scoring = scoring
-        self.split = scoring.Split.load(split_dir, subset)  # type: ignore[arg-type]
+        self.split = scoring.load_truth(split_dir, subset)  # type: ignore[arg-type]
         read = scoring.read_predictions(predictions, self.split)
         self._outputs = {item.line: item.output for item in read.outputs}
 
@@ -185,7 +184,7 @@ class _ReplySource:
             if isinstance(images, list) and images and isinstance(images[0], str)
             else []
         )
-        candidates.append(self.split_dir / "images" / f"{truth.scene_id}.png")
+        candidates.append(Split(self.split_dir).image_path(truth.scene_id))
         for path in candidates:
             if path.is_file():
                 return load_rgb(path)
@@ -819,14 +818,14 @@ def _languages(languages: set[str]) -> list[str]:
     return sorted(languages, key=lambda lang: (_language_key(lang), lang))
 
 
-def _cell_score(cell: Cell, name: str) -> CellScore | None:
+def _cell_score(cell: CellSummary, name: str) -> CellScore | None:
     e = cell.estimate(name)
     if e is None or not math.isfinite(e.mean):
         return None
     return CellScore(cell.model, cell.language, e.mean, e.low, e.high, e.n)
 
 
-def _tier_score(cell: Cell, name: str) -> TierScore | None:
+def _tier_score(cell: CellSummary, name: str) -> TierScore | None:
     e = cell.estimate(name)
     if e is None or cell.tier is None or not math.isfinite(e.mean):
         return None
@@ -872,7 +871,7 @@ def build_report(
     split = resolve_input(scores.split, split_dir, scores.path)
     replies_file = resolve_input(scores.predictions, predictions, scores.path)
     inputs = None
-    if split is None or not (split / "scenes").is_dir():
+    if split is None or not Split(split).scenes_dir.is_dir():
         writer.notes.append(
             f"split {split or '(not recorded)'} not found: no per-reply figures (pass --split)"
         )

@@ -8,20 +8,19 @@ pairs. A file that breaks that shape is a ``FileFormatError`` naming the file an
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from scoring import CellSummary, ModeDifference
 from spatialbabel.files import JsonFields, read_json
+from spatialbabel.stats import Estimate
 
 #: The composite every chart shows: the Reconstruct Score.
 SCORE: Final = "score"
 #: The optional column the scorer adds with ``--silhouette``.
 SILHOUETTE: Final = "silhouette_iou"
-#: ``language`` of per-tier cells that pool a model's languages.
-ALL_LANGUAGES: Final = "all"
 
 
 @dataclass(frozen=True)
@@ -31,46 +30,6 @@ class Column:
     name: str
     label: str
     higher_is_better: bool | None
-
-
-@dataclass(frozen=True)
-class Estimate:
-    mean: float
-    low: float
-    high: float
-    n: int
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One (model, language, mode) cell, overall (``tier is None``) or on one tier."""
-
-    model: str
-    language: str
-    mode: str
-    tier: int | None
-    n: int
-    n_parsed: int
-    estimates: Mapping[str, Estimate]
-    n_truncated: int = 0
-
-    def estimate(self, name: str) -> Estimate | None:
-        return self.estimates.get(name)
-
-
-@dataclass(frozen=True)
-class ModeDifference:
-    """``mode`` minus ``baseline`` for one model and language over ``n_scenes`` paired scenes."""
-
-    model: str
-    language: str
-    mode: str
-    baseline: str
-    n_scenes: int
-    estimates: Mapping[str, Estimate]
-
-    def estimate(self, name: str) -> Estimate | None:
-        return self.estimates.get(name)
 
 
 @dataclass(frozen=True)
@@ -129,8 +88,8 @@ class ScoresFile:
     predictions: str | None
     metrics: tuple[Column, ...]
     composites: tuple[Column, ...]
-    cells: tuple[Cell, ...]
-    tiers: tuple[Cell, ...]
+    cells: tuple[CellSummary, ...]
+    tiers: tuple[CellSummary, ...]
     replies: tuple[Reply, ...]
     mode_differences: tuple[ModeDifference, ...] = ()
     #: Empty for a file written before the scorer measured gaps (then nothing is marked).
@@ -162,36 +121,6 @@ class ScoresFile:
 
 
 class _Reader(JsonFields):
-    def items(self, data: Mapping[str, Any], key: str, where: str = "") -> list[Any]:
-        value = data.get(key, [])
-        if not isinstance(value, list):
-            raise self.fail(f"{where}{key}", f"expected a list, got {type(value).__name__}")
-        return value
-
-    def text(self, data: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> str:
-        value = data.get(key)
-        if value is None and optional:
-            return ""
-        if not isinstance(value, str):
-            raise self.fail(f"{where}.{key}", f"expected a string, got {type(value).__name__}")
-        return value
-
-    def integer(self, data: Mapping[str, Any], key: str, where: str) -> int | None:
-        value = data.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where}.{key}", f"expected an integer, got {value!r}")
-        return value
-
-    def number(self, value: object, where: str) -> float:
-        """A number; ``null`` (how the scorer writes NaN) reads as NaN."""
-        if value is None:
-            return math.nan
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(where, f"expected a number, got {value!r}")
-        return float(value)
-
     def column(self, item: object, where: str) -> Column:
         data = self.mapping(item, where)
         name = self.text(data, "name", where)
@@ -199,52 +128,9 @@ class _Reader(JsonFields):
         better = data.get("higher_is_better", True)
         return Column(name, label, better if isinstance(better, bool) else None)
 
-    def estimates(self, data: Mapping[str, Any], where: str) -> dict[str, Estimate]:
-        estimates = {}
-        for name, value in self.mapping(data.get("estimates", {}), f"{where}.estimates").items():
-            e = self.mapping(value, f"{where}.estimates.{name}")
-            estimates[name] = Estimate(
-                self.number(e.get("mean"), f"{where}.estimates.{name}.mean"),
-                self.number(e.get("low"), f"{where}.estimates.{name}.low"),
-                self.number(e.get("high"), f"{where}.estimates.{name}.high"),
-                self.integer(e, "n", f"{where}.estimates.{name}") or 0,
-            )
-        return estimates
-
-    def cell(self, item: object, where: str) -> Cell:
-        data = self.mapping(item, where)
-        return Cell(
-            self.text(data, "model", where),
-            self.text(data, "language", where),
-            self.text(data, "mode", where),
-            self.integer(data, "tier", where),
-            self.integer(data, "n", where) or 0,
-            self.integer(data, "n_parsed", where) or 0,
-            self.estimates(data, where),
-            n_truncated=self.integer(data, "n_truncated", where) or 0,
-        )
-
-    def mode_difference(self, item: object, where: str) -> ModeDifference:
-        data = self.mapping(item, where)
-        return ModeDifference(
-            self.text(data, "model", where),
-            self.text(data, "language", where),
-            self.text(data, "mode", where),
-            self.text(data, "baseline", where),
-            self.integer(data, "n_scenes", where) or 0,
-            self.estimates(data, where),
-        )
-
-    def optional_text(self, data: Mapping[str, Any], key: str, where: str) -> str | None:
-        value = data.get(key)
-        if value is not None and not isinstance(value, str):
-            raise self.fail(f"{where}.{key}", f"expected a string or null, got {value!r}")
-        return value
-
     def gap(self, index: int, item: object) -> Gap:
         where = f"language_gaps[{index}]"
         data = self.mapping(item, where)
-        delta = self.mapping(data.get("delta", {}), f"{where}.delta")
         ranks = {
             str(language): self.integer(data["ranks"], language, f"{where}.ranks")
             for language in self.mapping(data.get("ranks", {}), f"{where}.ranks")
@@ -253,12 +139,7 @@ class _Reader(JsonFields):
             model=self.text(data, "model", where),
             mode=self.text(data, "mode", where),
             scenes=self.integer(data, "scenes", where) or 0,
-            delta=Estimate(
-                self.number(delta.get("mean"), f"{where}.delta.mean"),
-                self.number(delta.get("low"), f"{where}.delta.low"),
-                self.number(delta.get("high"), f"{where}.delta.high"),
-                self.integer(delta, "n", f"{where}.delta") or 0,
-            ),
+            delta=Estimate.from_dict(data.get("delta", {}), self, f"{where}.delta"),
             significant=data.get("significant") is True,
             best=self.optional_text(data, "best", where),
             worst=self.optional_text(data, "worst", where),
@@ -327,9 +208,10 @@ def read_scores(path: Path) -> ScoresFile:
         value = data.get(key)
         return value if isinstance(value, str) else None
 
-    tiers = [reader.cell(c, f"tiers[{i}]") for i, c in enumerate(reader.items(data, "tiers"))]
-    tiers += [
-        reader.cell(c, f"model_tiers[{i}]") for i, c in enumerate(reader.items(data, "model_tiers"))
+    tiers = [
+        CellSummary.from_dict(c, reader, f"{key}[{i}]")
+        for key in ("tiers", "model_tiers")
+        for i, c in enumerate(reader.items(data, key))
     ]
     return ScoresFile(
         path=path,
@@ -344,12 +226,13 @@ def read_scores(path: Path) -> ScoresFile:
             for i, c in enumerate(reader.items(data, "composites"))
         ),
         cells=tuple(
-            reader.cell(c, f"cells[{i}]") for i, c in enumerate(reader.items(data, "cells"))
+            CellSummary.from_dict(c, reader, f"cells[{i}]")
+            for i, c in enumerate(reader.items(data, "cells"))
         ),
         tiers=tuple(tiers),
         replies=tuple(reader.reply(i, r) for i, r in enumerate(reader.items(data, "replies"))),
         mode_differences=tuple(
-            reader.mode_difference(d, f"mode_differences[{i}]")
+            ModeDifference.from_dict(d, reader, f"mode_differences[{i}]")
             for i, d in enumerate(reader.items(data, "mode_differences"))
         ),
         gaps=tuple(reader.gap(i, g) for i, g in enumerate(reader.items(data, "language_gaps"))),

@@ -41,7 +41,8 @@ import numpy as np
 from demo.replies import MockModel, mock_reply
 from spatialbabel import Scene
 from spatialbabel.batch import reconstruct_id, s3ft_phase1_id
-from spatialbabel.files import read_json, write_jsonl
+from spatialbabel.files import write_jsonl
+from spatialbabel.split import Split
 from synth.prompts import phase1_camera
 
 Route = Literal["phase1", "reconstruct"]
@@ -171,10 +172,11 @@ def request_id(scene_id: str, route: Route) -> str:
 def phase1_replies(split: Path, seed: int = 0, route: Route = "phase1") -> list[dict[str, Any]]:
     """One batch output line per ``phase1`` scene of ``split``, in scene order, answering the
     route's prompt (the same bent scenes on either route)."""
-    ids = sorted(read_json(split / "subsets.json")["phase1"])
+    folder = Split.open(split)
+    ids = sorted(folder.subset_ids("phase1"))
     lines = []
     for index, scene_id in enumerate(ids):
-        truth = Scene.load(split / "scenes" / f"{scene_id}.json")
+        truth = folder.scene(scene_id)
         rng = np.random.default_rng([seed, index])
         text = mock_base_reply(truth, rng, FAILURES.get(index), route)
         lines.append(batch_line(request_id(scene_id, route), text, "stop", index))

@@ -9,33 +9,32 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoring.inputs import Split
 from spatialbabel import Scene
-from spatialbabel.files import FileFormatError, read_json, split_paths
+from spatialbabel.files import FileFormatError
+from spatialbabel.split import Split
 from synth.config import ScenePaths
 from synth.questions import SplitRules
 
 
-def _rules(root: Path) -> SplitRules:
+def _rules(split: Split) -> SplitRules:
     """The question rules of the split's generator, from its manifest's ``stack_prob`` (a
     split without a manifest, or made before stacking, stacks nothing); for an imported split
     of the open domain, the classes its importer left out (``parameters.exclude``)."""
-    manifest = split_paths(root)["manifest"]
-    if not manifest.is_file():
+    data = split.manifest
+    if not data:
         return SplitRules()
-    data = read_json(manifest)
     if data.get("domain") == "open":
         excluded = (data.get("parameters") or {}).get("exclude", [])
         if not isinstance(excluded, list) or not all(isinstance(c, str) for c in excluded):
             raise FileFormatError(
-                manifest, f"parameters.exclude: expected class names, got {excluded!r}"
+                split.manifest_path, f"parameters.exclude: expected class names, got {excluded!r}"
             )
         return SplitRules.of_import(excluded)
     parameters = data.get("parameters")
     stack_prob = parameters.get("stack_prob", 0.0) if isinstance(parameters, dict) else 0.0
     if isinstance(stack_prob, bool) or not isinstance(stack_prob, int | float):
         raise FileFormatError(
-            manifest, f"parameters.stack_prob: expected a number, got {stack_prob!r}"
+            split.manifest_path, f"parameters.stack_prob: expected a number, got {stack_prob!r}"
         )
     return SplitRules.of_generator(float(stack_prob))
 
@@ -53,15 +52,15 @@ class Phase1Split:
 
     @classmethod
     def load(cls, root: Path) -> Phase1Split:
-        split = Split.load(root, "phase1")
+        folder = Split.open(root)
+        split = folder.scenes("phase1")
         if not split.scenes:
             raise FileFormatError(
-                split_paths(root)["subsets"],
+                folder.subsets_path,
                 "the phase1 subset is empty: generate the split with --phase1-size N",
             )
-        subsets = read_json(split_paths(root)["subsets"])
         others = {}
-        for name, listed in subsets.items():
+        for name, listed in folder.subsets.items():
             if name in ("phase1", "counts") or not isinstance(listed, list):
                 continue
             others.update({scene_id: name for scene_id in listed if isinstance(scene_id, str)})
@@ -73,7 +72,7 @@ class Phase1Split:
             raise FileFormatError(
                 root, f"phase1 scenes have differing camera counts {sorted(views)}"
             )
-        return cls(root, split.scenes, others, views.pop(), _rules(root))
+        return cls(root, split.scenes, others, views.pop(), _rules(folder))
 
     def image(self, scene_id: str, view: int) -> str:
         """The image of ``view`` (0: the frontal one), relative to the split's root."""

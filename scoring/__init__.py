@@ -26,7 +26,7 @@ from scoring.inputs import (
     InputProblem,
     NumberedOutput,
     PredictionSet,
-    Split,
+    load_truth,
     read_predictions,
 )
 from scoring.matching import Matching, Pair, match_centres, match_within_gate
@@ -54,6 +54,7 @@ from scoring.tables import (
     text_table,
     write_outputs,
 )
+from spatialbabel.split import SplitScenes
 
 __all__ = [
     "ALL_LANGUAGES",
@@ -84,12 +85,13 @@ __all__ = [
     "ScoreOptions",
     "ScoreRun",
     "SilhouetteFn",
-    "Split",
+    "SplitScenes",
     "aggregate",
     "apply_axis_map",
     "axis_map",
     "box_iou",
     "composite_values",
+    "load_truth",
     "match_centres",
     "match_within_gate",
     "metric",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -28,6 +28,7 @@ from spatialbabel.stats import DEFAULT_RESAMPLES, Estimate, bootstrap_means
 if TYPE_CHECKING:
     from scoring.gaps import LanguageGap
     from scoring.modes import ModeDifference
+    from spatialbabel.files import JsonFields
 
 #: ``language`` of the per-tier cells that pool every language of a model.
 ALL_LANGUAGES: Final = "all"
@@ -97,6 +98,9 @@ class CellSummary:
     def mean(self, name: str) -> float:
         return self.estimates[name].mean
 
+    def estimate(self, name: str) -> Estimate | None:
+        return self.estimates.get(name)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model,
@@ -109,11 +113,37 @@ class CellSummary:
             "estimates": {k: _estimate_dict(v) for k, v in self.estimates.items()},
         }
 
+    @classmethod
+    def from_dict(cls, data: object, fields: JsonFields, where: str) -> CellSummary:
+        """A cell as ``to_dict`` writes it; errors name the file and ``where`` (``cells[3]``)."""
+        d = fields.mapping(data, where)
+        return cls(
+            fields.text(d, "model", where),
+            fields.text(d, "language", where),
+            fields.text(d, "mode", where),
+            fields.integer(d, "tier", where),
+            fields.integer(d, "n", where) or 0,
+            fields.integer(d, "n_parsed", where) or 0,
+            estimates_from_dict(d, fields, where),
+            n_truncated=fields.integer(d, "n_truncated", where) or 0,
+        )
+
 
 def _estimate_dict(estimate: Estimate) -> dict[str, float | int | None]:
     return {
         k: (None if isinstance(v, float) and math.isnan(v) else v)
         for k, v in estimate.to_dict().items()
+    }
+
+
+def estimates_from_dict(
+    data: Mapping[str, Any], fields: JsonFields, where: str
+) -> dict[str, Estimate]:
+    """The ``estimates`` object of a cell or difference, by name (absent: none)."""
+    found = fields.mapping(data.get("estimates", {}), f"{where}.estimates")
+    return {
+        name: Estimate.from_dict(value, fields, f"{where}.estimates.{name}")
+        for name, value in found.items()
     }
 
 

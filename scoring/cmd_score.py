@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from scoring.inputs import SUBSETS, InputProblem, Split, read_predictions
+from scoring.inputs import SUBSETS, InputProblem, load_truth, read_predictions
 from scoring.metrics import DEFAULT_GATE, Metric, ScoreOptions
 from scoring.pipeline import score_predictions
 from scoring.silhouette import silhouette_metric
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"spatialbabel score: {error}", file=sys.stderr)
             return ExitCode.MISSING_DEPENDENCY
     # FileFormatError (a broken split, an unreadable predictions file) reaches the CLI: exit 3.
-    split = Split.load(args.split, args.subset)
+    split = load_truth(args.split, args.subset)
     predictions = read_predictions(args.predictions, split, batch=args.batch_output)
     report_problems(predictions.problems, args.predictions)
     if predictions.other_tasks:

@@ -114,13 +114,13 @@ class _Reader(JsonFields):
             )
         return value
 
-    def text(self, data: Mapping[str, Any], key: str, where: str) -> str:
+    def nonempty_text(self, data: Mapping[str, Any], key: str, where: str) -> str:
         value = data.get(key)
         if not isinstance(value, str) or not value:
             raise self.fail(f"{where}.{key}", f"expected a non-empty string, got {value!r}")
         return value
 
-    def number(self, value: object, where: str) -> float | None:
+    def number_or_null(self, value: object, where: str) -> float | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -136,7 +136,7 @@ class _Reader(JsonFields):
             if not isinstance(raw, list) or not raw or not all(isinstance(p, str) for p in raw):
                 raise self.fail(f"{where}.parts", f"expected a list of metric names, got {raw!r}")
             parts = tuple(raw)
-        name = self.text(data, "name", where)
+        name = self.nonempty_text(data, "name", where)
         label = data.get("label")
         return Column(
             name,
@@ -148,11 +148,11 @@ class _Reader(JsonFields):
     def reply(self, index: int, item: object) -> tuple[str, CellKey, ScoredReply]:
         where = f"replies[{index}]"
         data = self.mapping(item, where)
-        key = CellKey(*(self.text(data, k, where) for k in ("model", "language", "mode")))
+        key = CellKey(*(self.nonempty_text(data, k, where) for k in ("model", "language", "mode")))
         line = data.get("line")
         reason = data.get("failure_reason")
         values = {
-            str(name): self.number(value, f"{where}.values.{name}")
+            str(name): self.number_or_null(value, f"{where}.values.{name}")
             for name, value in self.mapping(data.get("values"), f"{where}.values").items()
         }
         parsed = data.get("parsed")
@@ -164,7 +164,7 @@ class _Reader(JsonFields):
             reason if isinstance(reason, str) else None,
             values,
         )
-        return self.text(data, "scene_id", where), key, reply
+        return self.nonempty_text(data, "scene_id", where), key, reply
 
 
 def read_scored_run(path: Path) -> ScoredRun:

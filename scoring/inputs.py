@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from parsers import parse
-from spatialbabel import LANGUAGES, ModelOutput, Scene, SceneValidationError
+from spatialbabel import LANGUAGES, ModelOutput
 from spatialbabel.batch import (
     RECONSTRUCT,
     parse_request_id,
@@ -30,10 +30,9 @@ from spatialbabel.batch import (
 from spatialbabel.files import (
     FileFormatError,
     model_output_from_record,
-    read_json,
     read_jsonl,
-    split_paths,
 )
+from spatialbabel.split import Split, SplitScenes
 
 Subset = Literal["eval", "phase1", "all"]
 SUBSETS: Final[tuple[Subset, ...]] = ("eval", "phase1", "all")
@@ -67,53 +66,18 @@ class InputProblem:
         return {"kind": self.kind, "line": self.line, "message": self.message}
 
 
-@dataclass(frozen=True)
-class Split:
-    """The true scenes of one subset of a split, and the ids of every scene the split holds."""
-
-    root: Path
-    subset: Subset
-    scenes: dict[str, Scene]
-    all_ids: frozenset[str]
-
-    @classmethod
-    def load(cls, root: str | Path, subset: Subset = "eval") -> Split:
-        """Read the subset's scenes; a broken split is a ``FileFormatError`` naming the file."""
-        root = Path(root)
-        paths = split_paths(root)
-        if not paths["scenes"].is_dir():
-            raise FileFormatError(root, "not a split: it has no scenes/ folder")
-        all_ids = frozenset(p.stem for p in paths["scenes"].glob("*.json"))
-        if subset == "all":
-            wanted = sorted(all_ids)
-        else:
-            subsets = read_json(paths["subsets"])
-            listed = subsets.get(subset)
-            if not isinstance(listed, list) or not all(isinstance(s, str) for s in listed):
-                raise FileFormatError(paths["subsets"], f"{subset!r}: expected a list of scene ids")
-            wanted = list(listed)
-        scenes: dict[str, Scene] = {}
-        for scene_id in wanted:
-            path = paths["scenes"] / f"{scene_id}.json"
-            if scene_id not in all_ids:
-                raise FileFormatError(
-                    paths["subsets"],
-                    f"{subset!r} lists scene {scene_id!r} but {path} does not exist",
-                )
-            try:
-                scene = Scene.load(path)
-            except SceneValidationError as error:
-                raise FileFormatError(path, error.problem if error.source else str(error)) from None
-            if scene.scene_id != scene_id:
-                raise FileFormatError(
-                    path, f"scene_id is {scene.scene_id!r}, the file name says {scene_id!r}"
-                )
-            if not scene.objects:
-                raise FileFormatError(
-                    path, "the scene has no objects, so no reply can be scored against it"
-                )
-            scenes[scene_id] = scene
-        return cls(root, subset, scenes, all_ids)
+def load_truth(root: str | Path, subset: Subset = "eval") -> SplitScenes:
+    """The true scenes of a split's subset (``spatialbabel.split``); a scene without objects
+    is a ``FileFormatError`` too, since no reply can be scored against it."""
+    split = Split.open(root)
+    truth = split.scenes(subset)
+    for scene_id, scene in truth.scenes.items():
+        if not scene.objects:
+            raise FileFormatError(
+                split.scene_path(scene_id),
+                "the scene has no objects, so no reply can be scored against it",
+            )
+    return truth
 
 
 @dataclass(frozen=True)
@@ -162,7 +126,7 @@ def _batch_record(record: dict[str, Any], line: int) -> dict[str, Any]:
     return {**fields, "error": reply.error, "request_id": reply.custom_id}
 
 
-def read_predictions(path: str | Path, split: Split, *, batch: bool = False) -> PredictionSet:
+def read_predictions(path: str | Path, split: SplitScenes, *, batch: bool = False) -> PredictionSet:
     """Every line of a predictions JSONL (or, with ``batch``, of a batch output file), sorted
     into replies to score and problems."""
     path = Path(path)
@@ -243,7 +207,7 @@ def read_predictions(path: str | Path, split: Split, *, batch: bool = False) -> 
 
 
 def _missing(
-    outputs: list[NumberedOutput], split: Split, failed: list[NumberedOutput]
+    outputs: list[NumberedOutput], split: SplitScenes, failed: list[NumberedOutput]
 ) -> list[InputProblem]:
     """A problem for each scene a (model, language, mode) has no line for; a failed request
     is reported once, as failed, not again as missing."""

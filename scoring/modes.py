@@ -19,9 +19,15 @@ from typing import Any, Final
 
 import numpy as np
 
-from scoring.aggregate import _estimate_dict, composite_values, order_languages
+from scoring.aggregate import (
+    _estimate_dict,
+    composite_values,
+    estimates_from_dict,
+    order_languages,
+)
 from scoring.metrics import COMPOSITES, Composite, Metric
 from scoring.reply import ReplyScore
+from spatialbabel.files import JsonFields
 from spatialbabel.stats import Estimate, paired_bootstrap_differences
 
 #: The mode every other mode is compared with.
@@ -41,6 +47,9 @@ class ModeDifference:
     n_scenes: int
     estimates: dict[str, Estimate]
 
+    def estimate(self, name: str) -> Estimate | None:
+        return self.estimates.get(name)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "model": self.model,
@@ -50,6 +59,19 @@ class ModeDifference:
             "n_scenes": self.n_scenes,
             "estimates": {name: _estimate_dict(e) for name, e in self.estimates.items()},
         }
+
+    @classmethod
+    def from_dict(cls, data: object, fields: JsonFields, where: str) -> ModeDifference:
+        """A difference as ``to_dict`` writes it; errors name the file and ``where``."""
+        d = fields.mapping(data, where)
+        return cls(
+            fields.text(d, "model", where),
+            fields.text(d, "language", where),
+            fields.text(d, "mode", where),
+            fields.text(d, "baseline", where),
+            fields.integer(d, "n_scenes", where) or 0,
+            estimates_from_dict(d, fields, where),
+        )
 
 
 def significant(estimate: Estimate) -> bool:

@@ -14,8 +14,8 @@ from scoring.inputs import (
     InputProblem,
     NumberedOutput,
     PredictionSet,
-    Split,
     Subset,
+    load_truth,
     read_predictions,
 )
 from scoring.metrics import Metric, ScoreOptions
@@ -23,6 +23,7 @@ from scoring.reply import ReplyScore, score_output
 from spatialbabel import Scene
 from spatialbabel.executor import Executor, UnitLoop, WorkerContext
 from spatialbabel.local_pool import LocalExecutor
+from spatialbabel.split import SplitScenes
 from spatialbabel.stats import DEFAULT_RESAMPLES
 
 ScoringState = tuple[Mapping[str, Scene], ScoreOptions, Sequence[Metric]]
@@ -85,7 +86,7 @@ def score_outputs(
 
 @dataclass(frozen=True)
 class ScoreRun:
-    split: Split
+    split: SplitScenes
     predictions: PredictionSet
     options: ScoreOptions
     replies: tuple[ReplyScore, ...]
@@ -121,7 +122,7 @@ class ScoreRun:
 
 
 def score_predictions(
-    split: str | Path | Split,
+    split: str | Path | SplitScenes,
     predictions: str | Path | PredictionSet,
     *,
     subset: Subset = "eval",
@@ -135,7 +136,7 @@ def score_predictions(
     """Score a predictions JSONL against a split: the Python form of ``spatialbabel score``.
     Input problems are kept in the result (``run.problems``), never raised."""
     options = options or ScoreOptions()
-    loaded = split if isinstance(split, Split) else Split.load(split, subset)
+    loaded = split if isinstance(split, SplitScenes) else load_truth(split, subset)
     read = (
         predictions
         if isinstance(predictions, PredictionSet)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -54,6 +55,45 @@ class JsonFields:
         if not isinstance(value, Mapping):
             raise self.fail(where, f"expected an object, got {type(value).__name__}")
         return value
+
+    def items(self, data: Mapping[str, Any], key: str, where: str = "") -> list[Any]:
+        """A list field (``[]`` when absent); ``where`` ends with its separator (``cells[3].``)."""
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise self.fail(f"{where}{key}", f"expected a list, got {type(value).__name__}")
+        return value
+
+    def text(self, data: Mapping[str, Any], key: str, where: str, *, optional: bool = False) -> str:
+        """A string field; with ``optional``, an absent or null one reads as ``""``."""
+        value = data.get(key)
+        if value is None and optional:
+            return ""
+        if not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"expected a string, got {type(value).__name__}")
+        return value
+
+    def optional_text(self, data: Mapping[str, Any], key: str, where: str) -> str | None:
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"expected a string or null, got {value!r}")
+        return value
+
+    def integer(self, data: Mapping[str, Any], key: str, where: str) -> int | None:
+        """An integer field, or None when absent or null (a bool is not an integer)."""
+        value = data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where}.{key}", f"expected an integer, got {value!r}")
+        return value
+
+    def number(self, value: object, where: str) -> float:
+        """A number; ``null`` (how the project writes NaN) reads as NaN."""
+        if value is None:
+            return math.nan
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(where, f"expected a number, got {value!r}")
+        return float(value)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

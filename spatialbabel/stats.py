@@ -15,10 +15,13 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from spatialbabel.files import JsonFields
 
 DEFAULT_RESAMPLES: Final = 1000
 DEFAULT_CONFIDENCE: Final = 0.95
@@ -38,6 +41,17 @@ class Estimate:
 
     def to_dict(self) -> dict[str, float | int]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+    @classmethod
+    def from_dict(cls, data: object, fields: JsonFields, where: str) -> Estimate:
+        """An estimate as written to JSON (NaN as null); errors name ``where`` in the file."""
+        e = fields.mapping(data, where)
+        return cls(
+            fields.number(e.get("mean"), f"{where}.mean"),
+            fields.number(e.get("low"), f"{where}.low"),
+            fields.number(e.get("high"), f"{where}.high"),
+            fields.integer(e, "n", where) or 0,
+        )
 
     @property
     def excludes_zero(self) -> bool:

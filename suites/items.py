@@ -22,9 +22,9 @@ from spatialbabel.files import (
     read_json,
     read_jsonl,
     sha256_file,
-    split_paths,
     write_json,
 )
+from spatialbabel.split import Split
 from suites.base import Item, Suite, SuiteError
 
 ITEMS_FILE: Final = "items.jsonl"
@@ -79,13 +79,12 @@ def write_items(
             for item in kept
         ),
     )
-    manifest_path = split_paths(split)["manifest"]
     manifest = {
         "schema_version": SCHEMA_VERSION,
         "suite": suite.name,
         "suite_version": suite.version,
         "split": str(split.resolve()),
-        "split_manifest_sha256": sha256_file(manifest_path) if manifest_path.is_file() else None,
+        "split_manifest_sha256": Split(split).manifest_sha256(),
         "options": options,
         "items": len(kept),
         "tasks": {task: count for task, count in sorted(Counter(i.task for i in kept).items())},

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from spatialbabel import LANGUAGES, Scene
+from spatialbabel import LANGUAGES
 from spatialbabel.batch import (
     CODE_MAX_TOKENS,
     DIRECT_ANSWER_MAX_TOKENS,
@@ -35,10 +35,9 @@ from spatialbabel.cli import ExitCode
 from spatialbabel.files import (
     FileFormatError,
     atomic_write_chunks,
-    read_json,
-    split_paths,
 )
 from spatialbabel.qa import parse_mode
+from spatialbabel.split import Split
 from synth.prompts import (
     DEFAULT_MODEL,
     batch_request,
@@ -149,28 +148,12 @@ def expand_modes(modes: Sequence[str], languages: Sequence[str]) -> list[str]:
 
 def scene_ids(root: Path, subset: str | None) -> list[str]:
     """The split's scene ids (sorted), or those of ``subset``."""
-    paths = split_paths(root)
-    if subset is not None:
-        listed = read_json(paths["subsets"]).get(subset)
-        if not isinstance(listed, list) or not all(isinstance(i, str) for i in listed):
-            raise FileFormatError(
-                paths["subsets"], f"no subset {subset!r} (expected a list of scene ids)"
-            )
-        return sorted(listed)
-    if not paths["scenes"].is_dir():
-        raise FileFormatError(paths["scenes"], "no such folder: is this a split?")
-    return sorted(p.stem for p in paths["scenes"].glob("*.json"))
+    split = Split.open(root)
+    return sorted(split.subset_ids(subset)) if subset is not None else list(split.scene_ids)
 
 
-def _load_scene(root: Path, scene_id: str) -> Scene:
-    path = split_paths(root)["scenes"] / f"{scene_id}.json"
-    if not path.is_file():
-        raise FileFormatError(path, "no such file")
-    return Scene.load(path)
-
-
-def _image(root: Path, scene_id: str) -> str:
-    path = split_paths(root)["images"] / f"{scene_id}.png"
+def _image(split: Split, scene_id: str) -> str:
+    path = split.image_path(scene_id)
     if not path.is_file():
         raise FileFormatError(path, "no such file (the frontal image of the scene)")
     data = path.read_bytes()
@@ -181,7 +164,7 @@ def _image(root: Path, scene_id: str) -> str:
 
 def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """The batch requests, scene by scene; each scene's image is read once."""
-    root: Path = args.split
+    split = Split.open(args.split)
     languages = _names(args.languages)
     options = {
         "model": args.model,
@@ -190,17 +173,17 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
         "top_p": args.top_p,
     }
     if args.task == S3FT_PHASE1:
-        for scene_id in scene_ids(root, args.subset or S3FT_SUBSET):
-            scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+        for scene_id in scene_ids(split.root, args.subset or S3FT_SUBSET):
+            scene, image = split.scene(scene_id), _image(split, scene_id)
             yield batch_request(
                 s3ft_phase1_id(scene_id), s3ft_phase1_prompt(scene), image, **options
             )
         return
-    ids = scene_ids(root, args.subset)
+    ids = scene_ids(split.root, args.subset)
     if args.task == "reconstruct":
         modes = reconstruct_modes(task_modes(args))
         for scene_id in ids:
-            scene, image = _load_scene(root, scene_id), _image(root, scene_id)
+            scene, image = split.scene(scene_id), _image(split, scene_id)
             for language in languages:
                 for mode in modes:
                     yield batch_request(
@@ -211,11 +194,11 @@ def requests(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
                     )
         return
     modes = expand_modes(task_modes(args), languages)
-    yield from qa_requests(root, ids, modes, options)
+    yield from qa_requests(split, ids, modes, options)
 
 
 def qa_requests(
-    root: Path, ids: Sequence[str], modes: Sequence[str], options: dict[str, Any]
+    split: Split, ids: Sequence[str], modes: Sequence[str], options: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """QA's requests are the ``qa`` suite's (``suites.qa``), with the split as its items
     folder: question by question of the scenes ``ids``, each in every mode."""
@@ -224,13 +207,13 @@ def qa_requests(
     from suites.qa.suite import QASuite, split_items
 
     suite = QASuite()
-    items = split_items(root, ids)
-    suite.prepare(root, items)
+    items = split_items(split.root, ids)
+    suite.prepare(split.root, items)
     for scene_id in dict.fromkeys(item.scene_id for item in items):
         # The split's own checks, scene by scene, before its image goes in as the input.
         suite.scene(scene_id)
-        _image(root, scene_id)
-    yield from suite_requests(suite, ItemSet(root, {}, tuple(items)), modes, **options)
+        _image(split, scene_id)
+    yield from suite_requests(suite, ItemSet(split.root, {}, tuple(items)), modes, **options)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -284,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     if args.task == S3FT_PHASE1 and not scene_ids(args.split, args.subset or S3FT_SUBSET):
         print(
-            f"spatialbabel prompts: {split_paths(args.split)['subsets']}: the "
+            f"spatialbabel prompts: {Split(args.split).subsets_path}: the "
             f"{args.subset or S3FT_SUBSET} subset is empty (generate with --phase1-size N, or "
             "import with --subset N --phase1-size M)",
             file=sys.stderr,

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from spatialbabel import Camera, Scene, SceneObject
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
-from spatialbabel.files import FileFormatError, atomic_write_bytes, split_paths
+from spatialbabel.files import FileFormatError, atomic_write_bytes
 from spatialbabel.footprints import ROUND_CLASSES, clearance, footprint
 from spatialbabel.relations import (
     DEFAULT_MARGINS,
@@ -37,6 +37,7 @@ from spatialbabel.relations import (
     measure,
     relation_truth,
 )
+from spatialbabel.split import Split
 from suites.base import Item
 from suites.choices import balanced_positions, letter, place
 from suites.provise import geometry
@@ -920,15 +921,14 @@ POSITIONS: Final = {"depth": 2, "size": 2, "relationship": 2, "multihop": 4}
 def load_views(split: Path) -> Iterator[SceneView]:
     from suites.provise import pixels
 
-    paths = split_paths(split)
-    files = sorted(paths["scenes"].glob("*.json"))
-    if not files:
-        raise FileFormatError(paths["scenes"], "no scene files: not a generated split")
-    for index, path in enumerate(files):
-        scene = Scene.load(path)
+    folder = Split(split)
+    if not folder.scene_ids:
+        raise FileFormatError(folder.scenes_dir, "no scene files: not a generated split")
+    for index, scene_id in enumerate(folder.scene_ids):
+        scene = folder.scene(scene_id)
         if scene.frontal_camera is None:
-            raise FileFormatError(path, "the scene has no camera")
-        image = paths["images"] / f"{scene.scene_id}.png"
+            raise FileFormatError(folder.scene_path(scene_id), "the scene has no camera")
+        image = folder.image_path(scene_id)
         ids_path = split / "masks" / f"{scene.scene_id}.png"
         if not image.is_file():
             raise FileFormatError(image, "no such file (the scene's frontal image)")

@@ -10,15 +10,16 @@ from typing import Any
 
 from spatialbabel.cli import ExitCode
 from spatialbabel.errors import SceneValidationError
-from spatialbabel.files import FileFormatError, split_paths, write_json
-from spatialbabel.qa import parse_mode
+from spatialbabel.files import FileFormatError, write_json
+from spatialbabel.qa import Question, parse_mode
 from spatialbabel.scene import Scene
+from spatialbabel.split import Split
 from suites.answers import print_problems
 from suites.qa.best_worst import best_worst_rows, format_best_worst
 from suites.qa.code_cot_languages import read_picks
 from suites.qa.codecot import parser_available
 from suites.qa.paper_protocol import PROTOCOLS
-from suites.qa.scores import format_table, load_questions, read_answers, score_answer, summarise
+from suites.qa.scores import format_table, read_answers, score_answer, summarise
 
 HELP = (
     "Grade answers to a split's spatial questions: accuracy per model, mode and category, with CIs."
@@ -80,18 +81,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 class _Scenes:
     """Ground-truth scenes, read from the split when a Code-CoT answer first needs one."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, split: Split) -> None:
+        self.split = split
         self.loaded: dict[str, Scene] = {}
 
     def __call__(self, scene_id: str) -> Scene:
         if scene_id not in self.loaded:
-            path = split_paths(self.root)["scenes"] / f"{scene_id}.json"
-            if not path.is_file():
-                raise FileFormatError(
-                    path, "no such file (Code-CoT answers are checked against the scene)"
-                )
-            self.loaded[scene_id] = Scene.load(path)
+            self.loaded[scene_id] = self.split.scene(scene_id)
         return self.loaded[scene_id]
 
 
@@ -99,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     if args.tolerance is not None and args.tolerance <= 0:
         print("spatialbabel score-qa: --tolerance must be positive", file=sys.stderr)
         return ExitCode.USAGE
-    questions = load_questions(split_paths(args.split)["qa"])
+    split = Split.open(args.split)
+    questions = split.questions(Question.from_dict)
     other_tasks: list[int] = []
     answers, problems = read_answers(
         args.answers, questions, batch=args.batch_output, other_tasks=other_tasks
@@ -109,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             f"spatialbabel score-qa: {len(other_tasks)} line(s) of {args.answers} answer another task (reconstruction or a suite); left to its scorer",
             file=sys.stderr,
         )
-    scenes = _Scenes(args.split)
+    scenes = _Scenes(split)
     try:
         details = [
             score_answer(

@@ -53,26 +53,6 @@ class Answer:
         return is_truncated(self.finish_reason)
 
 
-def load_questions(path: Path) -> dict[str, Question]:
-    """The split's questions by id; a bad line is a FileFormatError naming it."""
-    if not path.is_file():
-        raise FileFormatError(path, "no such file (a split's questions are in qa.jsonl)")
-    questions: dict[str, Question] = {}
-    for item in read_jsonl(path):
-        if item.record is None:
-            raise FileFormatError(path, item.error or "unreadable line", line=item.line)
-        try:
-            question = Question.from_dict(item.record)
-        except (QAFormatError, TypeError) as error:
-            raise FileFormatError(path, str(error), line=item.line) from None
-        if question.question_id in questions:
-            raise FileFormatError(
-                path, f"question_id {question.question_id!r} appears twice", line=item.line
-            )
-        questions[question.question_id] = question
-    return questions
-
-
 def answer_from_record(record: Mapping[str, Any], line: int) -> Answer:
     """One answer record; the ValueError names the first bad field. A missing ``scene_id`` is
     left empty, for the reader to take the question's."""
@@ -364,7 +344,6 @@ __all__ = [
     "answer_from_batch_output",
     "answer_from_record",
     "format_table",
-    "load_questions",
     "read_answers",
     "score_answer",
     "summarise",

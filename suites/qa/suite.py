@@ -25,6 +25,7 @@ from spatialbabel.batch import QA, default_max_tokens
 from spatialbabel.files import FileFormatError, split_paths
 from spatialbabel.qa import CATEGORIES, SCHEMA_VERSION, Question, parse_mode
 from spatialbabel.scene import Scene
+from spatialbabel.split import Split
 from suites.base import Grade, Item, PromptText, Reply, Suite, SuiteError
 
 #: The QA modes as the suite's variants, the first the default; ``code_cot`` is one variant
@@ -85,10 +86,8 @@ def question_of(item: Item) -> Question:
 def split_items(root: Path, scene_ids: Sequence[str]) -> list[Item]:
     """The items of the split's questions about ``scene_ids``, scene by scene in that order,
     each scene's questions in file order."""
-    from suites.qa.scores import load_questions
-
     by_scene: dict[str, list[Item]] = {}
-    for question in load_questions(split_paths(root)["qa"]).values():
+    for question in Split.open(root).questions(Question.from_dict).values():
         by_scene.setdefault(question.scene_id, []).append(item_of(question))
     return [item for scene_id in scene_ids for item in by_scene.get(scene_id, [])]
 

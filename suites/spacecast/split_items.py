@@ -16,7 +16,7 @@ import numpy as np
 
 from spatialbabel import Camera, Scene
 from spatialbabel.executor import ExecutorOptions, open_executor
-from spatialbabel.files import split_paths
+from spatialbabel.split import Split
 from suites.base import Item, SuiteError
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts
 from suites.spacecast.selection import select
@@ -39,11 +39,11 @@ def scene_cameras(scene: Scene, resolution: int) -> tuple[Camera, ...]:
 
 
 def load_scenes(split: Path, limit: int | None) -> list[Scene]:
-    folder = split_paths(split)["scenes"]
-    files = sorted(folder.glob("*.json"))
-    if not files:
-        raise SuiteError(f"{folder}: no scenes (is {split} a split?)")
-    return [Scene.load(p) for p in files[:limit]]
+    folder = Split(split)
+    ids = folder.scene_ids
+    if not ids:
+        raise SuiteError(f"{folder.scenes_dir}: no scenes (is {split} a split?)")
+    return [folder.scene(scene_id) for scene_id in ids[:limit]]
 
 
 def plan_split(

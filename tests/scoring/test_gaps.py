@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring import ReplyScore, Split, aggregate
+from scoring import ReplyScore, SplitScenes, aggregate
 from scoring.aggregate import composite_values
 from scoring.gaps import GAP_COMPOSITE, language_gaps
 from scoring.inputs import PredictionSet
@@ -119,7 +119,7 @@ def test_one_language_has_no_gap() -> None:
 
 def run_of(replies: list[ReplyScore]) -> ScoreRun:
     summary = aggregate(replies, seed=0, resamples=400)
-    split = Split(Path("splits/demo"), "eval", {}, frozenset())
+    split = SplitScenes(Path("splits/demo"), "eval", {}, frozenset())
     predictions = PredictionSet(Path("replies.jsonl"), (), (), ())
     return ScoreRun(split, predictions, ScoreOptions(), tuple(replies), summary)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import Split, score_outputs, text_table
+from scoring import SplitScenes, score_outputs, text_table
 from scoring.aggregate import aggregate
 from scoring.inputs import PredictionSet
 from scoring.metrics import ScoreOptions
@@ -26,7 +26,7 @@ def two_language_run() -> ScoreRun:
         *jittered_replies(8, seed=3, model="b_model", language="json"),
     ]
     summary = aggregate(replies, seed=0, resamples=200)
-    split = Split(Path("splits/demo"), "eval", {}, frozenset())
+    split = SplitScenes(Path("splits/demo"), "eval", {}, frozenset())
     predictions = PredictionSet(Path("replies.jsonl"), (), (), ())
     return ScoreRun(split, predictions, ScoreOptions(), tuple(replies), summary)
 
