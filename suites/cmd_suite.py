@@ -102,6 +102,9 @@ def _build(args: argparse.Namespace, suite: Suite) -> int:
     print(f"{len(built.items)} {suite.name} items in {args.out} ({seconds:.1f} s)")
     for task, count in built.manifest["tasks"].items():
         print(f"  {task}: {count}")
+    summary = suite.summary(built.items)
+    if summary:
+        print(summary, end="")
     return ExitCode.OK
 
 
@@ -144,7 +147,7 @@ def _score(args: argparse.Namespace, suite: Suite) -> int:
     items = read_items(args.items, suite)
     by_id = items.by_id()
     replies, problems = read_replies(args.answers, suite, by_id, batch=args.batch_output)
-    graded = grade_all(suite, items, with_missing(replies, by_id))
+    graded = grade_all(suite, items, with_missing(replies, by_id, suite))
     rows = aggregate(suite, graded)
     args.out.mkdir(parents=True, exist_ok=True)
     write_scores(args.out, suite, items, graded, rows, problems, answers=args.answers)
