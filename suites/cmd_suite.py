@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from spatialbabel.batch import add_decoding_arguments, decoding_problem
@@ -131,10 +132,17 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
         temperature=args.temperature,
         top_p=args.top_p,
     )
-    atomic_write_chunks(
-        args.out, (json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)
-    )
-    print(f"{len(items.items) * len(variants)} requests in {args.out}")
+    written = 0
+
+    def encoded() -> Iterator[bytes]:
+        nonlocal written
+        for line in lines:
+            written += 1
+            yield json.dumps(line, ensure_ascii=False).encode() + b"\n"
+
+    atomic_write_chunks(args.out, encoded())
+    # A variant may leave items out (``Suite.asks``), so the count is of what was written.
+    print(f"{written} requests in {args.out}")
     return ExitCode.OK
 
 
