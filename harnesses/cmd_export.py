@@ -180,10 +180,13 @@ def _from_dataset(args: argparse.Namespace) -> int:
         else:
             from harnesses.vlmevalkit_export import export_vlmevalkit
 
-            names = export_vlmevalkit(export, args.out)
+            skipped: dict[str, str] = {}
+            names = export_vlmevalkit(export, args.out, skipped=skipped)
             print(f"{len(names)} VLMEvalKit datasets written to {args.out}:")
             for name in names:
                 print(f"  {name}")
+            for reason in skipped.values():
+                print(f"  left out: {reason}")
     except SpatialBabelError:
         raise
     except ValueError as error:

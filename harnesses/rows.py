@@ -208,12 +208,17 @@ def items_rows(items: SuiteItems, variant: str) -> Iterator[Row]:
 
 
 def check_variants(items: SuiteItems, variants: Sequence[str] | None) -> list[str]:
-    """The variants asked (default: every variant of the suite); a ValueError names an unknown one."""
+    """The variants asked (default: every variant of the suite that the items can serve); a
+    ValueError names an unknown one, or says why the items cannot serve one asked."""
     known = sources.suite_variants(items)
     asked = list(variants) if variants else list(known)
     for variant in asked:
+        if variant in items.suite.variants and variant not in known:
+            raise ValueError(f"variant {variant!r}: {items.suite.unavailable(variant)}")
         if variant not in known:
-            raise ValueError(f"unknown variant {variant!r}; {items.name} has {', '.join(known)}")
+            raise ValueError(
+                f"unknown variant {variant!r}; {items.name} has {', '.join(items.suite.variants)}"
+            )
     return list(dict.fromkeys(asked))
 
 

@@ -297,7 +297,10 @@ def open_items(folder: Path) -> SuiteItems:
 
 
 def suite_variants(items: SuiteItems) -> tuple[str, ...]:
-    return tuple(items.suite.variants)
+    """The suite's variants that these items can serve (``Suite.unavailable``: SpaceCast's
+    ``+bev`` needs items built with their bird's-eye views)."""
+    items.suite.prepare(items.folder, items.items.items)
+    return tuple(v for v in items.suite.variants if items.suite.unavailable(v) is None)
 
 
 def items_requests(items: SuiteItems, variants: Sequence[str]) -> Iterator[Request]:

@@ -7,7 +7,8 @@ images repeat an earlier row's, that row's index, as VLMEvalKit reads it; ``ques
 ``generation``), the dataset class ``spatialbabel_vlmeval.py`` (its ``build_prompt`` gives the
 row's images and user text, its ``evaluate`` grades with SpatialBabel's commands),
 ``spatialbabel_datasets.json``, and a copy of the export's ``truth/`` that grading reads. VLMEvalKit's image datasets take no video: a config whose
-requests show an MP4 is refused (build SpatialMind's items with frames, the default).
+requests show an MP4 is refused (build SpatialMind's items with frames, the default), and a
+config whose requests show no image (SpaceCast's ``+text`` variants) is left out, and said so.
 """
 
 from __future__ import annotations
@@ -108,6 +109,10 @@ def _image_cell(images: list[bytes]) -> str:
     return encoded[0] if len(encoded) == 1 else repr(encoded)
 
 
+class ImagelessConfig(ValueError):
+    """A config whose requests show no image: ``export_vlmevalkit`` leaves it out."""
+
+
 def tsv_bytes(export: ExportRecord, config: ConfigRecord) -> tuple[bytes, set[str]]:
     """A config's TSV, and the system texts of its rows."""
     if config.has_video:
@@ -120,10 +125,15 @@ def tsv_bytes(export: ExportRecord, config: ConfigRecord) -> tuple[bytes, set[st
     writer.writerow(COLUMNS)
     first_with: dict[str, int] = {}
     systems: set[str] = set()
+    imageless = False
     for index, row in enumerate(_rows(export, config)):
         images = [image["bytes"] for image in row["images"]]
-        if not images:
-            raise ValueError(f"{row['id']}: a request without an image")
+        if index == 0:
+            imageless = not images
+        if imageless != (not images):
+            raise ValueError(f"{row['id']}: some requests of its config show images, some none")
+        if imageless:
+            continue
         cell = _image_cell(images)
         # VLMEvalKit reads an image cell of at most 64 characters as the index of the row
         # that holds the images: each scene's image is written once.
@@ -146,16 +156,30 @@ def tsv_bytes(export: ExportRecord, config: ConfigRecord) -> tuple[bytes, set[st
                 row["generation"],
             ]
         )
+    if imageless:
+        raise ImagelessConfig(
+            f"config {config.config.name}: its requests show no image (a text-only condition), "
+            "which VLMEvalKit's image datasets do not take"
+        )
     return stream.getvalue().encode("utf-8"), systems
 
 
-def export_vlmevalkit(export: ExportRecord, out: Path) -> list[str]:
-    """Write the TSVs, the dataset class and its record into ``out``; returns the dataset names."""
+def export_vlmevalkit(
+    export: ExportRecord, out: Path, *, skipped: dict[str, str] | None = None
+) -> list[str]:
+    """Write the TSVs, the dataset class and its record into ``out``; returns the dataset names.
+    A config whose requests show no image (SpaceCast's ``+text``) is left out, with the reason
+    in ``skipped`` (by config name) and in the record's ``skipped``."""
     out.mkdir(parents=True, exist_ok=True)
     datasets: dict[str, Any] = {}
+    left_out: dict[str, str] = {}
     for config in export.configs:
         name = dataset_name(config.config)
-        data, systems = tsv_bytes(export, config)
+        try:
+            data, systems = tsv_bytes(export, config)
+        except ImagelessConfig as reason:
+            left_out[config.config.name] = str(reason)
+            continue
         if len(systems) != 1:
             raise ValueError(
                 f"config {config.config.name}: its requests have {len(systems)} system texts; "
@@ -177,10 +201,18 @@ def export_vlmevalkit(export: ExportRecord, out: Path) -> list[str]:
         shutil.copytree(export.folder / truth, out / truth)
     atomic_write_text(
         out / DATASETS_FILE,
-        dump_json({"export": str(export.folder.resolve()), "datasets": datasets}),
+        dump_json(
+            {
+                "export": str(export.folder.resolve()),
+                "datasets": datasets,
+                **({"skipped": left_out} if left_out else {}),
+            }
+        ),
     )
+    if skipped is not None:
+        skipped.update(left_out)
     atomic_write_text(out / CLASS_FILE, CLASS_SOURCE.format(example=next(iter(datasets))))
     return list(datasets)
 
 
-__all__ = ["CLASS_FILE", "COLUMNS", "export_vlmevalkit", "tsv_bytes"]
+__all__ = ["CLASS_FILE", "COLUMNS", "ImagelessConfig", "export_vlmevalkit", "tsv_bytes"]

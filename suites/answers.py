@@ -145,6 +145,11 @@ def read_replies(
                 )
             )
             continue
+        if not suite.asks(items[reply.item_id], reply.variant):
+            problems.append(
+                Problem(line, f"variant {reply.variant!r} does not ask item {reply.item_id}")
+            )
+            continue
         if batch and not reply.model:
             # A failed request carries no model name; without one it cannot join a row.
             problems.append(Problem(line, f"{reply.item_id}: {reply.error or 'no model'}"))
@@ -157,16 +162,20 @@ def read_replies(
     return replies, problems
 
 
-def with_missing(replies: list[Reply], items: Mapping[str, Item]) -> list[Reply]:
+def with_missing(
+    replies: list[Reply], items: Mapping[str, Item], suite: Suite | None = None
+) -> list[Reply]:
     """``replies`` plus an empty, failed reply for every item that a (model, variant) seen in
-    them did not answer, in item order, so that every row is graded over every item."""
+    them did not answer, in item order, so that every row is graded over every item its
+    variant asks (``suite.asks``; every item without a suite)."""
     answered = {(r.model, r.variant, r.item_id) for r in replies}
     rows = sorted({(r.model, r.variant) for r in replies})
     missing = [
         Reply(item_id, model, variant, error=NO_ANSWER)
         for model, variant in rows
-        for item_id in items
+        for item_id, item in items.items()
         if (model, variant, item_id) not in answered
+        and (suite is None or suite.asks(item, variant))
     ]
     return replies + missing
 

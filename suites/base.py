@@ -198,10 +198,12 @@ class Grade:
 
 @dataclass(frozen=True)
 class PromptText:
-    """What an item's request says: the system instruction and the user text (after the inputs)."""
+    """What an item's request says: the system instruction and the user text (after the inputs).
+    ``inputs``: the files a variant shows instead of the item's own (None: the item's)."""
 
     system: str
     text: str
+    inputs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -301,6 +303,28 @@ class Suite(ABC):
     def max_tokens(self, variant: str) -> int:
         """The completion budget of a request in ``variant``."""
         return 1024
+
+    def asks(self, item: Item, variant: str) -> bool:
+        """Whether ``variant`` makes a request of ``item`` (every item by default): a variant
+        that changes what some items show leaves out the items it would ask unchanged."""
+        return True
+
+    def unavailable(self, variant: str) -> str | None:
+        """Why the prepared items folder cannot serve ``variant`` (an input its build did not
+        make), or None when it can (always, by default)."""
+        return None
+
+    def comparisons(self, variants: Sequence[str]) -> Sequence[tuple[str, str]]:
+        """The (variant, baseline variant) pairs among the answered ``variants`` that ``suite
+        score`` compares item by item, per model (``suites.paired``). By default every
+        answered variant against the suite's first."""
+        first = self.variants[0]
+        return [(v, first) for v in self.variants[1:] if v in variants and first in variants]
+
+    def summary(self, items: Sequence[Item]) -> str:
+        """Markdown the suite adds under its score table and its build's counts (none by
+        default)."""
+        return ""
 
 
 __all__ = [

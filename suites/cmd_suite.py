@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from spatialbabel.batch import add_decoding_arguments, decoding_problem
@@ -102,6 +103,9 @@ def _build(args: argparse.Namespace, suite: Suite) -> int:
     print(f"{len(built.items)} {suite.name} items in {args.out} ({seconds:.1f} s)")
     for task, count in built.manifest["tasks"].items():
         print(f"  {task}: {count}")
+    summary = suite.summary(built.items)
+    if summary:
+        print(summary, end="")
     return ExitCode.OK
 
 
@@ -128,10 +132,17 @@ def _prompts(args: argparse.Namespace, suite: Suite) -> int:
         temperature=args.temperature,
         top_p=args.top_p,
     )
-    atomic_write_chunks(
-        args.out, (json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines)
-    )
-    print(f"{len(items.items) * len(variants)} requests in {args.out}")
+    written = 0
+
+    def encoded() -> Iterator[bytes]:
+        nonlocal written
+        for line in lines:
+            written += 1
+            yield json.dumps(line, ensure_ascii=False).encode() + b"\n"
+
+    atomic_write_chunks(args.out, encoded())
+    # A variant may leave items out (``Suite.asks``), so the count is of what was written.
+    print(f"{written} requests in {args.out}")
     return ExitCode.OK
 
 
@@ -144,7 +155,7 @@ def _score(args: argparse.Namespace, suite: Suite) -> int:
     items = read_items(args.items, suite)
     by_id = items.by_id()
     replies, problems = read_replies(args.answers, suite, by_id, batch=args.batch_output)
-    graded = grade_all(suite, items, with_missing(replies, by_id))
+    graded = grade_all(suite, items, with_missing(replies, by_id, suite))
     rows = aggregate(suite, graded)
     args.out.mkdir(parents=True, exist_ok=True)
     write_scores(args.out, suite, items, graded, rows, problems, answers=args.answers)

@@ -283,10 +283,21 @@ def write_scores(
     answers: Path | None,
 ) -> list[Path]:
     """``scores.json`` (every grade, every row, every problem, the shortcut battery's
-    verdicts), ``table.md`` (with the verdicts under the table) and ``table.csv``."""
+    verdicts, the paired comparisons of variants), ``table.md`` (with the verdicts, the
+    comparisons and the suite's summary under the table) and ``table.csv``."""
+    from suites.paired import compare, markdown_comparisons
     from suites.shortcuts import check_rows, markdown_checks
 
     checks = check_rows(suite, rows)
+    comparisons = compare(
+        suite,
+        [
+            (g.item, g.reply.model, g.reply.variant, g.grade.score)
+            for g in graded
+            if not _reference_rank(g.reply.model)
+        ],
+    )
+    summary = suite.summary(items.items)
     write_json(
         out / SCORES_FILE,
         {
@@ -303,12 +314,23 @@ def write_scores(
             },
             "rows": [row.to_dict() for row in rows],
             **({"shortcuts": [check.to_dict() for check in checks]} if checks else {}),
+            **({"comparisons": [c.to_dict() for c in comparisons]} if comparisons else {}),
             "problems": [problem.to_dict() for problem in problems],
             "grades": [entry.to_dict() for entry in graded],
         },
     )
     battery = "\nShortcut battery (each must not beat chance):\n\n" + markdown_checks(checks)
-    atomic_write_text(out / TABLE_FILE, markdown_table(suite, rows) + (battery if checks else ""))
+    paired = (
+        "\nPaired comparisons (variant - baseline on the items both were asked; McNemar's exact "
+        "test on the discordant items):\n\n" + markdown_comparisons(comparisons)
+    )
+    atomic_write_text(
+        out / TABLE_FILE,
+        markdown_table(suite, rows)
+        + (battery if checks else "")
+        + (paired if comparisons else "")
+        + (f"\n{summary}" if summary else ""),
+    )
     atomic_write_text(out / CSV_FILE, csv_table(suite, rows))
     return [out / SCORES_FILE, out / TABLE_FILE, out / CSV_FILE]
 

@@ -52,21 +52,27 @@ def requests(
     temperature: float | None = DEFAULT_TEMPERATURE,
     top_p: float | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The batch requests, item by item, each variant in the order given."""
+    """The batch requests, item by item, each variant in the order given; an item a variant
+    does not ask (``Suite.asks``) is left out of it. The suite must be prepared."""
     for variant in variants:
         if variant not in suite.variants:
             raise ValueError(
                 f"unknown variant {variant!r}; {suite.name} has {', '.join(suite.variants)}"
             )
+        problem = suite.unavailable(variant)
+        if problem is not None:
+            raise ValueError(f"variant {variant!r}: {problem}")
     url = lru_cache(maxsize=64)(_data_url)
     for item in items.items:
-        images = [url(items.input_path(name)) for name in item.inputs]
         for variant in variants:
+            if not suite.asks(item, variant):
+                continue
             text = suite.prompt(item, variant)
+            shown = item.inputs if text.inputs is None else text.inputs
             yield batch_request(
                 item_id(suite.name, item.item_id, variant),
                 Prompt(text.system, text.text),
-                images,
+                [url(items.input_path(name)) for name in shown],
                 model=model,
                 max_tokens=max_tokens if max_tokens is not None else suite.max_tokens(variant),
                 temperature=temperature,

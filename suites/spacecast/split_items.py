@@ -73,7 +73,11 @@ def word_split(planned: list[tuple[Scene, list[Draft]]]) -> list[Item]:
     ]
 
 
-def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[ViewJob]:
+def render_jobs(
+    planned: list[tuple[Scene, list[Draft]]], out: Path, *, bev: Camera | None = None
+) -> list[ViewJob]:
+    """A job per scene with items: its chosen views and, given ``bev``, its bird's-eye view
+    (``suites.spacecast.conditions``), which the saved truth leaves out (no question names it)."""
     jobs = []
     for scene, drafts in planned:
         cameras: dict[str, Camera] = {}
@@ -84,7 +88,8 @@ def render_jobs(planned: list[tuple[Scene, list[Draft]]], out: Path) -> list[Vie
             continue
         truth = replace(scene, cameras=tuple(cameras.values()))
         truth.save(out / VIEWS / f"{scene.scene_id}.json")
-        jobs.append(ViewJob(truth, truth.cameras, out / VIEWS / scene.scene_id))
+        shown = truth.cameras if bev is None else (*truth.cameras, bev)
+        jobs.append(ViewJob(truth, shown, out / VIEWS / scene.scene_id))
     return jobs
 
 
@@ -96,14 +101,18 @@ def build_split(
     executor: ExecutorOptions,
     resolution: int,
     limit: int | None,
+    bev: bool = False,
 ) -> Iterator[Item]:
-    """The items of ``split``; their views are rendered into ``out`` on ``executor``."""
+    """The items of ``split``; their views (and, with ``bev``, each scene's bird's-eye view)
+    are rendered into ``out`` on ``executor``."""
+    from suites.spacecast.conditions import bev_camera
     from synth.view_render import render_views
 
     planned = plan_split(load_scenes(split, limit), seed=seed, resolution=resolution)
     items = word_split(planned)
+    jobs = render_jobs(planned, out, bev=bev_camera(resolution) if bev else None)
     with open_executor(executor) as running:
-        render_views(render_jobs(planned, out), executor=running, progress=True)
+        render_views(jobs, executor=running, progress=True)
     yield from items
 
 

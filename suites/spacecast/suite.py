@@ -8,14 +8,18 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from spatialbabel.executor import ExecutorOptions, executor_options
 from suites.base import Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import grade_choice, letter, options_block
-from suites.spacecast import text
+from suites.spacecast import conditions, text
 from suites.spacecast.tasks import TASK_NAMES, TASKS
+
+if TYPE_CHECKING:
+    from spatialbabel import Scene
 
 #: The eight answer sets of an attachment item: any non-empty set of the three objects, or
 #: "none of these" alone.
@@ -26,11 +30,14 @@ class SpaceCastSuite(Suite):
     name = "spacecast"
     version = "2"
     tasks = TASK_NAMES
-    variants = ("cot", "direct")
+    #: The paper's two prompts, then each with one analysis condition (``conditions``).
+    variants = conditions.VARIANTS
     breakdowns = ("level", "relation", "frame", "change")
 
     def __init__(self) -> None:
         self._folder: Path | None = None
+        self._scenes: tuple[str, ...] = ()
+        self._truths: dict[str, Scene] = {}
 
     def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
         group.add_argument(
@@ -57,6 +64,12 @@ class SpaceCastSuite(Suite):
             default=None,
             help="only the first N scenes of the split",
         )
+        group.add_argument(
+            "--spacecast-bev",
+            dest="spacecast_bev",
+            action="store_true",
+            help="also render each scene's bird's-eye view (the +bev variants show it)",
+        )
 
     def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
         from suites.spacecast.split_items import build_split
@@ -65,6 +78,7 @@ class SpaceCastSuite(Suite):
         workers = getattr(options, "spacecast_workers", 1)
         resolution = getattr(options, "spacecast_resolution", 512)
         scenes = getattr(options, "spacecast_scenes", None)
+        bev = getattr(options, "spacecast_bev", False)
         if workers < 1 or resolution < 16:
             raise SuiteError("--spacecast-workers must be >= 1 and --spacecast-resolution >= 16")
         try:
@@ -77,16 +91,68 @@ class SpaceCastSuite(Suite):
         except ValueError as error:
             raise SuiteError(str(error)) from error
         yield from build_split(
-            split, out, seed=seed, executor=executor, resolution=resolution, limit=scenes
+            split,
+            out,
+            seed=seed,
+            executor=executor,
+            resolution=resolution,
+            limit=scenes,
+            bev=bev,
         )
 
     def prompt(self, item: Item, variant: str) -> PromptText:
+        mode, condition = conditions.split_variant(variant)
         multi = TASKS[item.task].relation == "attachment"
-        if variant == "cot":
+        if mode == "cot":
             ask = text.COT_MULTI if multi else text.COT_SINGLE
         else:
             ask = text.DIRECT_MULTI if multi else text.DIRECT_SINGLE
-        return PromptText(text.SYSTEM, f"{item.question}\n{options_block(item.options)}\n{ask}")
+        truth = self._truth(item.scene_id) if condition == "text" else None
+        question, inputs = conditions.condition_prompt(item, condition, truth)
+        return PromptText(text.SYSTEM, f"{question}\n{options_block(item.options)}\n{ask}", inputs)
+
+    def asks(self, item: Item, variant: str) -> bool:
+        """A condition that would leave an item as it is does not ask it (``+nobridge`` asks
+        the items with a bridged chain)."""
+        return conditions.applies(item, conditions.split_variant(variant)[1])
+
+    def unavailable(self, variant: str) -> str | None:
+        """``+bev`` needs every scene's bird's-eye view (built with ``--spacecast-bev``)."""
+        if conditions.split_variant(variant)[1] != "bev":
+            return None
+        if self._folder is None:
+            return "the items folder is not prepared"
+        for scene_id in self._scenes:
+            path = self._folder / conditions.bev_input(scene_id)
+            if not path.is_file():
+                return f"{path} is missing: build the items with --spacecast-bev"
+        return None
+
+    def comparisons(self, variants: Sequence[str]) -> Sequence[tuple[str, str]]:
+        """CoT against direct, and each condition against the same prompt without it."""
+        pairs = [("cot", "direct")] + [
+            (f"{mode}+{condition}", mode)
+            for condition in conditions.CONDITIONS
+            for mode in conditions.MODES
+        ]
+        return [(a, b) for a, b in pairs if a in variants and b in variants]
+
+    def summary(self, items: Sequence[Item]) -> str:
+        """The changed share per task beside the paper's 88.9 %."""
+        return conditions.changed_share_table(items)
+
+    def _truth(self, scene_id: str) -> Scene:
+        from spatialbabel import Scene
+        from suites.spacecast.split_items import VIEWS
+
+        if scene_id not in self._truths:
+            if self._folder is None:
+                raise SuiteError("SpaceCast's text condition reads the items folder: prepare() it")
+            path = self._folder / VIEWS / f"{scene_id}.json"
+            if not path.is_file():
+                raise SuiteError(f"{path}: missing (the truth of {scene_id}'s views)")
+            self._truths[scene_id] = Scene.load(path)
+        return self._truths[scene_id]
 
     def grade(self, item: Item, reply: Reply) -> Grade:
         return grade_choice(item, reply)
@@ -105,8 +171,11 @@ class SpaceCastSuite(Suite):
         return {"random": guesses}
 
     def prepare(self, folder: Path, items: Sequence[Item]) -> None:
-        """Keeps the items folder: the shortcuts read the truth saved there."""
+        """Keeps the items folder: the shortcuts and the text condition read the truth saved
+        there, the bird's-eye views are looked for there."""
         self._folder = folder
+        self._scenes = tuple(sorted({item.scene_id for item in items}))
+        self._truths = {}
 
     def shortcuts(self, items: Sequence[Item], seed: int) -> Sequence[Shortcut]:
         """The battery of ``suites.spacecast.shortcuts``, on the truth the build saved beside
@@ -126,7 +195,7 @@ class SpaceCastSuite(Suite):
         return battery(items, scenes)
 
     def max_tokens(self, variant: str) -> int:
-        return 1024 if variant == "cot" else 16
+        return 1024 if conditions.split_variant(variant)[0] == "cot" else 16
 
 
 def chance(items: Sequence[Item]) -> float:

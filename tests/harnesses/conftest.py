@@ -30,7 +30,8 @@ MODEL = "canned"
 
 
 def spacecast_items(root: Path, split: Path) -> Path | None:
-    """SpaceCast's items of eight small stacked layouts, with every view a tiny PNG."""
+    """SpaceCast's items of eight small stacked layouts, with every view (the bird's-eye views
+    included) a tiny PNG."""
     try:
         import fcl  # noqa: F401
     except ImportError:
@@ -38,6 +39,7 @@ def spacecast_items(root: Path, split: Path) -> Path | None:
     from spatialbabel import Ground, Scene
     from suites import load_suite
     from suites.items import write_items
+    from suites.spacecast.conditions import bev_input
     from suites.spacecast.split_items import plan_split, render_jobs, word_split
     from synth.cameras import scene_cameras
     from synth.layout import LayoutRules, sample_layout
@@ -54,7 +56,9 @@ def spacecast_items(root: Path, split: Path) -> Path | None:
     items = word_split(planned)
     out = root / "spacecast"
     render_jobs(planned, out)  # saves each scene's view truth, which the shortcuts read
-    for k, name in enumerate(sorted({n for item in items for n in item.inputs})):
+    # Each scene's bird's-eye view too, as --spacecast-bev renders it, for the +bev variants.
+    shown = {n for item in items for n in item.inputs} | {bev_input(i.scene_id) for i in items}
+    for k, name in enumerate(sorted(shown)):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_bytes(tiny_png(rgb=(k % 250, 40, 90)))
     write_items(out, load_suite("spacecast"), items, split=split, options={})

@@ -42,7 +42,20 @@ def _images(cell: str) -> list[bytes]:
 
 def test_tsv_rows_are_the_requests(built: Built, folder: Path) -> None:
     requests = built.requests()
+    record = json.loads((folder / "spatialbabel_datasets.json").read_text())
+    # A config whose requests show no image (SpaceCast's text condition) is left out, and said.
+    imageless = {
+        c.config.name
+        for c in built.export.configs
+        if not any(row["images"] for row in built.rows(c.config.name))
+    }
+    assert set(record.get("skipped", {})) == imageless
+    if "spacecast" in built.items:
+        assert imageless == {"spacecast_cot_text", "spacecast_direct_text"}
     for config in built.export.configs:
+        if config.config.name in imageless:
+            assert not (folder / f"{dataset_name(config.config)}.tsv").exists()
+            continue
         rows = read_tsv(folder / f"{dataset_name(config.config)}.tsv")
         assert tuple(rows[0]) == COLUMNS
         assert [r["id"] for r in rows] == [r["id"] for r in built.rows(config.config.name)]
@@ -58,7 +71,6 @@ def test_tsv_rows_are_the_requests(built: Built, folder: Path) -> None:
         # A scene's image is written once however many questions ask about it.
         written = [r for r in rows if len(r["image"]) > 64]
         assert len(written) == len({r["image"] for r in written})
-    record = json.loads((folder / "spatialbabel_datasets.json").read_text())
     assert (folder / "truth" / "split" / "qa.jsonl").is_file()
     assert record["datasets"][dataset_name(built.export.config("qa_direct").config)]["system"]
 

@@ -3,7 +3,8 @@ each task's labels even, which on fewer leaves few occlusion items): ``spatialba
 renders only the chosen views; every occlusion label (from ray casts against the exact shapes)
 agrees with Blender's ID passes of the state it asks about; every anchor's ID pass shows none of
 the other group; consecutive views' ID passes both show an object they share; every object a
-question needs shows in some view's ID pass; the prompts carry the views in order."""
+question needs shows in some view's ID pass; the prompts carry the views in order; each
+scene's bird's-eye view holds the whole floor and shows the top of every stack."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ def items(tmp_path_factory: pytest.TempPathFactory) -> Path:
             str(out),
             "--spacecast-workers",
             "2",
+            "--spacecast-bev",
         ],
     ):
         done = subprocess.run(
@@ -146,3 +148,35 @@ def test_prompts_carry_the_views_in_order(items: Path, tmp_path: Path) -> None:
         content = request["body"]["messages"][1]["content"]
         assert request["custom_id"] == f"spacecast/{record['item_id']}/cot"
         assert sum(part["type"] == "image_url" for part in content) == len(record["inputs"])
+
+
+def test_the_birds_eye_view_shows_the_whole_scene_from_above(items: Path) -> None:
+    """``--spacecast-bev``: per scene, a view from straight above whose ID pass shows every
+    object that nothing rests on (at least 50 pixels), and whose frame holds every object's
+    exact bounding box and the whole floor."""
+    from spatialbabel import Scene
+    from spatialbabel.geometry import world_aabb
+    from suites.spacecast.conditions import bev_camera, bev_input
+
+    scenes = sorted({r["scene_id"] for r in _records(items)})
+    assert scenes
+    for scene_id in scenes:
+        scene = Scene.load(items / "views" / f"{scene_id}.json")
+        mask = _mask(items, bev_input(scene_id))
+        camera = bev_camera(mask.shape[1])
+        world_to_camera = np.linalg.inv(camera.pose)
+        carrying = {o.parent for o in scene.objects if o.parent is not None}
+        for index, obj in enumerate(scene.objects):
+            if obj.id not in carrying:
+                assert int((mask == index + 1).sum()) >= 50, (scene_id, obj.id)
+        low, high = (np.array(v) for v in zip(*(world_aabb(o) for o in scene.objects), strict=True))
+        corners = [
+            (x, y, z)
+            for x in (low[:, 0].min(), high[:, 0].max(), -3.0, 3.0)
+            for y in (0.0, high[:, 1].max())
+            for z in (low[:, 2].min(), high[:, 2].max(), -3.0, 3.0)
+        ]
+        for corner in corners:
+            x, y, z, _ = world_to_camera @ np.array([*corner, 1.0])
+            u, v, _ = camera.intrinsics @ np.array([x / -z, -y / -z, 1.0])
+            assert 0 <= u <= mask.shape[1] and 0 <= v <= mask.shape[0], (scene_id, corner)
