@@ -4,7 +4,7 @@ arithmetic: ``a + b`` is a new mesh holding both, ``a += b`` adds ``b``'s vertic
 from __future__ import annotations
 
 from parsers.evaluator import Record, Value
-from parsers.evaluator.python_lib import Python
+from parsers.evaluator.python.lib import Python
 from parsers.open3d_lang.engine import Open3DEngine
 
 

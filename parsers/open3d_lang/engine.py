@@ -39,8 +39,8 @@ from parsers.evaluator import (
     is_number,
     type_name,
 )
-from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.python_lib import resolve_python_import
+from parsers.evaluator.python import numpy_lib as npl
+from parsers.evaluator.python.lib import resolve_python_import
 from parsers.helper_calls import read_helper_call
 from parsers.open3d_lang import shapes, stubs
 from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, quaternion_to_matrix

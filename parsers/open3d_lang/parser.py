@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from parsers.evaluated import EvaluatedLanguage
-from parsers.evaluator.python_front import lower_python
+from parsers.evaluator.python.front import lower_python
 from parsers.open3d_lang.dialect import Open3DPython
 from parsers.open3d_lang.engine import Open3DEngine
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from parsers.evaluator import HelperCall, Record, Unknown, Value, is_number
-from parsers.evaluator import numpy_lib as npl
+from parsers.evaluator.python import numpy_lib as npl
 from parsers.helper_calls import HelperReading, ValueReaders, Vec3
 from spatialbabel.colors import color_from_text
 from spatialbabel.frames import Matrix

@@ -4,7 +4,7 @@ given, so the built-in's default applies)."""
 
 from __future__ import annotations
 
-from parsers.evaluator.values import UNDEFINED, Value
+from parsers.evaluator.core.values import UNDEFINED, Value
 
 Args = list[Value]
 Kwargs = dict[str, Value]

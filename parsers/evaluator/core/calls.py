@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 from typing import Final
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import (
     HOME,
     NEW_TARGET,
     THIS,
@@ -20,11 +20,11 @@ from parsers.evaluator.control_flow import (
     ContinueSignal,
     ReturnSignal,
 )
-from parsers.evaluator.engine import HelperCall
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.interpreter_state import InterpreterState
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import (
+from parsers.evaluator.core.engine import HelperCall
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.interpreter_state import InterpreterState
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from parsers.evaluator.values import UNDEFINED, Unknown, Value, is_number, type_name
+from parsers.evaluator.core.values import UNDEFINED, Unknown, Value, is_number, type_name
 from parsers.result import Diagnostics, Severity
 
 if TYPE_CHECKING:
-    from parsers.evaluator.interpreter import Interpreter
-    from parsers.evaluator.interpreter_state import InterpreterState
+    from parsers.evaluator.core.interpreter import Interpreter
+    from parsers.evaluator.core.interpreter_state import InterpreterState
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ with).
 
 from __future__ import annotations
 
-from parsers.evaluator.values import Value
+from parsers.evaluator.core.values import Value
 
 
 class ReturnSignal(Exception):

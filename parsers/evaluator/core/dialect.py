@@ -1,6 +1,6 @@
 """What differs between languages at run time: truthiness, operators, members of plain values,
 iteration, conversions and the standard library. The interpreter asks its dialect; each
-language module (``javascript_lib``, ``python_lib``) subclasses ``Dialect``."""
+language module (``javascript.lib``, ``python.lib``) subclasses ``Dialect``."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import UNDEFINED, ClassValue, Record, Unknown, Value, is_number
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import UNDEFINED, ClassValue, Record, Unknown, Value, is_number
 
 if TYPE_CHECKING:
-    from parsers.evaluator.interpreter import Interpreter
+    from parsers.evaluator.core.interpreter import Interpreter
 
 
 class Dialect:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import Builtin, Record, Unknown, Value
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import Builtin, Record, Unknown, Value
 
 MethodImpl = Callable[[CallContext, Record, list[Value], dict[str, Value]], Value]
 GetterImpl = Callable[[CallContext, Record], Value]

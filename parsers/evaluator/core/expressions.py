@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from parsers.evaluator import ir
-from parsers.evaluator.calls import Calls
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import HOME, NEW_TARGET, THIS, BreakSignal, ContinueSignal
-from parsers.evaluator.generators import Generator, run_yield
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.calls import Calls
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import HOME, NEW_TARGET, THIS, BreakSignal, ContinueSignal
+from parsers.evaluator.core.generators import Generator, run_yield
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     ClassValue,

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Final
 
 from greenlet import GreenletExit, getcurrent, greenlet
 
-from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal
-from parsers.evaluator.values import UNDEFINED, Value
+from parsers.evaluator.core.control_flow import BreakSignal, ContinueSignal, ReturnSignal
+from parsers.evaluator.core.values import UNDEFINED, Value
 
 if TYPE_CHECKING:
-    from parsers.evaluator import ir
-    from parsers.evaluator.interpreter_state import InterpreterState
-    from parsers.evaluator.scope import Scope
+    from parsers.evaluator.core import ir
+    from parsers.evaluator.core.interpreter_state import InterpreterState
+    from parsers.evaluator.core.scope import Scope
 
 #: What a body's greenlet hands back when it yields, to tell an item from the body's end.
 _YIELDED: Final = object()

@@ -15,12 +15,12 @@ that carry ``return``, ``break``, ``continue`` and ``throw``.
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.engine import Engine
-from parsers.evaluator.expressions import ExpressionEvaluator
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.statements import StatementRunner
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.engine import Engine
+from parsers.evaluator.core.expressions import ExpressionEvaluator
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.statements import StatementRunner
 
 
 class Interpreter(StatementRunner, ExpressionEvaluator):

@@ -9,15 +9,15 @@ import itertools
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import CallContext, Reporter
-from parsers.evaluator.control_flow import HOME
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.engine import Engine
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import CallContext, Reporter
+from parsers.evaluator.core.control_flow import HOME
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.engine import Engine
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import (
     UNDEFINED,
     ClassValue,
     Closure,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from parsers.evaluator.values import Value
+from parsers.evaluator.core.values import Value
 
 
 @dataclass(slots=True)
@@ -225,7 +225,7 @@ class FunctionExpr(Node):
     """A function, method or lambda. ``arrow`` functions see the ``this`` of their scope.
     ``body`` is a block, or an expression for arrows and lambdas. A ``generator`` function
     (its body holds a ``Yield``: Python, JS ``function*``, a C# iterator) returns a generator
-    whose body runs as its items are asked for (``parsers/evaluator/generators.py``)."""
+    whose body runs as its items are asked for (``parsers/evaluator/core/generators.py``)."""
 
     name: str | None
     params: tuple[Param, ...]

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import ClassVar, Literal, TypeAlias
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.treesitter import Language, Node, SourceTree, first_error
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.core.treesitter import Language, Node, SourceTree, first_error
 
 #: Node type -> its lowering, for statements (None: nothing to run) and expressions.
 StatementHandlers: TypeAlias = "dict[str, Callable[[Node], ir.Stmt | None]]"

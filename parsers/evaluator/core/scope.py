@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parsers.evaluator.values import Value
+from parsers.evaluator.core.values import Value
 
 
 class Scope:

@@ -10,14 +10,19 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from parsers.evaluator import ir
-from parsers.evaluator.calls import Calls
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import BreakSignal, ContinueSignal, ReturnSignal, ThrowSignal
-from parsers.evaluator.generators import Generator, abandon_all
-from parsers.evaluator.limits import BudgetExceeded
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import UNDEFINED, Record, Unknown, type_name
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.calls import Calls
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import (
+    BreakSignal,
+    ContinueSignal,
+    ReturnSignal,
+    ThrowSignal,
+)
+from parsers.evaluator.core.generators import Generator, abandon_all
+from parsers.evaluator.core.limits import BudgetExceeded
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import UNDEFINED, Record, Unknown, type_name
 
 
 @contextmanager

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 if TYPE_CHECKING:
-    from parsers.evaluator import ir
-    from parsers.evaluator.context import CallContext
-    from parsers.evaluator.scope import Scope
+    from parsers.evaluator.core import ir
+    from parsers.evaluator.core.context import CallContext
+    from parsers.evaluator.core.scope import Scope
 
 Value: TypeAlias = Any
 """Any evaluator value: a plain Python value or one of the classes of this module."""

@@ -11,7 +11,7 @@ How C# features map onto the shared tree:
   is a dispatcher choosing by the arguments' number, names and types at the call (the
   dialect's ``%overload``); constructors are chosen the same way and inlined;
 - ``out`` and ``ref`` parameters: the method hands their final values back in ``%out`` when it
-  returns; the call site binds them (see ``csharp_expressions._arguments``);
+  returns; the call site binds them (see ``csharp.expressions._arguments``);
 - static fields whose initialiser is no constant, and static constructors, run in a static
   method ``%cinit`` of their class, called once every type is declared (C# runs them before
   the type's first use);
@@ -25,16 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from parsers.evaluator import ir
-from parsers.evaluator.calls import is_stub
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.csharp_literals import csharp_number
-from parsers.evaluator.csharp_numbers import CONVERTED_TYPES
-from parsers.evaluator.csharp_statements import CSharpStatements
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.lowering import Incomplete, TooDeep
-from parsers.evaluator.treesitter import Node, SourceTree
-from parsers.evaluator.values import UNDEFINED, EnumMember
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.calls import is_stub
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.lowering import Incomplete, TooDeep
+from parsers.evaluator.core.treesitter import Node, SourceTree
+from parsers.evaluator.core.values import UNDEFINED, EnumMember
+from parsers.evaluator.csharp.literals import csharp_number
+from parsers.evaluator.csharp.numerics import CONVERTED_TYPES
+from parsers.evaluator.csharp.statements import CSharpStatements
 
 
 def _is_interface(name: str) -> bool:

@@ -7,13 +7,13 @@ and assignment targets (patterns).
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.csharp_literals import csharp_number, unescape
-from parsers.evaluator.csharp_numbers import Char
-from parsers.evaluator.csharp_patterns import CSharpPatterns
-from parsers.evaluator.lowering import Incomplete, updatable
-from parsers.evaluator.treesitter import Node
-from parsers.evaluator.values import UNDEFINED
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import Incomplete, updatable
+from parsers.evaluator.core.treesitter import Node
+from parsers.evaluator.core.values import UNDEFINED
+from parsers.evaluator.csharp.literals import csharp_number, unescape
+from parsers.evaluator.csharp.numerics import Char
+from parsers.evaluator.csharp.patterns import CSharpPatterns
 
 _ASSIGNMENT_OPS = {
     "=": None,

@@ -18,21 +18,21 @@ What C# adds to the shared tree, and how it is lowered:
   dialect's ``%init`` with the new object and the members or items;
 - casts call ``%cast`` with the type name, so ``(int)x`` truncates.
 
-``CSharpFrontEnd`` holds the tables of handlers; the lowering lives in ``csharp_types`` (the
-base: types, modifiers, attributes), ``csharp_statements``, ``csharp_declarations`` (functions,
-classes, enums, ``ClassInfo``) and ``csharp_expressions``; literals in ``csharp_literals``.
+``CSharpFrontEnd`` holds the tables of handlers; the lowering lives in ``csharp.type_names`` (the
+base: types, modifiers, attributes), ``csharp.statements``, ``csharp.declarations`` (functions,
+classes, enums, ``ClassInfo``) and ``csharp.expressions``; literals in ``csharp.literals``.
 """
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.csharp_declarations import ClassInfo, CSharpDeclarations, MethodInfo
-from parsers.evaluator.csharp_expressions import CSharpExpressions
-from parsers.evaluator.csharp_literals import csharp_number
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.lowering import ExpressionHandlers, StatementHandlers
-from parsers.evaluator.treesitter import SourceTree
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.lowering import ExpressionHandlers, StatementHandlers
+from parsers.evaluator.core.treesitter import SourceTree
+from parsers.evaluator.csharp.declarations import ClassInfo, CSharpDeclarations, MethodInfo
+from parsers.evaluator.csharp.expressions import CSharpExpressions
+from parsers.evaluator.csharp.literals import csharp_number
 
 
 class CSharpFrontEnd(CSharpDeclarations, CSharpExpressions):

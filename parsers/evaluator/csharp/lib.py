@@ -14,12 +14,29 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from parsers.evaluator.arguments import Args, Kwargs, arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import ThrowSignal
-from parsers.evaluator.csharp_linq import Grouping, Linq, enumerable_namespace_members
-from parsers.evaluator.csharp_linq import Operator as Operator
-from parsers.evaluator.csharp_numbers import (
+from parsers.evaluator.core.arguments import Args, Kwargs, arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import ThrowSignal
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    EngineClass,
+    EnumMember,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
+from parsers.evaluator.csharp.linq import Grouping, Linq, enumerable_namespace_members
+from parsers.evaluator.csharp.linq import Operator as Operator
+from parsers.evaluator.csharp.numerics import (
     INT_MAX,
     INT_MIN,
     INTEGRAL_TYPES,
@@ -34,7 +51,7 @@ from parsers.evaluator.csharp_numbers import (
     single,
     wrap,
 )
-from parsers.evaluator.csharp_text import (
+from parsers.evaluator.csharp.text import (
     char_namespace,
     composite_format,
     enum_cast,
@@ -43,26 +60,9 @@ from parsers.evaluator.csharp_text import (
     globalization,
     type_value,
 )
-from parsers.evaluator.csharp_text import format_number as format_number_text
-from parsers.evaluator.csharp_text import (
+from parsers.evaluator.csharp.text import format_number as format_number_text
+from parsers.evaluator.csharp.text import (
     string_members as text_string_members,
-)
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.values import (
-    UNDEFINED,
-    BoundMethod,
-    Builtin,
-    ClassValue,
-    Closure,
-    EngineClass,
-    EnumMember,
-    Namespace,
-    Record,
-    Unknown,
-    Value,
-    is_number,
-    type_name,
 )
 
 Operators = Callable[[str, Value, Value], Value]
@@ -724,7 +724,7 @@ class CSharp(Dialect):
         return Unknown(f"unary {op} is not supported")
 
     def convert(self, type_name_: str, value: Value) -> Value:
-        """``value`` converted to a numeric type, as a C# cast (``csharp_numbers.convert``); a
+        """``value`` converted to a numeric type, as a C# cast (``csharp.numerics.convert``); a
         tuple to a tuple type, element by element, keeping the type's element names."""
         if isinstance(value, Unknown):
             return value

@@ -19,9 +19,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from parsers.evaluator.arguments import Args, arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import Args, arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Closure,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from parsers.evaluator.csharp_numbers import Long, integral, single
-from parsers.evaluator.lowering import C_ESCAPES
+from parsers.evaluator.core.lowering import C_ESCAPES
+from parsers.evaluator.csharp.numerics import Long, integral, single
 
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|x[0-9a-fA-F]{1,4}|[\s\S])")
 

@@ -12,10 +12,10 @@ declared before the statement that holds them (C# scopes them to the enclosing b
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.csharp_typing import CSharpTyping
-from parsers.evaluator.lowering import Incomplete
-from parsers.evaluator.treesitter import Node
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import Incomplete
+from parsers.evaluator.core.treesitter import Node
+from parsers.evaluator.csharp.static_typing import CSharpTyping
 
 _RELATIONAL = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 #: Type names a pattern may test that the code never declares.

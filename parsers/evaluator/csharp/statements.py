@@ -5,10 +5,10 @@ when there is no initialiser), ``if``/``for``/``foreach``/``while``/``do``, ``sw
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.csharp_patterns import CSharpPatterns
-from parsers.evaluator.lowering import Incomplete
-from parsers.evaluator.treesitter import Node
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import Incomplete
+from parsers.evaluator.core.treesitter import Node
+from parsers.evaluator.csharp.patterns import CSharpPatterns
 
 
 class CSharpStatements(CSharpPatterns):

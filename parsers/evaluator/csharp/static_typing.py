@@ -1,6 +1,6 @@
 """What the C# front end knows of the types the code declares, and the conversions it inserts.
 
-Evaluator values carry their own numeric type (``csharp_numbers``), but C# converts a value
+Evaluator values carry their own numeric type (``csharp.numerics``), but C# converts a value
 to the declared type of where it is stored: ``float h = 3;`` holds 3f, so ``h / 2`` is 1.5,
 not 1; ``long big = a * b`` widens after the int product; ``byte b = 250; b += 10;`` is 4.
 The front end inserts those conversions (a ``Unary`` whose operator is the cast, ``(float)``,
@@ -19,10 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from parsers.evaluator import ir
-from parsers.evaluator.csharp_numbers import CONVERTED_TYPES, convert
-from parsers.evaluator.csharp_types import CSharpTypes
-from parsers.evaluator.treesitter import Node, SourceTree
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.treesitter import Node, SourceTree
+from parsers.evaluator.csharp.numerics import CONVERTED_TYPES, convert
+from parsers.evaluator.csharp.type_names import CSharpTypes
 
 _TYPE_DECLARATIONS = frozenset(
     {

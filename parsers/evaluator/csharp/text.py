@@ -19,10 +19,9 @@ import unicodedata
 from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-from parsers.evaluator.arguments import Args, Kwargs, arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.csharp_numbers import Char, general, round_trip, rounded
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import Args, Kwargs, arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import (
     Builtin,
     ClassValue,
     EngineClass,
@@ -33,6 +32,7 @@ from parsers.evaluator.values import (
     Value,
     is_number,
 )
+from parsers.evaluator.csharp.numerics import Char, general, round_trip, rounded
 
 ToString = Callable[[Value], str]
 

@@ -5,10 +5,10 @@ generic arguments, and the default value of a typed local or field without an in
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.csharp_numbers import CHAR_TYPES, SINGLE_TYPES, Char, Long, Single
-from parsers.evaluator.lowering import TreeLowering
-from parsers.evaluator.treesitter import Node
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import TreeLowering
+from parsers.evaluator.core.treesitter import Node
+from parsers.evaluator.csharp.numerics import CHAR_TYPES, SINGLE_TYPES, Char, Long, Single
 
 NUMERIC_TYPES = frozenset(
     {

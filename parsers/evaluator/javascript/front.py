@@ -19,19 +19,19 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.control_flow import NEW_TARGET
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.lowering import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.control_flow import NEW_TARGET
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.lowering import (
     ExpressionHandlers,
     Incomplete,
     StatementHandlers,
     TreeLowering,
     updatable,
 )
-from parsers.evaluator.treesitter import Node, SourceTree, first_error
-from parsers.evaluator.values import UNDEFINED
+from parsers.evaluator.core.treesitter import Node, SourceTree, first_error
+from parsers.evaluator.core.values import UNDEFINED
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")

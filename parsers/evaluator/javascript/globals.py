@@ -11,26 +11,10 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.engine import Kind
-from parsers.evaluator.javascript_collections import (
-    fill_map,
-    fill_set,
-    json_stringify,
-    object_get,
-    object_keys,
-    pair,
-)
-from parsers.evaluator.javascript_methods import TypedArray, dialect_of
-from parsers.evaluator.javascript_numbers import (
-    js_cbrt,
-    js_hypot,
-    js_pow,
-    parse_float_text,
-    parse_int_text,
-)
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.engine import Kind
+from parsers.evaluator.core.values import (
     UNDEFINED,
     Builtin,
     EngineClass,
@@ -40,9 +24,25 @@ from parsers.evaluator.values import (
     Value,
     is_number,
 )
+from parsers.evaluator.javascript.keyed_collections import (
+    fill_map,
+    fill_set,
+    json_stringify,
+    object_get,
+    object_keys,
+    pair,
+)
+from parsers.evaluator.javascript.methods import TypedArray, dialect_of
+from parsers.evaluator.javascript.numerics import (
+    js_cbrt,
+    js_hypot,
+    js_pow,
+    parse_float_text,
+    parse_int_text,
+)
 
 if TYPE_CHECKING:
-    from parsers.evaluator.javascript_lib import JavaScript
+    from parsers.evaluator.javascript.lib import JavaScript
 
 #: Standard global names the dialect does not model: each is an unknown (never undefined,
 #: which ``typeof`` would silently tell a script).

@@ -13,8 +13,8 @@ import math
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING
 
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.values import (
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
@@ -28,7 +28,7 @@ from parsers.evaluator.values import (
 )
 
 if TYPE_CHECKING:
-    from parsers.evaluator.javascript_lib import JavaScript
+    from parsers.evaluator.javascript.lib import JavaScript
 
 #: Nesting past which ``JSON.stringify`` gives up (a cycle throws in JavaScript).
 _JSON_DEPTH = 64
@@ -176,7 +176,7 @@ def set_member(js: JavaScript, target: JsSet, name: str) -> Value:
 
 
 def map_methods() -> dict[str, Builtin]:
-    from parsers.evaluator.javascript_methods import JsIterator
+    from parsers.evaluator.javascript.methods import JsIterator
 
     def key(ctx: CallContext, target: JsMap, args: list[Value]) -> Hashable | None:
         value = args[0] if args else UNDEFINED
@@ -261,7 +261,7 @@ def map_methods() -> dict[str, Builtin]:
 
 
 def set_methods() -> dict[str, Builtin]:
-    from parsers.evaluator.javascript_methods import JsIterator
+    from parsers.evaluator.javascript.methods import JsIterator
 
     def add(ctx: CallContext, target: JsSet, args: list[Value], kwargs: dict[str, Value]) -> Value:
         value = args[0] if args else UNDEFINED

@@ -3,9 +3,9 @@ empty arrays are truthy, and the parts of the standard library scene scripts use
 (``Math``, array methods, ``Object.assign``, ``Array.from``, ``Number``, ``String``).
 
 The ``JavaScript`` dialect (conversions, operators, members, iteration) is here; the members of
-arrays, strings, numbers and functions are in ``javascript_methods``, Map, Set, the order of
-keys and JSON in ``javascript_collections``, numbers as text in ``javascript_numbers``, the
-global names in ``javascript_globals``.
+arrays, strings, numbers and functions are in ``javascript.methods``, Map, Set, the order of
+keys and JSON in ``javascript.keyed_collections``, numbers as text in ``javascript.numerics``, the
+global names in ``javascript.globals``.
 
 A user class instance with its own ``toString`` or ``valueOf`` converts through it (``${v}``,
 ``'' + v``, ``v * 2``): the dialect calls back into the interpreter it is attached to."""
@@ -18,33 +18,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.javascript_collections import (
-    JsMap,
-    JsSet,
-    map_member,
-    map_methods,
-    object_keys,
-    own_keys,
-    set_member,
-    set_methods,
-)
-from parsers.evaluator.javascript_globals import ERROR_CLASSES, js_globals
-from parsers.evaluator.javascript_methods import (
-    JsIterator,
-    TypedArray,
-    function_methods,
-    generator_methods,
-    list_methods,
-    number_methods,
-    stored_element,
-    string_methods,
-)
-from parsers.evaluator.javascript_numbers import js_pow, number_text, string_to_number
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
@@ -57,6 +35,28 @@ from parsers.evaluator.values import (
     Value,
     is_number,
 )
+from parsers.evaluator.javascript.globals import ERROR_CLASSES, js_globals
+from parsers.evaluator.javascript.keyed_collections import (
+    JsMap,
+    JsSet,
+    map_member,
+    map_methods,
+    object_keys,
+    own_keys,
+    set_member,
+    set_methods,
+)
+from parsers.evaluator.javascript.methods import (
+    JsIterator,
+    TypedArray,
+    function_methods,
+    generator_methods,
+    list_methods,
+    number_methods,
+    stored_element,
+    string_methods,
+)
+from parsers.evaluator.javascript.numerics import js_pow, number_text, string_to_number
 
 if TYPE_CHECKING:
     pass
@@ -75,7 +75,7 @@ def _int32(value: float) -> int:
 @dataclass(frozen=True)
 class _Tables:
     """The dialect's library, the same for every run (its built-ins find their run's dialect
-    through the call, ``javascript_methods.dialect_of``): built once, on first use."""
+    through the call, ``javascript.methods.dialect_of``): built once, on first use."""
 
     list_methods: dict[str, Builtin]
     string_methods: dict[str, Builtin]

@@ -14,16 +14,9 @@ from collections.abc import Callable, Iterable
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any, Literal
 
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.javascript_numbers import (
-    JS_WHITESPACE,
-    radix_text,
-    to_exponential_text,
-    to_fixed_text,
-    to_precision_text,
-)
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
@@ -33,9 +26,16 @@ from parsers.evaluator.values import (
     Value,
     is_number,
 )
+from parsers.evaluator.javascript.numerics import (
+    JS_WHITESPACE,
+    radix_text,
+    to_exponential_text,
+    to_fixed_text,
+    to_precision_text,
+)
 
 if TYPE_CHECKING:
-    from parsers.evaluator.javascript_lib import JavaScript
+    from parsers.evaluator.javascript.lib import JavaScript
 
 Method = Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
 

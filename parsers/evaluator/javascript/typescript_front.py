@@ -15,13 +15,13 @@ Four constructs do run, lowered as ``tsc`` emits them (ES2022, class fields defi
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.javascript_front import JavaScriptFrontEnd, _pattern_names
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.lowering import ExpressionHandlers, StatementHandlers
-from parsers.evaluator.treesitter import Node, SourceTree
-from parsers.evaluator.values import UNDEFINED
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.lowering import ExpressionHandlers, StatementHandlers
+from parsers.evaluator.core.treesitter import Node, SourceTree
+from parsers.evaluator.core.values import UNDEFINED
+from parsers.evaluator.javascript.front import JavaScriptFrontEnd, _pattern_names
 
 #: Declarations that only describe types: nothing to run.
 _TYPE_ONLY = (

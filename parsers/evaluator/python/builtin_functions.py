@@ -15,12 +15,26 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import ThrowSignal
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.python_classes import (
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import ThrowSignal
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    EngineClass,
+    Namespace,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
+from parsers.evaluator.python import numpy_lib as npl
+from parsers.evaluator.python.classes import (
     call_method,
     class_named,
     enum_members,
@@ -35,25 +49,11 @@ from parsers.evaluator.python_classes import (
     subclass_of,
     unhashable,
 )
-from parsers.evaluator.python_methods import sorted_items
-from parsers.evaluator.python_text import py_format, py_repr, py_str
-from parsers.evaluator.values import (
-    UNDEFINED,
-    BoundMethod,
-    Builtin,
-    ClassValue,
-    Closure,
-    EngineClass,
-    Namespace,
-    Record,
-    Unknown,
-    Value,
-    is_number,
-    type_name,
-)
+from parsers.evaluator.python.methods import sorted_items
+from parsers.evaluator.python.text import py_format, py_repr, py_str
 
 if TYPE_CHECKING:
-    from parsers.evaluator.python_lib import Python
+    from parsers.evaluator.python.lib import Python
 
 _MAX_SIZE = 1_000_000
 
@@ -573,7 +573,7 @@ def python_globals(py: Python) -> dict[str, Value]:
 
     def import_all(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``from module import *``: every member the module is known to hold."""
-        from parsers.evaluator.python_lib import python_module
+        from parsers.evaluator.python.lib import python_module
 
         module = arg(args, 0)
         if not isinstance(module, str):
@@ -691,7 +691,7 @@ def python_globals(py: Python) -> dict[str, Value]:
 
 
 def match_helpers() -> dict[str, Value]:
-    """The built-ins a ``match`` statement's patterns are lowered onto (``python_match``)."""
+    """The built-ins a ``match`` statement's patterns are lowered onto (``python.match``)."""
 
     def sequence(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         subject, count, starred = arg(args, 0), arg(args, 1), arg(args, 2)
@@ -785,7 +785,7 @@ def _match_args(cls: Value) -> tuple[str, ...] | None:
 def python2_names(range_: Callable[..., Value], str_: Builtin, int_: Builtin) -> dict[str, Value]:
     """Python 2's built-ins that models still write (``xrange``, ``unicode``, ``long``), each
     read as the Python 3 built-in it became, with a remark."""
-    from parsers.evaluator.python_lib import python2_remark
+    from parsers.evaluator.python.lib import python2_remark
 
     def renamed(name: str, now: str, function: Callable[..., Value]) -> Builtin:
         def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -7,7 +7,7 @@ attributes (static fields). A ``@dataclass`` (its ``frozen``/``order``/``eq``/``
 options read) and a ``NamedTuple`` subclass get the ``__init__`` Python generates, one parameter
 per annotated field (``field(default=..., default_factory=..., init=False)`` read), calling
 ``__post_init__``; their fields, options and ``__match_args__`` are static markers the dialect's
-``python_classes`` reads for their text, equality and order. Whatever of a class body is not
+``python.classes`` reads for their text, equality and order. Whatever of a class body is not
 followed (a decorator of a method the evaluator does not know, a loop in the body) is a
 warning with its line.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parsers.evaluator import ir
-from parsers.evaluator.lowering import Incomplete, TreeLowering
-from parsers.evaluator.treesitter import Node
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import Incomplete, TreeLowering
+from parsers.evaluator.core.treesitter import Node
 
 #: Method decorators that change nothing the evaluator reads.
 _NEUTRAL_METHOD_DECORATORS = frozenset(

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NoReturn
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import ThrowSignal
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import ThrowSignal
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,

@@ -5,7 +5,7 @@ JavaScript front end: a statement holding a syntax error or cut off (tree-sitter
 MISSING nodes) is left out with a ``py.syntax`` warning giving its line and column, and every
 complete statement around it is kept. Constructs with no static meaning (complex numbers) become
 ``Opaque`` values; statements it cannot lower are skipped with a ``warning``. ``match`` is
-lowered by ``python_match``.
+lowered by ``python.match``.
 
 Python's own rules the lowering encodes: blocks open no scope (``Block(scoped=False)``),
 ``for`` assigns its target (``ForEach(declare=None)``), classes take ``self`` explicitly,
@@ -17,19 +17,19 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from parsers.evaluator import ir
-from parsers.evaluator.context import Reporter
-from parsers.evaluator.limits import Budget, Limits
-from parsers.evaluator.lowering import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.context import Reporter
+from parsers.evaluator.core.limits import Budget, Limits
+from parsers.evaluator.core.lowering import (
     C_ESCAPES,
     ExpressionHandlers,
     Incomplete,
     StatementHandlers,
     updatable,
 )
-from parsers.evaluator.python_class_front import ClassLowering
-from parsers.evaluator.python_match import MatchLowering
-from parsers.evaluator.treesitter import Node, SourceTree
+from parsers.evaluator.core.treesitter import Node, SourceTree
+from parsers.evaluator.python.class_front import ClassLowering
+from parsers.evaluator.python.match import MatchLowering
 
 # A backslash at a line end continues the line inside a string.
 _ESCAPES = {**C_ESCAPES, "\n": ""}

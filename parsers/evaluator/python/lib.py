@@ -4,10 +4,10 @@ cap, not built), empty containers are false, sets are sets, and what CPython rai
 (``ZeroDivisionError``, a missing key) is raised in the script. The Python front end lowers
 onto the same ``ir``.
 
-The dialect is assembled from its parts: ``python_builtins`` (the built-in functions),
-``python_methods`` (methods of lists, dicts, sets, strings), ``python_text`` (``str``, ``repr``,
-formatting), ``python_classes`` (exceptions, dataclasses, named tuples, enums, the protocols of
-user classes) and ``python_modules`` (``math``, ``itertools``, ``functools``...).
+The dialect is assembled from its parts: ``python.builtin_functions`` (the built-in functions),
+``python.methods`` (methods of lists, dicts, sets, strings), ``python.text`` (``str``, ``repr``,
+formatting), ``python.classes`` (exceptions, dataclasses, named tuples, enums, the protocols of
+user classes) and ``python.modules`` (``math``, ``itertools``, ``functools``...).
 """
 
 from __future__ import annotations
@@ -19,13 +19,25 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.control_flow import ThrowSignal
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.python_builtins import LazyIterator, python_globals
-from parsers.evaluator.python_classes import (
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.control_flow import ThrowSignal
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.values import (
+    UNDEFINED,
+    BoundMethod,
+    Builtin,
+    ClassValue,
+    Closure,
+    Record,
+    Unknown,
+    Value,
+    is_number,
+    type_name,
+)
+from parsers.evaluator.python import numpy_lib as npl
+from parsers.evaluator.python.builtin_functions import LazyIterator, python_globals
+from parsers.evaluator.python.classes import (
     EXCEPTIONS,
     OPERATOR_METHODS,
     UNARY_METHODS,
@@ -45,21 +57,9 @@ from parsers.evaluator.python_classes import (
     record_member,
     unhashable,
 )
-from parsers.evaluator.python_methods import methods_of, unbound_method
-from parsers.evaluator.python_modules import DefaultDict, builtin_members, module_builders
-from parsers.evaluator.python_text import is_plain, plain_text, py_str
-from parsers.evaluator.values import (
-    UNDEFINED,
-    BoundMethod,
-    Builtin,
-    ClassValue,
-    Closure,
-    Record,
-    Unknown,
-    Value,
-    is_number,
-    type_name,
-)
+from parsers.evaluator.python.methods import methods_of, unbound_method
+from parsers.evaluator.python.modules import DefaultDict, builtin_members, module_builders
+from parsers.evaluator.python.text import is_plain, plain_text, py_str
 
 _MAX_POWER_BITS = 4096
 _MAX_TEXT = 1_000_000

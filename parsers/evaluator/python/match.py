@@ -5,7 +5,7 @@ one per ``case``, whose test is the pattern's: literals compare with ``==`` (``N
 and ``False`` with ``is``), dotted names are value patterns, bare names capture (an assignment
 expression that is always true), ``_`` is always true; sequence, mapping and class patterns ask
 the dialect's helpers (``%match_sequence``, ``%match_mapping``, ``%match_class``,
-``%match_attribute``, ``%match_star``, ``%match_rest`` in ``python_lib``) and test their
+``%match_attribute``, ``%match_star``, ``%match_rest`` in ``python.lib``) and test their
 sub-patterns on the items, keys and attributes; ``|`` is ``or``, ``as`` captures the whole,
 a guard is ``and``-ed after the pattern (whose captures it sees). A pattern the evaluator cannot
 test (complex numbers) is reported, and its case's test is unknown (reported again where the
@@ -14,9 +14,9 @@ test (complex numbers) is reported, and its case's test is unknown (reported aga
 
 from __future__ import annotations
 
-from parsers.evaluator import ir
-from parsers.evaluator.lowering import Incomplete, TreeLowering
-from parsers.evaluator.treesitter import Node
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.lowering import Incomplete, TreeLowering
+from parsers.evaluator.core.treesitter import Node
 
 _LITERALS = frozenset({"integer", "float", "string", "concatenated_string"})
 _SINGLETONS = {"none": None, "true": True, "false": False}

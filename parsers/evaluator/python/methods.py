@@ -10,15 +10,15 @@ import itertools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.generators import Generator
-from parsers.evaluator.python_classes import raise_error, unhashable
-from parsers.evaluator.python_text import is_plain, str_format
-from parsers.evaluator.values import UNDEFINED, Builtin, Unknown, Value, type_name
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.values import UNDEFINED, Builtin, Unknown, Value, type_name
+from parsers.evaluator.python.classes import raise_error, unhashable
+from parsers.evaluator.python.text import is_plain, str_format
 
 if TYPE_CHECKING:
-    from parsers.evaluator.python_lib import Python
+    from parsers.evaluator.python.lib import Python
 
 #: Largest text or list a method may build.
 MAX_SIZE = 1_000_000
@@ -389,7 +389,7 @@ def unbound_method(methods: dict[type, dict[str, Builtin]], owner: str, name: st
 def python2_dict_methods() -> dict[str, Builtin]:
     """Python 2's dict methods (``iteritems``, ``itervalues``, ``iterkeys``), read as their
     Python 3 forms, with a remark."""
-    from parsers.evaluator.python_lib import python2_remark
+    from parsers.evaluator.python.lib import python2_remark
 
     def renamed(name: str, now: str, fn: Callable[[dict[Any, Value]], Value]) -> Builtin:
         def call(ctx: CallContext, d: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:

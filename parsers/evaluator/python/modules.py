@@ -18,20 +18,10 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
-from parsers.evaluator.arguments import arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.python_builtins import LazyIterator, collected, iterable
-from parsers.evaluator.python_classes import (
-    Auto,
-    enum_base,
-    enum_value,
-    fields_of,
-    raise_error,
-    replace,
-    tuple_class,
-)
-from parsers.evaluator.scope import Scope
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.scope import Scope
+from parsers.evaluator.core.values import (
     UNDEFINED,
     Builtin,
     Namespace,
@@ -40,6 +30,16 @@ from parsers.evaluator.values import (
     Value,
     is_number,
     type_name,
+)
+from parsers.evaluator.python.builtin_functions import LazyIterator, collected, iterable
+from parsers.evaluator.python.classes import (
+    Auto,
+    enum_base,
+    enum_value,
+    fields_of,
+    raise_error,
+    replace,
+    tuple_class,
 )
 
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from parsers.evaluator.arguments import Args, Kwargs, arg
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.numpy_lib import MAX_ELEMENTS, array_binary, to_numpy, wrap
-from parsers.evaluator.values import Builtin, Record, Unknown, Value, is_number
+from parsers.evaluator.core.arguments import Args, Kwargs, arg
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import Builtin, Record, Unknown, Value, is_number
+from parsers.evaluator.python.numpy_lib import MAX_ELEMENTS, array_binary, to_numpy, wrap
 
 #: Built-in and numpy type names a ``dtype=`` may give.
 _DTYPES: dict[str, Any] = {

@@ -21,10 +21,10 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from parsers.evaluator.arguments import Args, Kwargs
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.engine import Engine, Kind
-from parsers.evaluator.values import (
+from parsers.evaluator.core.arguments import Args, Kwargs
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.engine import Engine, Kind
+from parsers.evaluator.core.values import (
     Builtin,
     Namespace,
     Record,
@@ -245,7 +245,7 @@ def array_items(record: Record) -> Iterable[Value]:
 def numpy_module() -> Namespace:
     """The ``numpy`` namespace scripts import as ``np``. A script may assign into it: each
     run gets its own namespaces, over built-ins made once."""
-    from parsers.evaluator.numpy_functions import linalg_functions, numpy_functions
+    from parsers.evaluator.python.numpy_functions import linalg_functions, numpy_functions
 
     members = dict(numpy_functions())
     members["linalg"] = Namespace("numpy.linalg", dict(linalg_functions()))
@@ -268,7 +268,7 @@ def register(engine: Engine) -> None:
 def _array_kind() -> Kind:
     """The ``ndarray`` kind, built once: it holds nothing of a run, and an engine table is
     made per parse."""
-    from parsers.evaluator.numpy_functions import ARRAY_GETTERS, ARRAY_METHODS, array_member
+    from parsers.evaluator.python.numpy_functions import ARRAY_GETTERS, ARRAY_METHODS, array_member
 
     def getter(name: str) -> Callable[[CallContext, Record], Value]:
         return lambda ctx, record: array_member(ctx, record, name)

@@ -16,18 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from parsers.evaluator import numpy_lib as npl
-from parsers.evaluator.context import CallContext
-from parsers.evaluator.python_classes import (
-    call_method,
-    enum_kind,
-    fields_of,
-    has_method,
-    is_exception,
-    marker,
-    namedtuple_values,
-)
-from parsers.evaluator.values import (
+from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.values import (
     UNDEFINED,
     Builtin,
     ClassValue,
@@ -36,6 +26,16 @@ from parsers.evaluator.values import (
     Unknown,
     Value,
     type_name,
+)
+from parsers.evaluator.python import numpy_lib as npl
+from parsers.evaluator.python.classes import (
+    call_method,
+    enum_kind,
+    fields_of,
+    has_method,
+    is_exception,
+    marker,
+    namedtuple_values,
 )
 
 #: Deeper nesting than this in one value is written as CPython writes a cycle.

@@ -11,10 +11,10 @@ import pytest
 
 from parsers import parse
 from parsers.evaluator import Engine, Limits, Unknown, evaluate, ir
-from parsers.evaluator.interpreter import Interpreter
-from parsers.evaluator.javascript_front import lower_javascript
-from parsers.evaluator.javascript_lib import JavaScript, js_number_text
-from parsers.evaluator.python_lib import Python
+from parsers.evaluator.core.interpreter import Interpreter
+from parsers.evaluator.javascript.front import lower_javascript
+from parsers.evaluator.javascript.lib import JavaScript, js_number_text
+from parsers.evaluator.python.lib import Python
 from parsers.result import Diagnostics
 
 

@@ -1,4 +1,4 @@
-"""Generator functions in the evaluator's core (``parsers/evaluator/generators.py``), through
+"""Generator functions in the evaluator's core (``parsers/evaluator/core/generators.py``), through
 the Python front end: bodies run lazily, interleaved with their consumer as in the language;
 delegation, sent values, errors, caps and the end of the run."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from parsers.evaluator import Engine, Limits, evaluate
-from parsers.evaluator.python_front import lower_python
-from parsers.evaluator.python_lib import Python
+from parsers.evaluator.python.front import lower_python
+from parsers.evaluator.python.lib import Python
 from parsers.result import Diagnostics
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from parsers.custom_mesh import primitive_from_vertices
 from parsers.evaluator import Engine, Limits, evaluate
-from parsers.evaluator.csharp_front import lower_csharp
-from parsers.evaluator.csharp_lib import CSharp
-from parsers.evaluator.repair import close_cut_off, keep_beginning
+from parsers.evaluator.core.repair import close_cut_off, keep_beginning
+from parsers.evaluator.csharp.front import lower_csharp
+from parsers.evaluator.csharp.lib import CSharp
 
 
 def run(code: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from parsers.evaluator import EnumMember, Unknown
-from parsers.evaluator.csharp_text import composite_format, format_number, title_case
+from parsers.evaluator.csharp.text import composite_format, format_number, title_case
 from parsers.unity.parser import evaluate_unity
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from parsers import parse
 from parsers.evaluator import Engine, evaluate
-from parsers.evaluator.javascript_front import lower_javascript
-from parsers.evaluator.javascript_lib import JavaScript
-from parsers.evaluator.typescript_front import lower_typescript
+from parsers.evaluator.javascript.front import lower_javascript
+from parsers.evaluator.javascript.lib import JavaScript
+from parsers.evaluator.javascript.typescript_front import lower_typescript
 from parsers.result import Diagnostic, Diagnostics
 
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from parsers.evaluator import Engine, Limits, evaluate
-from parsers.evaluator.numpy_lib import is_array, numpy_module, register
-from parsers.evaluator.python_front import lower_python
-from parsers.evaluator.python_lib import Python, python_module
+from parsers.evaluator.python.front import lower_python
+from parsers.evaluator.python.lib import Python, python_module
+from parsers.evaluator.python.numpy_lib import is_array, numpy_module, register
 from parsers.result import Diagnostics
 
 
