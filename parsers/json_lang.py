@@ -43,6 +43,7 @@ from spatialbabel import (
 )
 from spatialbabel.classes import SceneElement
 from spatialbabel.frames import Vec3, compose
+from spatialbabel.open_classes import Domain
 
 LANGUAGE = "json"
 
@@ -626,16 +627,16 @@ def _read_class(obj: dict[str, Any], where: str, notes: Diagnostics) -> str:
     return UNKNOWN_CLASS
 
 
-def _scene_element(obj: dict[str, Any]) -> tuple[SceneElement, str] | None:
+def _scene_element(obj: dict[str, Any], domain: Domain) -> tuple[SceneElement, str] | None:
     """(kind, word) when the entry is the ground, a light or a camera: its class names one, or
     it has no class and its name does."""
     found = _field(obj, "class")
     if found is not None:
         value = found[1]
-        kind = element_kind(value) if isinstance(value, str) else None
+        kind = element_kind(value, domain) if isinstance(value, str) else None
         return (kind, value) if kind is not None and isinstance(value, str) else None
     name = _object_id(obj)
-    kind = element_kind(name)
+    kind = element_kind(name, domain)
     return (kind, name) if kind is not None and name is not None else None
 
 
@@ -766,7 +767,9 @@ def _read_size(obj: dict[str, Any], class_name: str, where: str, notes: Diagnost
     return unit
 
 
-def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject | None:
+def _native(
+    obj: dict[str, Any], index: int, notes: Diagnostics, domain: Domain
+) -> NativeObject | None:
     where = f"objects[{index}]"
     if not isinstance(obj, dict):
         notes.warning(
@@ -774,7 +777,7 @@ def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject
         )
         return None
     line, _ = _pos(obj)
-    element = _scene_element(obj)
+    element = _scene_element(obj, domain)
     if element is not None:
         kind, word = element
         if kind == "ground":
@@ -815,7 +818,9 @@ def _native(obj: dict[str, Any], index: int, notes: Diagnostics) -> NativeObject
     )
 
 
-def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObject] | None:
+def _objects_from(
+    extraction: Extraction, notes: Diagnostics, domain: Domain
+) -> list[NativeObject] | None:
     notes.line_map = extraction.reply_line
     value, found = _load_value(extraction.code, notes)
     if not found:
@@ -826,14 +831,16 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
         return None
     natives = []
     for i, item in enumerate(items):
-        native = _native(item, i, notes)
+        native = _native(item, i, notes, domain)
         if native is not None:
             natives.append(native)
     return natives
 
 
-def parse_json(text: str) -> ParseResult:
-    natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
+def parse_json(text: str, domain: Domain) -> ParseResult:
+    natives, diagnostics = read_candidates(
+        text, LANGUAGE, lambda extraction, notes: _objects_from(extraction, notes, domain)
+    )
     sources: list[ObjectSource] = []
     objects = build_objects(LANGUAGE, natives, diagnostics, sources)
     return ParseResult(
