@@ -29,12 +29,12 @@ WRITERS: Final[Registry[WriterFn]] = Registry("writer")
 #: Where each language's parser lives, imported on first use so that one language's grammar
 #: is not loaded for another's replies.
 _MODULES: Final[dict[str, str]] = {
-    "json": "parsers.json_lang",
+    "json": "parsers.json",
     "dsl": "parsers.dsl",
     "threejs": "parsers.threejs",
     "unity": "parsers.unity",
     "blender": "parsers.blender",
-    "open3d": "parsers.open3d_lang",
+    "open3d": "parsers.open3d",
 }
 
 

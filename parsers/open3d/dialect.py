@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from parsers.evaluator import Record, Value
 from parsers.evaluator.python.lib import Python
-from parsers.open3d_lang.engine import Open3DEngine
+from parsers.open3d.engine import Open3DEngine
 
 
 def _is_mesh(value: Value) -> bool:

@@ -42,7 +42,7 @@ from parsers.evaluator import (
 from parsers.evaluator.python import numpy_lib as npl
 from parsers.evaluator.python.lib import resolve_python_import
 from parsers.helper_calls import read_helper_call
-from parsers.open3d_lang import shapes, stubs
+from parsers.open3d import shapes, stubs
 from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, quaternion_to_matrix
 from spatialbabel.palette import RGB
 

@@ -4,8 +4,8 @@ writer (a scene as an open3d script, in open3d's Y-up frame)."""
 from __future__ import annotations
 
 from parsers import PARSERS, WRITERS, same_in_every_domain
-from parsers.open3d_lang.parser import LANGUAGE, evaluate_open3d, parse_open3d
-from parsers.open3d_lang.writer import write_open3d
+from parsers.open3d.parser import LANGUAGE, evaluate_open3d, parse_open3d
+from parsers.open3d.writer import write_open3d
 
 PARSERS.add(LANGUAGE, same_in_every_domain(parse_open3d))
 WRITERS.add(LANGUAGE, write_open3d)

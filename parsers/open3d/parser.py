@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from parsers.evaluated import EvaluatedLanguage
 from parsers.evaluator.python.front import lower_python
-from parsers.open3d_lang.dialect import Open3DPython
-from parsers.open3d_lang.engine import Open3DEngine
+from parsers.open3d.dialect import Open3DPython
+from parsers.open3d.engine import Open3DEngine
 
 LANGUAGE = "open3d"
 
