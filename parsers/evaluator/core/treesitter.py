@@ -1,9 +1,9 @@
 """The one place that touches py-tree-sitter's API (pinned to 0.25/0.26 in pyproject.toml).
 
-Grammars come from the ``tree_sitter_<language>`` wheels; queries, where a front end uses
-them, are ``.scm`` files under ``grammars/queries/``. Parsing runs under a deadline: tree-sitter's
-error recovery can take seconds on a megabyte of garbage, so a parse that would overrun is
-cancelled and reported instead.
+Grammars come from the ``tree_sitter_<language>`` wheels; the front ends walk the tree
+themselves, with no queries. Parsing runs under a deadline: tree-sitter's error recovery can
+take seconds on a megabyte of garbage, so a parse that would overrun is cancelled and reported
+instead.
 """
 
 from __future__ import annotations
@@ -15,8 +15,6 @@ from functools import cache
 from typing import Final
 
 import tree_sitter
-
-from grammars import read_grammar
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
@@ -40,17 +38,6 @@ def language(name: str) -> tree_sitter.Language:
     module_name, function = GRAMMAR_MODULES[name]
     module = importlib.import_module(module_name)
     return tree_sitter.Language(getattr(module, function)())
-
-
-@cache
-def query(language_name: str, file_name: str) -> tree_sitter.Query:
-    """A query loaded from ``grammars/queries/<file_name>``."""
-    return tree_sitter.Query(language(language_name), read_grammar(f"queries/{file_name}"))
-
-
-def captures(compiled: tree_sitter.Query, node: Node) -> dict[str, list[Node]]:
-    """Nodes captured by ``compiled`` under ``node``, by capture name."""
-    return tree_sitter.QueryCursor(compiled).captures(node)
 
 
 class ParseTimeout(Exception):
