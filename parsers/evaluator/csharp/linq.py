@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from parsers.evaluator.core.arguments import Args, arg
 from parsers.evaluator.core.context import CallContext
@@ -139,290 +139,374 @@ class Linq:
 
     # --- operators ------------------------------------------------------------------------------
     def operators(self) -> dict[str, Operator]:
-        empty = "of an empty sequence (it throws InvalidOperationException)"
+        """Every registered operator (``OPERATORS``), bound to this dialect's ``iterate`` and
+        ``equals``."""
+        return {name: functools.partial(fn, self) for name, fn in OPERATORS.items()}
 
-        def where(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            kept = self._filter(ctx, items, arg(args, 0))
-            return Unknown("Where of a condition that cannot be decided") if kept is None else kept
 
-        def select(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            function = arg(args, 0)
-            return [self._apply(ctx, function, item, i) for i, item in enumerate(items)]
+#: The function of an operator: (the operators' ``Linq``, context, source items, arguments).
+LinqFunction = Callable[[Linq, CallContext, list[Value], Args], Value]
 
-        def select_many(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            out: list[Value] = []
-            for i, item in enumerate(items):
-                inner = self.iterate(self._apply(ctx, arg(args, 0), item, i))
-                if inner is None:
-                    return Unknown("SelectMany of a sequence that cannot be known")
-                out.extend(inner)
-            return out
+#: operator name (``Where``, ``OrderBy``, ``List<T>.Sort``...) -> its function.
+OPERATORS: Final[dict[str, LinqFunction]] = {}
 
-        def order(descending: bool) -> Operator:
-            return lambda ctx, items, args: self._sorted(
-                ctx, list(items), [(arg(args, 0), descending)]
-            )
+_EMPTY = "of an empty sequence (it throws InvalidOperationException)"
 
-        def then(descending: bool) -> Operator:
-            def call(ctx: CallContext, items: list[Value], args: Args) -> Value:
-                if isinstance(items, Ordered):
-                    return self._sorted(
-                        ctx, items.source, [*items.keys, (arg(args, 0), descending)]
-                    )
-                return self._sorted(ctx, list(items), [(arg(args, 0), descending)])
 
-            return call
+def linq_operator(*names: str) -> Callable[[LinqFunction], LinqFunction]:
+    """Registers the decorated function as the operator(s) ``names``."""
 
-        def group_by(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            groups: list[Grouping] = []
-            element = arg(args, 1)
-            for item in items:
-                key = ctx.call(arg(args, 0), [item])
-                if isinstance(key, Unknown):
-                    return Unknown("GroupBy of keys that cannot be known")
-                value = item if element is UNDEFINED else ctx.call(element, [item])
-                for group in groups:
-                    if self.equals(group.key, key):
-                        group.append(value)
-                        break
-                else:
-                    groups.append(Grouping(key, [value]))
-            return groups
+    def register(fn: LinqFunction) -> LinqFunction:
+        for name in names:
+            OPERATORS[name] = fn
+        return fn
 
-        def first(last: bool, default: bool, single: bool = False) -> Operator:
-            def call(ctx: CallContext, items: list[Value], args: Args) -> Value:
-                kept = self._filter(ctx, items, arg(args, 0))
-                if kept is None:
-                    return Unknown("a condition that cannot be decided")
-                if single and len(kept) > 1:
-                    return Unknown("Single of more than one element (it throws)")
-                if not kept:
-                    # default(T): 0 of the elements' number type, else null.
-                    if default:
-                        sample = items[0] if items else None
-                        if isinstance(sample, int | float) and _is_plain_number(sample):
-                            return type(sample)(0)
-                        return None
-                    return Unknown(f"First {empty}")
-                return kept[-1] if last else kept[0]
+    return register
 
-            return call
 
-        def count(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            kept = self._filter(ctx, items, arg(args, 0))
-            return (
-                Unknown("Count of a condition that cannot be decided")
-                if kept is None
-                else len(kept)
-            )
+@linq_operator("Where", "FindAll")
+def where(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    return Unknown("Where of a condition that cannot be decided") if kept is None else kept
 
-        def any_(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            kept = self._filter(ctx, items, arg(args, 0))
-            return (
-                Unknown("Any of a condition that cannot be decided") if kept is None else bool(kept)
-            )
 
-        def all_(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            kept = self._filter(ctx, items, arg(args, 0))
-            return (
-                Unknown("All of a condition that cannot be decided")
-                if kept is None
-                else len(kept) == len(items)
-            )
+@linq_operator("Select")
+def select(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    function = arg(args, 0)
+    return [linq._apply(ctx, function, item, i) for i, item in enumerate(items)]
 
-        def numbers(ctx: CallContext, items: list[Value], args: Args) -> list[Value] | None:
-            function = arg(args, 0)
-            values = (
-                [ctx.call(function, [item]) for item in items]
-                if function is not UNDEFINED
-                else list(items)
-            )
-            return values if all(is_number(v) for v in values) else None
 
-        def aggregate(name: str, fn: Callable[[list[Any]], Value], on_empty: Value) -> Operator:
-            def call(ctx: CallContext, items: list[Value], args: Args) -> Value:
-                values = numbers(ctx, items, args)
-                if values is None:
-                    return Unknown(f"{name} of values that are not all numbers")
-                if not values:
-                    return on_empty
-                return fn(values)
+@linq_operator("SelectMany")
+def select_many(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    out: list[Value] = []
+    for i, item in enumerate(items):
+        inner = linq.iterate(linq._apply(ctx, arg(args, 0), item, i))
+        if inner is None:
+            return Unknown("SelectMany of a sequence that cannot be known")
+        out.extend(inner)
+    return out
 
-            return call
 
-        def take(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            n = arg(args, 0)
-            return (
-                list(items[: max(n, 0)])
-                if isinstance(n, int)
-                else Unknown("Take of an unknown count")
-            )
+@linq_operator("OrderBy")
+def order_by(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return linq._sorted(ctx, list(items), [(arg(args, 0), False)])
 
-        def skip(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            n = arg(args, 0)
-            return (
-                list(items[max(n, 0) :])
-                if isinstance(n, int)
-                else Unknown("Skip of an unknown count")
-            )
 
-        def distinct(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            out: list[Value] = []
-            for item in items:
-                if not any(self.equals(item, seen) for seen in out):
-                    out.append(item)
-            return out
+@linq_operator("OrderByDescending")
+def order_by_descending(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return linq._sorted(ctx, list(items), [(arg(args, 0), True)])
 
-        def concat(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            more = self.iterate(arg(args, 0))
-            return (
-                Unknown("Concat of a sequence that cannot be known")
-                if more is None
-                else [*items, *more]
-            )
 
-        def zip_(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            other = self.iterate(arg(args, 0))
-            if other is None:
-                return Unknown("Zip with a sequence that cannot be known")
-            function = arg(args, 1)
-            pairs = list(zip(items, other, strict=False))
-            if function is UNDEFINED:
-                return [
-                    Record("ValueTuple", {"Item1": a, "Item2": b, "First": a, "Second": b})
-                    for a, b in pairs
-                ]
-            return [ctx.call(function, [a, b]) for a, b in pairs]
+def _then(linq: Linq, ctx: CallContext, items: list[Value], args: Args, descending: bool) -> Value:
+    if isinstance(items, Ordered):
+        return linq._sorted(ctx, items.source, [*items.keys, (arg(args, 0), descending)])
+    return linq._sorted(ctx, list(items), [(arg(args, 0), descending)])
 
-        def fold(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            if len(args) >= 2:
-                accumulated, function = args[0], args[1]
-                rest = items
-            elif items:
-                accumulated, function, rest = items[0], args[0], items[1:]
-            else:
-                return Unknown(f"Aggregate {empty}")
-            for item in rest:
-                accumulated = ctx.call(function, [accumulated, item])
-            return accumulated
 
-        def element_at(default: bool) -> Operator:
-            def call(ctx: CallContext, items: list[Value], args: Args) -> Value:
-                index = arg(args, 0)
-                if isinstance(index, int) and 0 <= index < len(items):
-                    return items[index]
-                return None if default else Unknown("ElementAt out of range (it throws)")
+@linq_operator("ThenBy")
+def then_by(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _then(linq, ctx, items, args, False)
 
-            return call
 
-        def to_dictionary(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            out: dict[Any, Value] = {}
-            for item in items:
-                key = ctx.call(arg(args, 0), [item])
-                if isinstance(key, Unknown | list | dict | Record):
-                    return Unknown("ToDictionary of keys that cannot be known")
-                out[key] = item if arg(args, 1) is UNDEFINED else ctx.call(arg(args, 1), [item])
-            return out
+@linq_operator("ThenByDescending")
+def then_by_descending(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _then(linq, ctx, items, args, True)
 
-        def for_each(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            for item in list(items):
-                ctx.call(arg(args, 0), [item])
+
+@linq_operator("GroupBy")
+def group_by(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    groups: list[Grouping] = []
+    element = arg(args, 1)
+    for item in items:
+        key = ctx.call(arg(args, 0), [item])
+        if isinstance(key, Unknown):
+            return Unknown("GroupBy of keys that cannot be known")
+        value = item if element is UNDEFINED else ctx.call(element, [item])
+        for group in groups:
+            if linq.equals(group.key, key):
+                group.append(value)
+                break
+        else:
+            groups.append(Grouping(key, [value]))
+    return groups
+
+
+def _first(
+    linq: Linq,
+    ctx: CallContext,
+    items: list[Value],
+    args: Args,
+    *,
+    last: bool,
+    default: bool,
+    single: bool = False,
+) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    if kept is None:
+        return Unknown("a condition that cannot be decided")
+    if single and len(kept) > 1:
+        return Unknown("Single of more than one element (it throws)")
+    if not kept:
+        # default(T): 0 of the elements' number type, else null.
+        if default:
+            sample = items[0] if items else None
+            if isinstance(sample, int | float) and _is_plain_number(sample):
+                return type(sample)(0)
             return None
+        return Unknown(f"First {_EMPTY}")
+    return kept[-1] if last else kept[0]
 
-        def remove_all(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            kept = self._filter(ctx, items, arg(args, 0))
-            if kept is None:
-                return Unknown("RemoveAll of a condition that cannot be decided")
-            removed = [item for item in items if not any(item is k for k in kept)]
-            items[:] = removed
-            return len(kept)
 
-        def sort(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            function = arg(args, 0)
-            if function is UNDEFINED:
-                found = [_key(item) for item in items]
-                keys = [k for k in found if k is not None]
-                if len(keys) != len(items):
-                    return Unknown("Sort of values that cannot be ordered statically")
-                items[:] = [
-                    item for _, item in sorted(zip(keys, items, strict=True), key=lambda p: p[0])
-                ]
-                return None
-            failed = False
+@linq_operator("First")
+def first(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=False, default=False)
 
-            def compare(a: Value, b: Value) -> int:
-                nonlocal failed
-                result = ctx.call(function, [a, b])
-                if not is_number(result):
-                    failed = True
-                    return 0
-                return (result > 0) - (result < 0)
 
-            ordered = sorted(items, key=functools.cmp_to_key(compare))
-            if not failed:
-                items[:] = ordered
-            return None
+@linq_operator("FirstOrDefault", "Find")
+def first_or_default(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=False, default=True)
 
-        def find_index(ctx: CallContext, items: list[Value], args: Args) -> Value:
-            for index, item in enumerate(items):
-                truth = self._test(ctx, arg(args, 0), item)
-                if truth is None:
-                    return Unknown("FindIndex of a condition that cannot be decided")
-                if truth:
-                    return index
-            return -1
 
-        def average(values: list[Any]) -> Value:
-            return float(sum(values)) / len(values)
+@linq_operator("Last")
+def last(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=True, default=False)
 
-        return {
-            "Where": where,
-            "Select": select,
-            "SelectMany": select_many,
-            "OrderBy": order(False),
-            "OrderByDescending": order(True),
-            "ThenBy": then(False),
-            "ThenByDescending": then(True),
-            "GroupBy": group_by,
-            "First": first(False, False),
-            "FirstOrDefault": first(False, True),
-            "Last": first(True, False),
-            "LastOrDefault": first(True, True),
-            "Single": first(False, False, single=True),
-            "SingleOrDefault": first(False, True, single=True),
-            "Find": first(False, True),
-            "FindLast": first(True, True),
-            "FindAll": where,
-            "Exists": any_,
-            "TrueForAll": all_,
-            "Count": count,
-            "LongCount": count,
-            "Any": any_,
-            "All": all_,
-            "Sum": aggregate("Sum", sum, 0),
-            "Max": aggregate("Max", max, Unknown(f"Max {empty}")),
-            "Min": aggregate("Min", min, Unknown(f"Min {empty}")),
-            "Average": aggregate("Average", average, Unknown(f"Average {empty}")),
-            "Take": take,
-            "Skip": skip,
-            "Distinct": distinct,
-            "Concat": concat,
-            "Union": lambda ctx, items, args: distinct(ctx, concat(ctx, items, args), ()),  # type: ignore[arg-type]
-            "Zip": zip_,
-            "Aggregate": fold,
-            "ElementAt": element_at(False),
-            "ElementAtOrDefault": element_at(True),
-            "ToDictionary": to_dictionary,
-            "ToList": lambda ctx, items, args: list(items),
-            "ToArray": lambda ctx, items, args: list(items),
-            "AsEnumerable": lambda ctx, items, args: items,
-            "Cast": lambda ctx, items, args: list(items),
-            "OfType": lambda ctx, items, args: list(items),
-            "ForEach": for_each,
-            "RemoveAll": remove_all,
-            "Sort": sort,
-            "FindIndex": find_index,
-        }
+
+@linq_operator("LastOrDefault", "FindLast")
+def last_or_default(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=True, default=True)
+
+
+@linq_operator("Single")
+def single(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=False, default=False, single=True)
+
+
+@linq_operator("SingleOrDefault")
+def single_or_default(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _first(linq, ctx, items, args, last=False, default=True, single=True)
+
+
+@linq_operator("Count", "LongCount")
+def count(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    return Unknown("Count of a condition that cannot be decided") if kept is None else len(kept)
+
+
+@linq_operator("Any", "Exists")
+def any_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    return Unknown("Any of a condition that cannot be decided") if kept is None else bool(kept)
+
+
+@linq_operator("All", "TrueForAll")
+def all_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    return (
+        Unknown("All of a condition that cannot be decided")
+        if kept is None
+        else len(kept) == len(items)
+    )
+
+
+def _numbers(ctx: CallContext, items: list[Value], args: Args) -> list[Value] | None:
+    function = arg(args, 0)
+    values = (
+        [ctx.call(function, [item]) for item in items] if function is not UNDEFINED else list(items)
+    )
+    return values if all(is_number(v) for v in values) else None
+
+
+def _aggregate(
+    ctx: CallContext,
+    items: list[Value],
+    args: Args,
+    name: str,
+    fn: Callable[[list[Any]], Value],
+    on_empty: Value,
+) -> Value:
+    values = _numbers(ctx, items, args)
+    if values is None:
+        return Unknown(f"{name} of values that are not all numbers")
+    if not values:
+        return on_empty
+    return fn(values)
+
+
+@linq_operator("Sum")
+def sum_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _aggregate(ctx, items, args, "Sum", sum, 0)
+
+
+@linq_operator("Max")
+def max_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _aggregate(ctx, items, args, "Max", max, Unknown(f"Max {_EMPTY}"))
+
+
+@linq_operator("Min")
+def min_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _aggregate(ctx, items, args, "Min", min, Unknown(f"Min {_EMPTY}"))
+
+
+@linq_operator("Average")
+def average(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    def mean(values: list[Any]) -> Value:
+        return float(sum(values)) / len(values)
+
+    return _aggregate(ctx, items, args, "Average", mean, Unknown(f"Average {_EMPTY}"))
+
+
+@linq_operator("Take")
+def take(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    n = arg(args, 0)
+    return list(items[: max(n, 0)]) if isinstance(n, int) else Unknown("Take of an unknown count")
+
+
+@linq_operator("Skip")
+def skip(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    n = arg(args, 0)
+    return list(items[max(n, 0) :]) if isinstance(n, int) else Unknown("Skip of an unknown count")
+
+
+@linq_operator("Distinct")
+def distinct(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    out: list[Value] = []
+    for item in items:
+        if not any(linq.equals(item, seen) for seen in out):
+            out.append(item)
+    return out
+
+
+@linq_operator("Concat")
+def concat(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    more = linq.iterate(arg(args, 0))
+    return Unknown("Concat of a sequence that cannot be known") if more is None else [*items, *more]
+
+
+@linq_operator("Union")
+def union(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return distinct(linq, ctx, concat(linq, ctx, items, args), ())  # type: ignore[arg-type]
+
+
+@linq_operator("Zip")
+def zip_(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    other = linq.iterate(arg(args, 0))
+    if other is None:
+        return Unknown("Zip with a sequence that cannot be known")
+    function = arg(args, 1)
+    pairs = list(zip(items, other, strict=False))
+    if function is UNDEFINED:
+        return [
+            Record("ValueTuple", {"Item1": a, "Item2": b, "First": a, "Second": b})
+            for a, b in pairs
+        ]
+    return [ctx.call(function, [a, b]) for a, b in pairs]
+
+
+@linq_operator("Aggregate")
+def fold(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    if len(args) >= 2:
+        accumulated, function = args[0], args[1]
+        rest = items
+    elif items:
+        accumulated, function, rest = items[0], args[0], items[1:]
+    else:
+        return Unknown(f"Aggregate {_EMPTY}")
+    for item in rest:
+        accumulated = ctx.call(function, [accumulated, item])
+    return accumulated
+
+
+def _element_at(items: list[Value], args: Args, default: bool) -> Value:
+    index = arg(args, 0)
+    if isinstance(index, int) and 0 <= index < len(items):
+        return items[index]
+    return None if default else Unknown("ElementAt out of range (it throws)")
+
+
+@linq_operator("ElementAt")
+def element_at(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _element_at(items, args, False)
+
+
+@linq_operator("ElementAtOrDefault")
+def element_at_or_default(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return _element_at(items, args, True)
+
+
+@linq_operator("ToDictionary")
+def to_dictionary(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    out: dict[Any, Value] = {}
+    for item in items:
+        key = ctx.call(arg(args, 0), [item])
+        if isinstance(key, Unknown | list | dict | Record):
+            return Unknown("ToDictionary of keys that cannot be known")
+        out[key] = item if arg(args, 1) is UNDEFINED else ctx.call(arg(args, 1), [item])
+    return out
+
+
+@linq_operator("ToList", "ToArray", "Cast", "OfType")
+def to_list(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return list(items)
+
+
+@linq_operator("AsEnumerable")
+def as_enumerable(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    return items
+
+
+@linq_operator("ForEach")
+def for_each(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    for item in list(items):
+        ctx.call(arg(args, 0), [item])
+    return None
+
+
+@linq_operator("RemoveAll")
+def remove_all(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    kept = linq._filter(ctx, items, arg(args, 0))
+    if kept is None:
+        return Unknown("RemoveAll of a condition that cannot be decided")
+    removed = [item for item in items if not any(item is k for k in kept)]
+    items[:] = removed
+    return len(kept)
+
+
+@linq_operator("Sort")
+def sort(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    function = arg(args, 0)
+    if function is UNDEFINED:
+        found = [_key(item) for item in items]
+        keys = [k for k in found if k is not None]
+        if len(keys) != len(items):
+            return Unknown("Sort of values that cannot be ordered statically")
+        items[:] = [item for _, item in sorted(zip(keys, items, strict=True), key=lambda p: p[0])]
+        return None
+    failed = False
+
+    def compare(a: Value, b: Value) -> int:
+        nonlocal failed
+        result = ctx.call(function, [a, b])
+        if not is_number(result):
+            failed = True
+            return 0
+        return (result > 0) - (result < 0)
+
+    ordered = sorted(items, key=functools.cmp_to_key(compare))
+    if not failed:
+        items[:] = ordered
+    return None
+
+
+@linq_operator("FindIndex")
+def find_index(linq: Linq, ctx: CallContext, items: list[Value], args: Args) -> Value:
+    for index, item in enumerate(items):
+        truth = linq._test(ctx, arg(args, 0), item)
+        if truth is None:
+            return Unknown("FindIndex of a condition that cannot be decided")
+        if truth:
+            return index
+    return -1
 
 
 def enumerable_namespace_members() -> dict[str, Callable[[CallContext, Args], Value]]:
@@ -443,4 +527,11 @@ def enumerable_namespace_members() -> dict[str, Callable[[CallContext, Args], Va
     return {"Range": range_, "Repeat": repeat, "Empty": lambda ctx, args: []}
 
 
-__all__ = ["Grouping", "Linq", "Ordered", "enumerable_namespace_members"]
+__all__ = [
+    "OPERATORS",
+    "Grouping",
+    "Linq",
+    "Ordered",
+    "enumerable_namespace_members",
+    "linq_operator",
+]
