@@ -9,7 +9,7 @@ import itertools
 import math
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
@@ -17,6 +17,7 @@ from parsers.evaluator.core.engine import Kind
 from parsers.evaluator.core.values import (
     UNDEFINED,
     Builtin,
+    BuiltinFn,
     EngineClass,
     Namespace,
     Record,
@@ -125,527 +126,6 @@ def _extreme(numbers: list[float], largest: bool) -> float:
     return best
 
 
-def js_globals() -> dict[str, Value]:
-    def number_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            js = dialect_of(ctx)
-            values = []
-            for i in range(arity):
-                value = arg(args, i)
-                if isinstance(value, Unknown):
-                    return value
-                number = js.to_number(value)
-                values.append(math.nan if number is None else number)
-            try:
-                return float(fn(*values))
-            except OverflowError:
-                # exp, cosh, sinh and expm1 overflow to an infinity of their argument's sign
-                # (sinh's only is odd).
-                return math.copysign(math.inf, values[0]) if fn is math.sinh else math.inf
-            except (ValueError, ZeroDivisionError):
-                return math.nan
-
-        return Builtin(fn.__name__, call)
-
-    def hypot(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        numbers = []
-        for value in args:
-            if isinstance(value, Unknown):
-                return value
-            number = js.to_number(value)
-            numbers.append(math.nan if number is None else number)
-        return js_hypot(numbers)
-
-    def variadic(name: str, fn: Callable[[list[float]], float]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            js = dialect_of(ctx)
-            numbers = []
-            for value in args:
-                if isinstance(value, Unknown):
-                    return value
-                number = js.to_number(value)
-                numbers.append(math.nan if number is None else number)
-            return float(fn(numbers))
-
-        return Builtin(name, call)
-
-    def random(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return Unknown("Math.random() has no static value", ctx.line)
-
-    def sign(x: float) -> float:
-        return x if x == 0 or math.isnan(x) else math.copysign(1.0, x)
-
-    def trunc(x: float) -> float:
-        return float(math.trunc(x)) if math.isfinite(x) else x
-
-    def floor(x: float) -> float:
-        return float(math.floor(x)) if math.isfinite(x) else x
-
-    def ceil(x: float) -> float:
-        return float(math.ceil(x)) if math.isfinite(x) else x
-
-    def js_round(x: float) -> float:
-        if not math.isfinite(x):
-            return x
-        rounded = math.floor(x)
-        if x - rounded >= 0.5:
-            rounded += 1
-        # A value in [-0.5, 0) rounds to -0.
-        return math.copysign(float(rounded), x) if rounded == 0 else float(rounded)
-
-    def clz32(x: float) -> float:
-        return float(32 - (int(x) & 0xFFFFFFFF).bit_length()) if math.isfinite(x) else 32.0
-
-    def imul(x: float, y: float) -> float:
-        product = (_uint32(x) * _uint32(y)) & 0xFFFFFFFF
-        return float(product - 0x100000000 if product >= 0x80000000 else product)
-
-    math_ns = Namespace(
-        "Math",
-        {
-            "PI": math.pi,
-            "E": math.e,
-            "SQRT2": math.sqrt(2),
-            "SQRT1_2": math.sqrt(0.5),
-            "LN2": math.log(2),
-            "LN10": math.log(10),
-            "LOG2E": 1 / math.log(2),
-            "LOG10E": 1 / math.log(10),
-            "abs": number_fn(abs),
-            "sin": number_fn(math.sin),
-            "cos": number_fn(math.cos),
-            "tan": number_fn(math.tan),
-            "asin": number_fn(math.asin),
-            "acos": number_fn(math.acos),
-            "atan": number_fn(math.atan),
-            "atan2": number_fn(math.atan2, 2),
-            "sinh": number_fn(math.sinh),
-            "cosh": number_fn(math.cosh),
-            "tanh": number_fn(math.tanh),
-            "sqrt": number_fn(math.sqrt),
-            "asinh": number_fn(math.asinh),
-            "acosh": number_fn(math.acosh),
-            "atanh": number_fn(_atanh),
-            "cbrt": number_fn(js_cbrt),
-            "exp": number_fn(math.exp),
-            "expm1": number_fn(math.expm1),
-            "log": number_fn(_log(math.log)),
-            "log2": number_fn(_log(math.log2)),
-            "log10": number_fn(_log(math.log10)),
-            "log1p": number_fn(_log1p),
-            "fround": number_fn(_fround),
-            "clz32": number_fn(clz32),
-            "imul": number_fn(imul, 2),
-            "floor": number_fn(floor),
-            "ceil": number_fn(ceil),
-            "round": number_fn(js_round),
-            "trunc": number_fn(trunc),
-            "sign": number_fn(sign),
-            "pow": number_fn(js_pow, 2),
-            "hypot": Builtin("hypot", hypot),
-            "min": variadic("min", lambda xs: _extreme(xs, largest=False)),
-            "max": variadic("max", lambda xs: _extreme(xs, largest=True)),
-            "random": Builtin("random", random),
-        },
-    )
-
-    def assign(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        target = arg(args, 0)
-        for source in args[1:]:
-            keys = object_keys(source)
-            pairs: list[tuple[str, Value]]
-            if keys is not None:
-                pairs = [(key, object_get(source, key)) for key in keys]
-            elif isinstance(source, list | str):
-                pairs = [(str(i), v) for i, v in enumerate(source)]
-            elif isinstance(source, Unknown):
-                return source
-            else:
-                continue  # null, undefined and numbers have no own properties
-            for key, value in pairs:
-                if isinstance(target, dict | list):
-                    js.set_index(ctx, target, key, value)
-                else:
-                    ctx.set_member(target, key, value)
-        return target
-
-    def keys(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = arg(args, 0)
-        found = object_keys(obj)
-        if found is not None:
-            return found
-        if isinstance(obj, list | str):
-            return [str(i) for i in range(len(obj))]
-        return Unknown("Object.keys of a value that is not an object")
-
-    def values(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = arg(args, 0)
-        found = object_keys(obj)
-        if found is not None:
-            return [object_get(obj, k) for k in found]
-        if isinstance(obj, list | str):
-            return list(obj)
-        return Unknown("Object.values of a value that is not an object")
-
-    def entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj = arg(args, 0)
-        found = object_keys(obj)
-        if found is not None:
-            return [[k, object_get(obj, k)] for k in found]
-        if isinstance(obj, list | str):
-            return [[str(i), v] for i, v in enumerate(obj)]
-        return Unknown("Object.entries of a value that is not an object")
-
-    def from_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        items = js.iterate(arg(args, 0), "of")
-        if items is None:
-            return Unknown("Object.fromEntries of a value that cannot be known statically")
-        result: dict[str, Value] = {}
-        for item in items:
-            key, value = pair(ctx, item)
-            if isinstance(key, Unknown):
-                return Unknown("Object.fromEntries with a key that cannot be known", ctx.line)
-            result[js.to_string(key)] = value
-        return result
-
-    def freeze(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        obj = arg(args, 0)
-        if isinstance(obj, dict):
-            js.frozen[id(obj)] = obj
-        elif isinstance(obj, list | Record):
-            ctx.warning(
-                "eval.unknown_value", "Object.freeze of an array or instance is not followed"
-            )
-        return obj
-
-    def is_frozen(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        obj = arg(args, 0)
-        if isinstance(obj, dict):
-            return id(obj) in js.frozen or not obj
-        return not isinstance(obj, list | Record)
-
-    def same_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        a, b = arg(args, 0), arg(args, 1)
-        if isinstance(a, Unknown) or isinstance(b, Unknown):
-            return Unknown("Object.is of a value that cannot be known")
-        if is_number(a) and is_number(b):
-            a, b = float(a), float(b)
-            if math.isnan(a) and math.isnan(b):
-                return True
-            return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
-        return js.equals(a, b)
-
-    def has_own(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        found = object_keys(arg(args, 0))
-        if found is None:
-            return Unknown("Object.hasOwn of a value that is not an object")
-        return js.to_string(arg(args, 1)) in found
-
-    def define_property(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        obj, key, descriptor = arg(args, 0), arg(args, 1), arg(args, 2)
-        if (
-            isinstance(descriptor, dict)
-            and "value" in descriptor
-            and not ({"get", "set"} & descriptor.keys())
-        ):
-            ctx.set_member(obj, js.to_string(key), descriptor["value"])
-        else:
-            ctx.warning(
-                "eval.unsupported",
-                "Object.defineProperty with an accessor is not followed; the property is not set",
-            )
-        return obj
-
-    def not_followed(name: str) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            return Unknown(f"{name} is not followed", ctx.line)
-
-        return Builtin(name, call)
-
-    object_ns = Namespace(
-        "Object",
-        {
-            "assign": Builtin("Object.assign", assign),
-            "keys": Builtin("Object.keys", keys),
-            "getOwnPropertyNames": Builtin("Object.getOwnPropertyNames", keys),
-            "values": Builtin("Object.values", values),
-            "entries": Builtin("Object.entries", entries),
-            "fromEntries": Builtin("Object.fromEntries", from_entries),
-            "freeze": Builtin("Object.freeze", freeze),
-            "isFrozen": Builtin("Object.isFrozen", is_frozen),
-            "seal": Builtin("Object.seal", lambda c, a, k: arg(a, 0)),
-            "is": Builtin("Object.is", same_value),
-            "hasOwn": Builtin("Object.hasOwn", has_own),
-            "defineProperty": Builtin("Object.defineProperty", define_property),
-            "create": not_followed("Object.create"),
-            "getPrototypeOf": not_followed("Object.getPrototypeOf"),
-            "setPrototypeOf": not_followed("Object.setPrototypeOf"),
-        },
-    )
-
-    def array_from(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        source = arg(args, 0)
-        fn = arg(args, 1)
-        items: list[Value]
-        if isinstance(source, dict) and "length" in source:
-            length = ctx.number(source["length"], "Array.from length", 0)
-            count = int(length)
-            if count > ctx.interp.limits.max_loop_iterations:
-                ctx.warning(
-                    "eval.loop_limit",
-                    f"Array.from of {count} items cut to {ctx.interp.limits.max_loop_iterations}",
-                )
-                count = ctx.interp.limits.max_loop_iterations
-            items = [UNDEFINED] * max(0, count)
-        else:
-            found = js.iterate(source, "of")
-            if found is None:
-                return Unknown("Array.from of a value that cannot be known statically")
-            items = list(found)
-        if fn is UNDEFINED:
-            return items
-        result = []
-        for i, item in enumerate(items):
-            ctx.interp.budget.step()
-            result.append(ctx.call(fn, [item, float(i)]))
-        return result
-
-    def array_new(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if len(args) == 1 and is_number(args[0]):
-            count = int(args[0])
-            if count > ctx.interp.limits.max_collection or count < 0:
-                return Unknown("an array too large to build")
-            return [UNDEFINED] * count
-        return list(args)
-
-    array_cls = EngineClass("Array", lambda ctx, args, kwargs: array_new(ctx, args, kwargs))
-    array_cls.static.update(
-        {
-            "from": Builtin("Array.from", array_from),
-            "isArray": Builtin("Array.isArray", lambda c, a, k: isinstance(arg(a, 0), list)),
-            "of": Builtin("Array.of", lambda c, a, k: list(a)),
-        }
-    )
-
-    def typed_array(name: str) -> EngineClass:
-        """``new Float32Array(n | values)``: a plain array of numbers, each stored as the type
-        stores it (a Float32Array rounds to single precision, an Int8Array wraps, a
-        Uint8ClampedArray clamps)."""
-        convert = TYPED_ELEMENTS[name]
-
-        def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            js = dialect_of(ctx)
-            source = arg(args, 0)
-            if is_number(source):
-                count = int(source)
-                if count > ctx.interp.limits.max_collection or count < 0:
-                    return Unknown("an array too large to build")
-                return TypedArray(name, convert, [0.0] * count)
-            items = js.iterate(source, "of") if source is not UNDEFINED else iter(())
-            if items is None:
-                return Unknown(f"{name} of values that cannot be known statically")
-            values: list[Value] = []
-            for item in itertools.islice(items, ctx.interp.limits.max_collection):
-                number = js.to_number(item)
-                values.append(
-                    convert(number)
-                    if number is not None
-                    else Unknown(f"a {name} element that cannot be known")
-                )
-            return TypedArray(name, convert, values)
-
-        cls = EngineClass(name, build)
-        cls.static.update(
-            {
-                "from": Builtin(f"{name}.from", build),
-                "of": Builtin(f"{name}.of", lambda c, a, k: build(c, [list(a)], k)),
-            }
-        )
-        return cls
-
-    typed_arrays = {name: typed_array(name) for name in TYPED_ELEMENTS}
-
-    def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        value = arg(args, 0)
-        if isinstance(value, Unknown):
-            return value
-        return parse_float_text(js.to_string(value))
-
-    def parse_int(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        value, radix = arg(args, 0), arg(args, 1)
-        if isinstance(value, Unknown) or isinstance(radix, Unknown):
-            return Unknown("parseInt of a value that cannot be known", ctx.line)
-        base = 0 if radix is UNDEFINED else _int32_of(js.to_number(radix))
-        return parse_int_text(js.to_string(value), base)
-
-    def to_number(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        value = arg(args, 0) if args else 0.0
-        if isinstance(value, Unknown):
-            return value
-        number = js.to_number(value)
-        return math.nan if number is None else number
-
-    def number_test(test: Callable[[float], bool]) -> Callable[..., Value]:
-        return lambda c, a, k: is_number(arg(a, 0)) and test(float(arg(a, 0)))
-
-    number_cls = EngineClass("Number", lambda ctx, args, kwargs: to_number(ctx, args, kwargs))
-    parse_float_fn = Builtin("parseFloat", parse_float)
-    parse_int_fn = Builtin("parseInt", parse_int)
-    number_cls.static.update(
-        {
-            "parseFloat": parse_float_fn,
-            "parseInt": parse_int_fn,
-            "isInteger": Builtin(
-                "isInteger", number_test(lambda x: math.isfinite(x) and x.is_integer())
-            ),
-            "isSafeInteger": Builtin(
-                "isSafeInteger",
-                number_test(lambda x: math.isfinite(x) and x.is_integer() and abs(x) <= 2**53 - 1),
-            ),
-            "isFinite": Builtin("isFinite", number_test(math.isfinite)),
-            "isNaN": Builtin("isNaN", number_test(math.isnan)),
-            "EPSILON": 2.0**-52,
-            "MAX_SAFE_INTEGER": 2.0**53 - 1,
-            "MIN_SAFE_INTEGER": -(2.0**53 - 1),
-            "MAX_VALUE": 1.7976931348623157e308,
-            "MIN_VALUE": 5e-324,
-            "POSITIVE_INFINITY": math.inf,
-            "NEGATIVE_INFINITY": -math.inf,
-            "NaN": math.nan,
-        }
-    )
-
-    def to_string(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        value = arg(args, 0) if args else ""
-        if isinstance(value, Unknown):
-            return value
-        text = js.format_value(value)
-        return Unknown("a toString that cannot be known", ctx.line) if text is None else text
-
-    def from_char_code(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        codes = []
-        for value in args:
-            number = js.to_number(value)
-            if number is None or isinstance(value, Unknown):
-                return Unknown("String.fromCharCode of a value that cannot be known", ctx.line)
-            codes.append(_uint32(number) & 0xFFFF)
-        text = "".join(map(chr, codes))
-        # Two UTF-16 halves of one character make that character.
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
-
-    string_cls = EngineClass("String", lambda ctx, args, kwargs: to_string(ctx, args, kwargs))
-    string_cls.static.update(
-        {
-            "fromCharCode": Builtin("String.fromCharCode", from_char_code),
-            "raw": not_followed("String.raw called as a function"),
-        }
-    )
-
-    def error_class(name: str) -> EngineClass:
-        def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            js = dialect_of(ctx)
-            engine = ctx.interp.engine
-            if name not in engine.kinds:
-                # Error objects are records of these kinds (registered when the first is
-                # made), so that ``instanceof Error`` holds for a TypeError and for a user
-                # class extending Error.
-                for kind, base in ERROR_CLASSES.items():
-                    if kind not in engine.kinds:
-                        engine.add_kind(Kind(kind, base=base))
-            message = arg(args, 0)
-            text = "" if message is UNDEFINED else js.to_string(message)
-            return Record(name, {"name": name, "message": text})
-
-        return EngineClass(name, build)
-
-    def to_boolean(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        truth = js.truthy(arg(args, 0))
-        return Unknown("Boolean of an unknown value") if truth is None else truth
-
-    def nothing(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return UNDEFINED
-
-    console = Namespace("console", missing=lambda name: Builtin(f"console.{name}", nothing))
-
-    def stringify(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        replacer, space = arg(args, 1), arg(args, 2)
-        if replacer not in (UNDEFINED, None):
-            return Unknown("JSON.stringify with a replacer is not followed", ctx.line)
-        if is_number(space):
-            gap = " " * max(0, min(10, int(space)))
-        elif isinstance(space, str):
-            gap = space[:10]
-        else:
-            gap = ""
-        return json_stringify(ctx, js, arg(args, 0), gap)
-
-    def json_parse(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        import json
-
-        text = arg(args, 0)
-        if not isinstance(text, str):
-            return Unknown("JSON.parse of an unknown text")
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return Unknown("JSON.parse of invalid JSON")
-        return _from_json(data)
-
-    return {
-        "Math": math_ns,
-        "Object": object_ns,
-        "Array": array_cls,
-        **typed_arrays,
-        "Number": number_cls,
-        "String": string_cls,
-        **{name: Unknown(f"{name} is not modelled") for name in UNMODELLED_GLOBALS},
-        "Function": EngineClass("Function", not_followed("new Function").fn),
-        "Map": EngineClass(
-            "Map", lambda ctx, args, kwargs: fill_map(ctx, dialect_of(ctx), arg(args, 0))
-        ),
-        "Set": EngineClass(
-            "Set", lambda ctx, args, kwargs: fill_set(ctx, dialect_of(ctx), arg(args, 0))
-        ),
-        **{name: error_class(name) for name in ERROR_CLASSES},
-        "Boolean": Builtin("Boolean", to_boolean),
-        "parseFloat": parse_float_fn,
-        "parseInt": parse_int_fn,
-        "isNaN": Builtin(
-            "isNaN", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isnan)
-        ),
-        "isFinite": Builtin(
-            "isFinite", lambda c, a, k: _number_check(dialect_of(c), arg(a, 0), math.isfinite)
-        ),
-        "Infinity": math.inf,
-        "NaN": math.nan,
-        "undefined": UNDEFINED,
-        "console": console,
-        "JSON": Namespace(
-            "JSON",
-            {
-                "stringify": Builtin("JSON.stringify", stringify),
-                "parse": Builtin("JSON.parse", json_parse),
-            },
-        ),
-    }
-
-
 def _fround(x: float) -> float:
     """A double stored as a single (Float32Array, Math.fround): beyond its range, infinite."""
     if not math.isfinite(x):
@@ -687,6 +167,611 @@ TYPED_ELEMENTS: dict[str, Callable[[float], float]] = {
     "Int32Array": _wrapping(32, True),
     "Uint32Array": _wrapping(32, False),
 }
+
+
+#: owner (``Math``, ``Object``, ``Array``, ``String``, ``JSON``; ``""`` for a global name) ->
+#: member -> (the built-in's name, its function), in the order registered, which is the order
+#: each namespace lists its members.
+_REGISTERED: Final[dict[str, dict[str, tuple[str, BuiltinFn]]]] = {}
+
+
+def js_builtin(
+    owner: str, *members: str, name: str | None = None
+) -> Callable[[BuiltinFn], BuiltinFn]:
+    """Registers the decorated function as ``owner.member`` for each of ``members`` (its name
+    ``owner.member``, or ``name``)."""
+
+    def register(fn: BuiltinFn) -> BuiltinFn:
+        for member in members:
+            shown = name or (f"{owner}.{member}" if owner else member)
+            _REGISTERED.setdefault(owner, {})[member] = (shown, fn)
+        return fn
+
+    return register
+
+
+def _registered(owner: str) -> dict[str, Builtin]:
+    return {member: Builtin(shown, fn) for member, (shown, fn) in _REGISTERED[owner].items()}
+
+
+def _number_builtin(fn: Callable[..., float], arity: int = 1) -> Builtin:
+    """A ``Math`` function of ``arity`` numbers, its arguments converted as JavaScript does."""
+
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        values = []
+        for i in range(arity):
+            value = arg(args, i)
+            if isinstance(value, Unknown):
+                return value
+            number = js.to_number(value)
+            values.append(math.nan if number is None else number)
+        try:
+            return float(fn(*values))
+        except OverflowError:
+            # exp, cosh, sinh and expm1 overflow to an infinity of their argument's sign
+            # (sinh's only is odd).
+            return math.copysign(math.inf, values[0]) if fn is math.sinh else math.inf
+        except (ValueError, ZeroDivisionError):
+            return math.nan
+
+    return Builtin(fn.__name__, call)
+
+
+def _numbers_of(ctx: CallContext, args: list[Value]) -> list[float] | Unknown:
+    js = dialect_of(ctx)
+    numbers = []
+    for value in args:
+        if isinstance(value, Unknown):
+            return value
+        number = js.to_number(value)
+        numbers.append(math.nan if number is None else number)
+    return numbers
+
+
+def _not_followed(name: str) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return Unknown(f"{name} is not followed", ctx.line)
+
+    return Builtin(name, call)
+
+
+# --- Math ---------------------------------------------------------------------------------------
+def sign(x: float) -> float:
+    return x if x == 0 or math.isnan(x) else math.copysign(1.0, x)
+
+
+def trunc(x: float) -> float:
+    return float(math.trunc(x)) if math.isfinite(x) else x
+
+
+def floor(x: float) -> float:
+    return float(math.floor(x)) if math.isfinite(x) else x
+
+
+def ceil(x: float) -> float:
+    return float(math.ceil(x)) if math.isfinite(x) else x
+
+
+def js_round(x: float) -> float:
+    if not math.isfinite(x):
+        return x
+    rounded = math.floor(x)
+    if x - rounded >= 0.5:
+        rounded += 1
+    # A value in [-0.5, 0) rounds to -0.
+    return math.copysign(float(rounded), x) if rounded == 0 else float(rounded)
+
+
+def clz32(x: float) -> float:
+    return float(32 - (int(x) & 0xFFFFFFFF).bit_length()) if math.isfinite(x) else 32.0
+
+
+def imul(x: float, y: float) -> float:
+    product = (_uint32(x) * _uint32(y)) & 0xFFFFFFFF
+    return float(product - 0x100000000 if product >= 0x80000000 else product)
+
+
+#: Math's functions of numbers: (name, function, arity).
+_MATH_FUNCTIONS: Final[tuple[tuple[str, Callable[..., float], int], ...]] = (
+    ("abs", abs, 1),
+    ("sin", math.sin, 1),
+    ("cos", math.cos, 1),
+    ("tan", math.tan, 1),
+    ("asin", math.asin, 1),
+    ("acos", math.acos, 1),
+    ("atan", math.atan, 1),
+    ("atan2", math.atan2, 2),
+    ("sinh", math.sinh, 1),
+    ("cosh", math.cosh, 1),
+    ("tanh", math.tanh, 1),
+    ("sqrt", math.sqrt, 1),
+    ("asinh", math.asinh, 1),
+    ("acosh", math.acosh, 1),
+    ("atanh", _atanh, 1),
+    ("cbrt", js_cbrt, 1),
+    ("exp", math.exp, 1),
+    ("expm1", math.expm1, 1),
+    ("log", _log(math.log), 1),
+    ("log2", _log(math.log2), 1),
+    ("log10", _log(math.log10), 1),
+    ("log1p", _log1p, 1),
+    ("fround", _fround, 1),
+    ("clz32", clz32, 1),
+    ("imul", imul, 2),
+    ("floor", floor, 1),
+    ("ceil", ceil, 1),
+    ("round", js_round, 1),
+    ("trunc", trunc, 1),
+    ("sign", sign, 1),
+    ("pow", js_pow, 2),
+)
+
+_MATH_CONSTANTS: Final[dict[str, Value]] = {
+    "PI": math.pi,
+    "E": math.e,
+    "SQRT2": math.sqrt(2),
+    "SQRT1_2": math.sqrt(0.5),
+    "LN2": math.log(2),
+    "LN10": math.log(10),
+    "LOG2E": 1 / math.log(2),
+    "LOG10E": 1 / math.log(10),
+}
+
+
+@js_builtin("Math", "hypot", name="hypot")
+def hypot(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    numbers = _numbers_of(ctx, args)
+    return numbers if isinstance(numbers, Unknown) else js_hypot(numbers)
+
+
+@js_builtin("Math", "min", name="min")
+def math_min(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    numbers = _numbers_of(ctx, args)
+    return numbers if isinstance(numbers, Unknown) else float(_extreme(numbers, largest=False))
+
+
+@js_builtin("Math", "max", name="max")
+def math_max(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    numbers = _numbers_of(ctx, args)
+    return numbers if isinstance(numbers, Unknown) else float(_extreme(numbers, largest=True))
+
+
+@js_builtin("Math", "random", name="random")
+def random(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return Unknown("Math.random() has no static value", ctx.line)
+
+
+# --- Object -------------------------------------------------------------------------------------
+@js_builtin("Object", "assign")
+def object_assign(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    target = arg(args, 0)
+    for source in args[1:]:
+        keys = object_keys(source)
+        pairs: list[tuple[str, Value]]
+        if keys is not None:
+            pairs = [(key, object_get(source, key)) for key in keys]
+        elif isinstance(source, list | str):
+            pairs = [(str(i), v) for i, v in enumerate(source)]
+        elif isinstance(source, Unknown):
+            return source
+        else:
+            continue  # null, undefined and numbers have no own properties
+        for key, value in pairs:
+            if isinstance(target, dict | list):
+                js.set_index(ctx, target, key, value)
+            else:
+                ctx.set_member(target, key, value)
+    return target
+
+
+@js_builtin("Object", "keys", "getOwnPropertyNames")
+def object_own_keys(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj = arg(args, 0)
+    found = object_keys(obj)
+    if found is not None:
+        return found
+    if isinstance(obj, list | str):
+        return [str(i) for i in range(len(obj))]
+    return Unknown("Object.keys of a value that is not an object")
+
+
+@js_builtin("Object", "values")
+def object_values(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj = arg(args, 0)
+    found = object_keys(obj)
+    if found is not None:
+        return [object_get(obj, k) for k in found]
+    if isinstance(obj, list | str):
+        return list(obj)
+    return Unknown("Object.values of a value that is not an object")
+
+
+@js_builtin("Object", "entries")
+def object_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj = arg(args, 0)
+    found = object_keys(obj)
+    if found is not None:
+        return [[k, object_get(obj, k)] for k in found]
+    if isinstance(obj, list | str):
+        return [[str(i), v] for i, v in enumerate(obj)]
+    return Unknown("Object.entries of a value that is not an object")
+
+
+@js_builtin("Object", "fromEntries")
+def object_from_entries(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    items = js.iterate(arg(args, 0), "of")
+    if items is None:
+        return Unknown("Object.fromEntries of a value that cannot be known statically")
+    result: dict[str, Value] = {}
+    for item in items:
+        key, value = pair(ctx, item)
+        if isinstance(key, Unknown):
+            return Unknown("Object.fromEntries with a key that cannot be known", ctx.line)
+        result[js.to_string(key)] = value
+    return result
+
+
+@js_builtin("Object", "freeze")
+def object_freeze(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    obj = arg(args, 0)
+    if isinstance(obj, dict):
+        js.frozen[id(obj)] = obj
+    elif isinstance(obj, list | Record):
+        ctx.warning("eval.unknown_value", "Object.freeze of an array or instance is not followed")
+    return obj
+
+
+@js_builtin("Object", "isFrozen")
+def object_is_frozen(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    obj = arg(args, 0)
+    if isinstance(obj, dict):
+        return id(obj) in js.frozen or not obj
+    return not isinstance(obj, list | Record)
+
+
+@js_builtin("Object", "seal")
+def object_seal(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return arg(args, 0)
+
+
+@js_builtin("Object", "is")
+def object_same_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    a, b = arg(args, 0), arg(args, 1)
+    if isinstance(a, Unknown) or isinstance(b, Unknown):
+        return Unknown("Object.is of a value that cannot be known")
+    if is_number(a) and is_number(b):
+        a, b = float(a), float(b)
+        if math.isnan(a) and math.isnan(b):
+            return True
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return js.equals(a, b)
+
+
+@js_builtin("Object", "hasOwn")
+def object_has_own(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    found = object_keys(arg(args, 0))
+    if found is None:
+        return Unknown("Object.hasOwn of a value that is not an object")
+    return js.to_string(arg(args, 1)) in found
+
+
+@js_builtin("Object", "defineProperty")
+def object_define_property(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    obj, key, descriptor = arg(args, 0), arg(args, 1), arg(args, 2)
+    if (
+        isinstance(descriptor, dict)
+        and "value" in descriptor
+        and not ({"get", "set"} & descriptor.keys())
+    ):
+        ctx.set_member(obj, js.to_string(key), descriptor["value"])
+    else:
+        ctx.warning(
+            "eval.unsupported",
+            "Object.defineProperty with an accessor is not followed; the property is not set",
+        )
+    return obj
+
+
+# --- Array and the typed arrays -----------------------------------------------------------------
+@js_builtin("Array", "from")
+def array_from(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    source = arg(args, 0)
+    fn = arg(args, 1)
+    items: list[Value]
+    if isinstance(source, dict) and "length" in source:
+        length = ctx.number(source["length"], "Array.from length", 0)
+        count = int(length)
+        if count > ctx.interp.limits.max_loop_iterations:
+            ctx.warning(
+                "eval.loop_limit",
+                f"Array.from of {count} items cut to {ctx.interp.limits.max_loop_iterations}",
+            )
+            count = ctx.interp.limits.max_loop_iterations
+        items = [UNDEFINED] * max(0, count)
+    else:
+        found = js.iterate(source, "of")
+        if found is None:
+            return Unknown("Array.from of a value that cannot be known statically")
+        items = list(found)
+    if fn is UNDEFINED:
+        return items
+    result = []
+    for i, item in enumerate(items):
+        ctx.interp.budget.step()
+        result.append(ctx.call(fn, [item, float(i)]))
+    return result
+
+
+@js_builtin("Array", "isArray")
+def array_is_array(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return isinstance(arg(args, 0), list)
+
+
+@js_builtin("Array", "of")
+def array_of(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return list(args)
+
+
+def array_new(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if len(args) == 1 and is_number(args[0]):
+        count = int(args[0])
+        if count > ctx.interp.limits.max_collection or count < 0:
+            return Unknown("an array too large to build")
+        return [UNDEFINED] * count
+    return list(args)
+
+
+def _typed_array(name: str) -> EngineClass:
+    """``new Float32Array(n | values)``: a plain array of numbers, each stored as the type
+    stores it (a Float32Array rounds to single precision, an Int8Array wraps, a
+    Uint8ClampedArray clamps)."""
+    convert = TYPED_ELEMENTS[name]
+
+    def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        source = arg(args, 0)
+        if is_number(source):
+            count = int(source)
+            if count > ctx.interp.limits.max_collection or count < 0:
+                return Unknown("an array too large to build")
+            return TypedArray(name, convert, [0.0] * count)
+        items = js.iterate(source, "of") if source is not UNDEFINED else iter(())
+        if items is None:
+            return Unknown(f"{name} of values that cannot be known statically")
+        values: list[Value] = []
+        for item in itertools.islice(items, ctx.interp.limits.max_collection):
+            number = js.to_number(item)
+            values.append(
+                convert(number)
+                if number is not None
+                else Unknown(f"a {name} element that cannot be known")
+            )
+        return TypedArray(name, convert, values)
+
+    cls = EngineClass(name, build)
+    cls.static.update(
+        {
+            "from": Builtin(f"{name}.from", build),
+            "of": Builtin(f"{name}.of", lambda c, a, k: build(c, [list(a)], k)),
+        }
+    )
+    return cls
+
+
+# --- Number and String --------------------------------------------------------------------------
+def parse_float(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    value = arg(args, 0)
+    if isinstance(value, Unknown):
+        return value
+    return parse_float_text(js.to_string(value))
+
+
+def parse_int(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    value, radix = arg(args, 0), arg(args, 1)
+    if isinstance(value, Unknown) or isinstance(radix, Unknown):
+        return Unknown("parseInt of a value that cannot be known", ctx.line)
+    base = 0 if radix is UNDEFINED else _int32_of(js.to_number(radix))
+    return parse_int_text(js.to_string(value), base)
+
+
+def to_number(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    value = arg(args, 0) if args else 0.0
+    if isinstance(value, Unknown):
+        return value
+    number = js.to_number(value)
+    return math.nan if number is None else number
+
+
+def _number_test(name: str, test: Callable[[float], bool]) -> Builtin:
+    return Builtin(name, lambda c, a, k: is_number(arg(a, 0)) and test(float(arg(a, 0))))
+
+
+def to_string(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    value = arg(args, 0) if args else ""
+    if isinstance(value, Unknown):
+        return value
+    text = js.format_value(value)
+    return Unknown("a toString that cannot be known", ctx.line) if text is None else text
+
+
+@js_builtin("String", "fromCharCode")
+def from_char_code(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    codes = []
+    for value in args:
+        number = js.to_number(value)
+        if number is None or isinstance(value, Unknown):
+            return Unknown("String.fromCharCode of a value that cannot be known", ctx.line)
+        codes.append(_uint32(number) & 0xFFFF)
+    text = "".join(map(chr, codes))
+    # Two UTF-16 halves of one character make that character.
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass")
+
+
+# --- errors, Boolean, console, JSON and the global functions ------------------------------------
+def _error_class(name: str) -> EngineClass:
+    def build(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        js = dialect_of(ctx)
+        engine = ctx.interp.engine
+        if name not in engine.kinds:
+            # Error objects are records of these kinds (registered when the first is
+            # made), so that ``instanceof Error`` holds for a TypeError and for a user
+            # class extending Error.
+            for kind, base in ERROR_CLASSES.items():
+                if kind not in engine.kinds:
+                    engine.add_kind(Kind(kind, base=base))
+        message = arg(args, 0)
+        text = "" if message is UNDEFINED else js.to_string(message)
+        return Record(name, {"name": name, "message": text})
+
+    return EngineClass(name, build)
+
+
+@js_builtin("", "Boolean")
+def to_boolean(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    truth = js.truthy(arg(args, 0))
+    return Unknown("Boolean of an unknown value") if truth is None else truth
+
+
+@js_builtin("", "isNaN")
+def global_is_nan(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _number_check(dialect_of(ctx), arg(args, 0), math.isnan)
+
+
+@js_builtin("", "isFinite")
+def global_is_finite(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _number_check(dialect_of(ctx), arg(args, 0), math.isfinite)
+
+
+def _nothing(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return UNDEFINED
+
+
+@js_builtin("JSON", "stringify")
+def stringify(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    replacer, space = arg(args, 1), arg(args, 2)
+    if replacer not in (UNDEFINED, None):
+        return Unknown("JSON.stringify with a replacer is not followed", ctx.line)
+    if is_number(space):
+        gap = " " * max(0, min(10, int(space)))
+    elif isinstance(space, str):
+        gap = space[:10]
+    else:
+        gap = ""
+    return json_stringify(ctx, js, arg(args, 0), gap)
+
+
+@js_builtin("JSON", "parse")
+def json_parse(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    import json
+
+    text = arg(args, 0)
+    if not isinstance(text, str):
+        return Unknown("JSON.parse of an unknown text")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return Unknown("JSON.parse of invalid JSON")
+    return _from_json(data)
+
+
+def js_globals() -> dict[str, Value]:
+    """The global names, assembled from the registered built-ins (``@js_builtin``)."""
+    math_ns = Namespace(
+        "Math",
+        {
+            **_MATH_CONSTANTS,
+            **{name: _number_builtin(fn, arity) for name, fn, arity in _MATH_FUNCTIONS},
+            **_registered("Math"),
+        },
+    )
+    object_ns = Namespace(
+        "Object",
+        {
+            **_registered("Object"),
+            **{
+                name: _not_followed(f"Object.{name}")
+                for name in ("create", "getPrototypeOf", "setPrototypeOf")
+            },
+        },
+    )
+    array_cls = EngineClass("Array", lambda ctx, args, kwargs: array_new(ctx, args, kwargs))
+    array_cls.static.update(_registered("Array"))
+    typed_arrays = {name: _typed_array(name) for name in TYPED_ELEMENTS}
+    number_cls = EngineClass("Number", lambda ctx, args, kwargs: to_number(ctx, args, kwargs))
+    parse_float_fn = Builtin("parseFloat", parse_float)
+    parse_int_fn = Builtin("parseInt", parse_int)
+    number_cls.static.update(
+        {
+            "parseFloat": parse_float_fn,
+            "parseInt": parse_int_fn,
+            "isInteger": _number_test("isInteger", lambda x: math.isfinite(x) and x.is_integer()),
+            "isSafeInteger": _number_test(
+                "isSafeInteger",
+                lambda x: math.isfinite(x) and x.is_integer() and abs(x) <= 2**53 - 1,
+            ),
+            "isFinite": _number_test("isFinite", math.isfinite),
+            "isNaN": _number_test("isNaN", math.isnan),
+            "EPSILON": 2.0**-52,
+            "MAX_SAFE_INTEGER": 2.0**53 - 1,
+            "MIN_SAFE_INTEGER": -(2.0**53 - 1),
+            "MAX_VALUE": 1.7976931348623157e308,
+            "MIN_VALUE": 5e-324,
+            "POSITIVE_INFINITY": math.inf,
+            "NEGATIVE_INFINITY": -math.inf,
+            "NaN": math.nan,
+        }
+    )
+    string_cls = EngineClass("String", lambda ctx, args, kwargs: to_string(ctx, args, kwargs))
+    string_cls.static.update(
+        {
+            **_registered("String"),
+            "raw": _not_followed("String.raw called as a function"),
+        }
+    )
+    functions = _registered("")
+    return {
+        "Math": math_ns,
+        "Object": object_ns,
+        "Array": array_cls,
+        **typed_arrays,
+        "Number": number_cls,
+        "String": string_cls,
+        **{name: Unknown(f"{name} is not modelled") for name in UNMODELLED_GLOBALS},
+        "Function": EngineClass("Function", _not_followed("new Function").fn),
+        "Map": EngineClass(
+            "Map", lambda ctx, args, kwargs: fill_map(ctx, dialect_of(ctx), arg(args, 0))
+        ),
+        "Set": EngineClass(
+            "Set", lambda ctx, args, kwargs: fill_set(ctx, dialect_of(ctx), arg(args, 0))
+        ),
+        **{name: _error_class(name) for name in ERROR_CLASSES},
+        "Boolean": functions["Boolean"],
+        "parseFloat": parse_float_fn,
+        "parseInt": parse_int_fn,
+        "isNaN": functions["isNaN"],
+        "isFinite": functions["isFinite"],
+        "Infinity": math.inf,
+        "NaN": math.nan,
+        "undefined": UNDEFINED,
+        "console": Namespace("console", missing=lambda name: Builtin(f"console.{name}", _nothing)),
+        "JSON": Namespace("JSON", _registered("JSON")),
+    }
 
 
 def _int32_of(number: float | None) -> int:
