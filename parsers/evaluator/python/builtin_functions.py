@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
@@ -23,6 +23,7 @@ from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,
+    BuiltinFn,
     ClassValue,
     Closure,
     EngineClass,
@@ -92,400 +93,476 @@ def collected(ctx: CallContext, value: Value, what: str) -> list[Value] | Unknow
     return list(itertools.islice(items, ctx.interp.limits.max_collection))
 
 
-def python_globals(py: Python) -> dict[str, Value]:
-    """The built-ins, made once per dialect class: they hold nothing of a run."""
+#: Python's built-in functions by name, registered by ``@py_builtin`` (the front end's hidden
+#: helpers, ``%format`` and the like, among them); ``python_globals`` adds those made by a
+#: factory (``list``, ``min``, ``float``...) and the constants.
+_BUILTINS: Final[dict[str, BuiltinFn]] = {}
 
-    def numbers(args: list[Value]) -> list[float | int] | Unknown:
-        result = []
-        for value in args:
-            if type(value) is Record:
-                value = enum_value(value)
-            if isinstance(value, Unknown):
-                return value
-            if npl.is_array(value) and value.native.size == 1:
-                value = npl.wrap(value.native.ravel()[0])
-            if not is_number(value) and not isinstance(value, bool):
-                return Unknown(f"a {type_name(value)} where a number is expected")
-            result.append(value)
-        return result
 
-    def range_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        values = numbers(args)
-        if isinstance(values, Unknown):
-            return values
-        if not all(isinstance(v, int) for v in values) or not 1 <= len(values) <= 3:
-            raise_error(ctx, "TypeError", "range() takes integers")
-        if len(values) == 3 and values[2] == 0:
-            raise_error(ctx, "ValueError", "range() arg 3 must not be zero")
-        return range(*values)  # type: ignore[arg-type]
+def py_builtin(name: str) -> Callable[[BuiltinFn], BuiltinFn]:
+    """Registers the decorated function as the built-in ``name``."""
 
-    def enumerate_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = iterable(ctx, arg(args, 0, kwargs, "iterable"), "enumerate")
-        start = arg(args, 1, kwargs, "start")
-        if isinstance(items, Unknown):
-            return items
-        first = start if isinstance(start, int) else 0
-        return LazyIterator("enumerate", ((i, v) for i, v in enumerate(items, first)))
+    def register(fn: BuiltinFn) -> BuiltinFn:
+        _BUILTINS[name] = fn
+        return fn
 
-    def zip_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        sources = [iterable(ctx, a, "zip") for a in args]
-        for source in sources:
-            if isinstance(source, Unknown):
-                return source
-        return LazyIterator("zip", (tuple(t) for t in zip(*sources, strict=False)))
+    return register
 
-    def reversed_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, list | tuple | str | range):
-            return LazyIterator("reversed", iter(value[::-1]))
-        if isinstance(value, dict):
-            return LazyIterator("reversed", iter(list(value)[::-1]))
-        if npl.is_array(value):
-            return LazyIterator("reversed", iter(list(npl.array_items(value))[::-1]))
-        if isinstance(value, Record) and has_method(value, "__reversed__"):
-            return call_method(ctx, value, "__reversed__", [])
-        return Unknown("reversed of a value that cannot be known statically", ctx.line)
 
-    def next_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        source, default = arg(args, 0), arg(args, 1)
-        items: Iterator[Value] | None = None
-        if isinstance(source, Generator):
-            items = source
-        elif isinstance(source, LazyIterator):
-            items = source.items
-        elif isinstance(source, Record) and has_method(source, "__next__"):
-            return call_method(ctx, source, "__next__", [])
-        if items is None:
-            if isinstance(source, Unknown):
-                return source
-            raise_error(ctx, "TypeError", f"'{type_name(source)}' object is not an iterator")
-        try:
-            return next(items)
-        except StopIteration:
-            if default is UNDEFINED:
-                raise_error(ctx, "StopIteration")
-            return default
-
-    def iter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        source = arg(args, 0)
-        if isinstance(source, Generator | LazyIterator):
-            return source
-        items = iterable(ctx, source, "iter")
-        return items if isinstance(items, Unknown) else LazyIterator("iter", items)
-
-    def length(ctx: CallContext, value: Value) -> Value:
-        if isinstance(value, list | tuple | str | dict | range | set | frozenset):
-            return len(value)
-        if npl.is_array(value):
-            if not value.native.ndim:
-                raise_error(ctx, "TypeError", "len() of unsized object")
-            return int(value.native.shape[0])
-        if isinstance(value, Record) and value.cls is not None:
-            values = namedtuple_values(value)
-            if values is not None:
-                return len(values)
-            if has_method(value, "__len__"):
-                return call_method(ctx, value, "__len__", [])
-        if isinstance(value, ClassValue):
-            members = enum_members(value)
-            if members is not None:
-                return len(members)
+def _numbers(args: list[Value]) -> list[float | int] | Unknown:
+    result = []
+    for value in args:
+        if type(value) is Record:
+            value = enum_value(value)
         if isinstance(value, Unknown):
             return value
-        return Unknown(f"len of a {type_name(value)}", ctx.line)
-
-    def len_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return length(ctx, arg(args, 0))
-
-    def collect(name: str, build: Callable[[list[Value]], Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            if not args:
-                return build([])
-            items = collected(ctx, args[0], name)
-            if isinstance(items, Unknown):
-                return items
-            try:
-                return build(items)
-            except TypeError as error:
-                return unhashable(ctx, items, error)
-
-        return Builtin(name, call)
-
-    def sorted_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = collected(ctx, arg(args, 0), "sorted")
-        if isinstance(items, Unknown):
-            return items
-        if any(isinstance(v, Unknown) for v in items):
-            return Unknown("sorted of values that cannot be known statically", ctx.line)
-        return sorted_items(ctx, items, kwargs.get("key", UNDEFINED), kwargs.get("reverse", False))
-
-    def extreme(name: str, pick: Callable[..., Any]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            source: Value = list(args) if len(args) > 1 else arg(args, 0)
-            items = collected(ctx, source, name)
-            if isinstance(items, Unknown):
-                return items
-            if not items:
-                if "default" in kwargs:
-                    return kwargs["default"]
-                raise_error(ctx, "ValueError", f"{name}() arg is an empty sequence")
-            key = kwargs.get("key", UNDEFINED)
-            keys = items if key in (UNDEFINED, None) else [ctx.call(key, [v]) for v in items]
-            if any(isinstance(k, Unknown) for k in keys):
-                return Unknown(f"{name} of values that cannot be known statically", ctx.line)
-            best = 0
-            for i in range(1, len(items)):
-                if pick(ctx, keys[i], keys[best]):
-                    best = i
-            return items[best]
-
-        return Builtin(name, call)
-
-    def less(ctx: CallContext, a: Value, b: Value) -> bool:
-        truth = ctx.truthy(ctx.interp.binary("<", a, b, ctx.line, ctx.col))
-        if truth is None:
-            raise_error(ctx, "TypeError", "'<' between values that cannot be ordered")
-        return truth
-
-    def sum_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = collected(ctx, arg(args, 0), "sum")
-        if isinstance(items, Unknown):
-            return items
-        total: Value = arg(args, 1, kwargs, "start")
-        total = 0 if total is UNDEFINED else total
-        for item in items:
-            total = ctx.interp.binary("+", total, item, ctx.line, ctx.col)
-            if isinstance(total, Unknown):
-                return total
-        return total
-
-    def truth_of(name: str, wanted: bool) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            items = iterable(ctx, arg(args, 0), name)
-            if isinstance(items, Unknown):
-                return items
-            undecided = False
-            for item in itertools.islice(items, ctx.interp.limits.max_collection):
-                truth = ctx.interp.truth(item, ctx.line, ctx.col)
-                if truth is None:
-                    undecided = True
-                elif truth is wanted:
-                    return wanted
-            if undecided:
-                return Unknown(f"{name} of values that cannot be known statically", ctx.line)
-            return not wanted
-
-        return Builtin(name, call)
-
-    def number_of(name: str, convert: Callable[[Any], Value]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            value = enum_value(arg(args, 0))
-            if value is UNDEFINED:
-                return convert(0)
-            if isinstance(value, Unknown):
-                return value
-            if npl.is_array(value):
-                if value.native.size != 1:
-                    raise_error(ctx, "TypeError", f"only size-1 arrays can be converted to {name}")
-                value = value.native.ravel()[0].item()
-            if isinstance(value, Record) and has_method(value, f"__{name}__"):
-                return call_method(ctx, value, f"__{name}__", [])
-            base = arg(args, 1, kwargs, "base")
-            try:
-                if name == "int" and base is not UNDEFINED:
-                    if not isinstance(value, str) or not isinstance(base, int):
-                        return Unknown("int() with a base of values that cannot be known")
-                    return int(value, base)
-                if not isinstance(value, int | float | str | bool):
-                    raise_error(
-                        ctx,
-                        "TypeError",
-                        f"{name}() argument must be a string or a number, not '{type_name(value)}'",
-                    )
-                return convert(value)
-            except ValueError:
-                raise_error(ctx, "ValueError", f"could not convert string to {name}: {value!r}")
-            except OverflowError as error:
-                raise_error(ctx, "OverflowError", str(error))
-
-        return Builtin(name, call)
-
-    def abs_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = enum_value(arg(args, 0))
-        if isinstance(value, Unknown):
-            return value
-        if npl.is_array(value):
-            return npl.wrap(abs(value.native))
-        if isinstance(value, Record) and has_method(value, "__abs__"):
-            return call_method(ctx, value, "__abs__", [])
+        if npl.is_array(value) and value.native.size == 1:
+            value = npl.wrap(value.native.ravel()[0])
         if not is_number(value) and not isinstance(value, bool):
-            raise_error(ctx, "TypeError", f"bad operand type for abs(): '{type_name(value)}'")
-        return abs(value)
+            return Unknown(f"a {type_name(value)} where a number is expected")
+        result.append(value)
+    return result
 
-    def round_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value, digits = enum_value(arg(args, 0)), arg(args, 1, kwargs, "ndigits")
-        if isinstance(value, Unknown) or isinstance(digits, Unknown):
-            return value if isinstance(value, Unknown) else digits
+
+@py_builtin("range")
+def range_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    values = _numbers(args)
+    if isinstance(values, Unknown):
+        return values
+    if not all(isinstance(v, int) for v in values) or not 1 <= len(values) <= 3:
+        raise_error(ctx, "TypeError", "range() takes integers")
+    if len(values) == 3 and values[2] == 0:
+        raise_error(ctx, "ValueError", "range() arg 3 must not be zero")
+    return range(*values)  # type: ignore[arg-type]
+
+
+@py_builtin("enumerate")
+def enumerate_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    items = iterable(ctx, arg(args, 0, kwargs, "iterable"), "enumerate")
+    start = arg(args, 1, kwargs, "start")
+    if isinstance(items, Unknown):
+        return items
+    first = start if isinstance(start, int) else 0
+    return LazyIterator("enumerate", ((i, v) for i, v in enumerate(items, first)))
+
+
+@py_builtin("zip")
+def zip_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    sources = [iterable(ctx, a, "zip") for a in args]
+    for source in sources:
+        if isinstance(source, Unknown):
+            return source
+    return LazyIterator("zip", (tuple(t) for t in zip(*sources, strict=False)))
+
+
+@py_builtin("reversed")
+def reversed_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, list | tuple | str | range):
+        return LazyIterator("reversed", iter(value[::-1]))
+    if isinstance(value, dict):
+        return LazyIterator("reversed", iter(list(value)[::-1]))
+    if npl.is_array(value):
+        return LazyIterator("reversed", iter(list(npl.array_items(value))[::-1]))
+    if isinstance(value, Record) and has_method(value, "__reversed__"):
+        return call_method(ctx, value, "__reversed__", [])
+    return Unknown("reversed of a value that cannot be known statically", ctx.line)
+
+
+@py_builtin("next")
+def next_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    source, default = arg(args, 0), arg(args, 1)
+    items: Iterator[Value] | None = None
+    if isinstance(source, Generator):
+        items = source
+    elif isinstance(source, LazyIterator):
+        items = source.items
+    elif isinstance(source, Record) and has_method(source, "__next__"):
+        return call_method(ctx, source, "__next__", [])
+    if items is None:
+        if isinstance(source, Unknown):
+            return source
+        raise_error(ctx, "TypeError", f"'{type_name(source)}' object is not an iterator")
+    try:
+        return next(items)
+    except StopIteration:
+        if default is UNDEFINED:
+            raise_error(ctx, "StopIteration")
+        return default
+
+
+@py_builtin("iter")
+def iter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    source = arg(args, 0)
+    if isinstance(source, Generator | LazyIterator):
+        return source
+    items = iterable(ctx, source, "iter")
+    return items if isinstance(items, Unknown) else LazyIterator("iter", items)
+
+
+def _length(ctx: CallContext, value: Value) -> Value:
+    if isinstance(value, list | tuple | str | dict | range | set | frozenset):
+        return len(value)
+    if npl.is_array(value):
+        if not value.native.ndim:
+            raise_error(ctx, "TypeError", "len() of unsized object")
+        return int(value.native.shape[0])
+    if isinstance(value, Record) and value.cls is not None:
+        values = namedtuple_values(value)
+        if values is not None:
+            return len(values)
+        if has_method(value, "__len__"):
+            return call_method(ctx, value, "__len__", [])
+    if isinstance(value, ClassValue):
+        members = enum_members(value)
+        if members is not None:
+            return len(members)
+    if isinstance(value, Unknown):
+        return value
+    return Unknown(f"len of a {type_name(value)}", ctx.line)
+
+
+@py_builtin("len")
+def len_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _length(ctx, arg(args, 0))
+
+
+def _collect(name: str, build: Callable[[list[Value]], Value]) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if not args:
+            return build([])
+        items = collected(ctx, args[0], name)
+        if isinstance(items, Unknown):
+            return items
+        try:
+            return build(items)
+        except TypeError as error:
+            return unhashable(ctx, items, error)
+
+    return Builtin(name, call)
+
+
+@py_builtin("sorted")
+def sorted_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    items = collected(ctx, arg(args, 0), "sorted")
+    if isinstance(items, Unknown):
+        return items
+    if any(isinstance(v, Unknown) for v in items):
+        return Unknown("sorted of values that cannot be known statically", ctx.line)
+    return sorted_items(ctx, items, kwargs.get("key", UNDEFINED), kwargs.get("reverse", False))
+
+
+def _extreme(name: str, pick: Callable[..., Any]) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        source: Value = list(args) if len(args) > 1 else arg(args, 0)
+        items = collected(ctx, source, name)
+        if isinstance(items, Unknown):
+            return items
+        if not items:
+            if "default" in kwargs:
+                return kwargs["default"]
+            raise_error(ctx, "ValueError", f"{name}() arg is an empty sequence")
+        key = kwargs.get("key", UNDEFINED)
+        keys = items if key in (UNDEFINED, None) else [ctx.call(key, [v]) for v in items]
+        if any(isinstance(k, Unknown) for k in keys):
+            return Unknown(f"{name} of values that cannot be known statically", ctx.line)
+        best = 0
+        for i in range(1, len(items)):
+            if pick(ctx, keys[i], keys[best]):
+                best = i
+        return items[best]
+
+    return Builtin(name, call)
+
+
+def _less(ctx: CallContext, a: Value, b: Value) -> bool:
+    truth = ctx.truthy(ctx.interp.binary("<", a, b, ctx.line, ctx.col))
+    if truth is None:
+        raise_error(ctx, "TypeError", "'<' between values that cannot be ordered")
+    return truth
+
+
+@py_builtin("sum")
+def sum_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    items = collected(ctx, arg(args, 0), "sum")
+    if isinstance(items, Unknown):
+        return items
+    total: Value = arg(args, 1, kwargs, "start")
+    total = 0 if total is UNDEFINED else total
+    for item in items:
+        total = ctx.interp.binary("+", total, item, ctx.line, ctx.col)
+        if isinstance(total, Unknown):
+            return total
+    return total
+
+
+def _truth_of(name: str, wanted: bool) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        items = iterable(ctx, arg(args, 0), name)
+        if isinstance(items, Unknown):
+            return items
+        undecided = False
+        for item in itertools.islice(items, ctx.interp.limits.max_collection):
+            truth = ctx.interp.truth(item, ctx.line, ctx.col)
+            if truth is None:
+                undecided = True
+            elif truth is wanted:
+                return wanted
+        if undecided:
+            return Unknown(f"{name} of values that cannot be known statically", ctx.line)
+        return not wanted
+
+    return Builtin(name, call)
+
+
+def _number_of(name: str, convert: Callable[[Any], Value]) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        value = enum_value(arg(args, 0))
+        if value is UNDEFINED:
+            return convert(0)
+        if isinstance(value, Unknown):
+            return value
         if npl.is_array(value):
-            return npl.wrap(value.native.round(int(digits) if isinstance(digits, int) else 0))
-        if isinstance(value, Record) and has_method(value, "__round__"):
-            return call_method(ctx, value, "__round__", [] if digits is UNDEFINED else [digits])
+            if value.native.size != 1:
+                raise_error(ctx, "TypeError", f"only size-1 arrays can be converted to {name}")
+            value = value.native.ravel()[0].item()
+        if isinstance(value, Record) and has_method(value, f"__{name}__"):
+            return call_method(ctx, value, f"__{name}__", [])
+        base = arg(args, 1, kwargs, "base")
         try:
-            return round(value) if digits in (UNDEFINED, None) else round(value, digits)
-        except (TypeError, ValueError, OverflowError) as error:
-            raise_error(ctx, "TypeError", str(error))
-
-    def divmod_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        values = numbers(args[:2])
-        if isinstance(values, Unknown):
-            return values
-        try:
-            return divmod(values[0], values[1])
-        except ZeroDivisionError as error:
-            raise_error(ctx, "ZeroDivisionError", str(error))
-
-    def pow_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        values = numbers(args[:3])
-        if isinstance(values, Unknown):
-            return values
-        if len(values) == 3:
-            try:
-                return pow(int(values[0]), int(values[1]), int(values[2]))
-            except (ValueError, ZeroDivisionError) as error:
-                raise_error(ctx, "ValueError", str(error))
-        return ctx.interp.binary("**", values[0], values[1], ctx.line, ctx.col)
-
-    def integer_text(name: str, convert: Callable[[int], str]) -> Builtin:
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            value = enum_value(arg(args, 0))
-            if isinstance(value, Unknown):
-                return value
-            if not isinstance(value, int):
+            if name == "int" and base is not UNDEFINED:
+                if not isinstance(value, str) or not isinstance(base, int):
+                    return Unknown("int() with a base of values that cannot be known")
+                return int(value, base)
+            if not isinstance(value, int | float | str | bool):
                 raise_error(
                     ctx,
                     "TypeError",
-                    f"'{type_name(value)}' object cannot be interpreted as an integer",
+                    f"{name}() argument must be a string or a number, not '{type_name(value)}'",
                 )
             return convert(value)
+        except ValueError:
+            raise_error(ctx, "ValueError", f"could not convert string to {name}: {value!r}")
+        except OverflowError as error:
+            raise_error(ctx, "OverflowError", str(error))
 
-        return Builtin(name, call)
+    return Builtin(name, call)
 
-    def chr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, int) and 0 <= value <= 0x10FFFF:
-            return chr(value)
-        return value if isinstance(value, Unknown) else Unknown("chr of this value", ctx.line)
 
-    def ord_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, str) and len(value) == 1:
-            return ord(value)
-        return value if isinstance(value, Unknown) else Unknown("ord of this value", ctx.line)
+@py_builtin("abs")
+def abs_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = enum_value(arg(args, 0))
+    if isinstance(value, Unknown):
+        return value
+    if npl.is_array(value):
+        return npl.wrap(abs(value.native))
+    if isinstance(value, Record) and has_method(value, "__abs__"):
+        return call_method(ctx, value, "__abs__", [])
+    if not is_number(value) and not isinstance(value, bool):
+        raise_error(ctx, "TypeError", f"bad operand type for abs(): '{type_name(value)}'")
+    return abs(value)
 
-    def str_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return "" if not args else py_str(ctx, args[0])
 
-    def repr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return py_repr(ctx, arg(args, 0))
+@py_builtin("round")
+def round_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value, digits = enum_value(arg(args, 0)), arg(args, 1, kwargs, "ndigits")
+    if isinstance(value, Unknown) or isinstance(digits, Unknown):
+        return value if isinstance(value, Unknown) else digits
+    if npl.is_array(value):
+        return npl.wrap(value.native.round(int(digits) if isinstance(digits, int) else 0))
+    if isinstance(value, Record) and has_method(value, "__round__"):
+        return call_method(ctx, value, "__round__", [] if digits is UNDEFINED else [digits])
+    try:
+        return round(value) if digits in (UNDEFINED, None) else round(value, digits)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise_error(ctx, "TypeError", str(error))
 
-    def bool_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if not args:
-            return False
-        truth = ctx.interp.truth(args[0], ctx.line, ctx.col)
-        return (
-            Unknown("truth of a value that cannot be known", ctx.line) if truth is None else truth
-        )
 
-    def format_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        spec = arg(args, 1)
-        return py_format(ctx, arg(args, 0), spec if isinstance(spec, str) else "")
+@py_builtin("divmod")
+def divmod_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    values = _numbers(args[:2])
+    if isinstance(values, Unknown):
+        return values
+    try:
+        return divmod(values[0], values[1])
+    except ZeroDivisionError as error:
+        raise_error(ctx, "ZeroDivisionError", str(error))
 
-    def fstring_part(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """An f-string's ``{value!conversion:spec}``."""
-        value, spec, conversion = arg(args, 0), arg(args, 1), arg(args, 2)
-        if isinstance(spec, Unknown):
-            return spec
-        if conversion in ("r", "a"):
-            value = py_repr(ctx, value)
-        elif conversion == "s":
-            value = py_str(ctx, value)
-        return py_format(ctx, value, spec if isinstance(spec, str) else "")
 
-    def isinstance_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        answer = instance_of(ctx, arg(args, 0), arg(args, 1))
-        if answer is None:
-            return Unknown("isinstance that cannot be decided statically", ctx.line)
-        return answer
+@py_builtin("pow")
+def pow_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    values = _numbers(args[:3])
+    if isinstance(values, Unknown):
+        return values
+    if len(values) == 3:
+        try:
+            return pow(int(values[0]), int(values[1]), int(values[2]))
+        except (ValueError, ZeroDivisionError) as error:
+            raise_error(ctx, "ValueError", str(error))
+    return ctx.interp.binary("**", values[0], values[1], ctx.line, ctx.col)
 
-    def issubclass_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        cls, base = arg(args, 0), arg(args, 1)
-        bases = base if isinstance(base, tuple) else (base,)
-        if isinstance(cls, ClassValue) and all(isinstance(b, ClassValue) for b in bases):
-            return any(subclass_of(cls, b) for b in bases)
-        if isinstance(cls, Builtin) and all(isinstance(b, Builtin) for b in bases):
-            return any(
-                cls.name == b.name or (cls.name == "bool" and b.name == "int") for b in bases
-            )
-        return Unknown("issubclass that cannot be decided statically", ctx.line)
 
-    def type_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, Record) and value.cls is not None:
-            return value.cls
-        for name in ("bool", "int", "float", "str", "list", "tuple", "dict", "set", "frozenset"):
-            if plain_instance(value, name) and type(value).__name__ == name:
-                return ctx.interp.globals.vars.get(name, Unknown(name))
-        if value is None or value is UNDEFINED:
-            return Unknown("the type of None is not modelled", ctx.line)
-        return Unknown(f"the type of a {type_name(value)} is not modelled", ctx.line)
-
-    def callable_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
+def _integer_text(name: str, convert: Callable[[int], str]) -> Builtin:
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        value = enum_value(arg(args, 0))
         if isinstance(value, Unknown):
             return value
-        if isinstance(value, Record):
-            return has_method(value, "__call__")
-        return isinstance(value, Closure | Builtin | BoundMethod | ClassValue | EngineClass)
-
-    def getattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name, default = arg(args, 0), arg(args, 1), arg(args, 2)
-        if not isinstance(name, str):
-            return Unknown(
-                name.reason if isinstance(name, Unknown) else "getattr with a name that is not text"
+        if not isinstance(value, int):
+            raise_error(
+                ctx,
+                "TypeError",
+                f"'{type_name(value)}' object cannot be interpreted as an integer",
             )
-        value = ctx.member(obj, name)
-        if value is UNDEFINED:
-            if default is UNDEFINED:
-                raise_error(
-                    ctx, "AttributeError", f"'{type_name(obj)}' object has no attribute '{name}'"
-                )
-            return default
-        if isinstance(value, Unknown) and default is not UNDEFINED:
-            return default
+        return convert(value)
+
+    return Builtin(name, call)
+
+
+@py_builtin("chr")
+def chr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, int) and 0 <= value <= 0x10FFFF:
+        return chr(value)
+    return value if isinstance(value, Unknown) else Unknown("chr of this value", ctx.line)
+
+
+@py_builtin("ord")
+def ord_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, str) and len(value) == 1:
+        return ord(value)
+    return value if isinstance(value, Unknown) else Unknown("ord of this value", ctx.line)
+
+
+@py_builtin("str")
+def str_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return "" if not args else py_str(ctx, args[0])
+
+
+@py_builtin("repr")
+def repr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return py_repr(ctx, arg(args, 0))
+
+
+@py_builtin("bool")
+def bool_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if not args:
+        return False
+    truth = ctx.interp.truth(args[0], ctx.line, ctx.col)
+    return Unknown("truth of a value that cannot be known", ctx.line) if truth is None else truth
+
+
+@py_builtin("format")
+def format_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    spec = arg(args, 1)
+    return py_format(ctx, arg(args, 0), spec if isinstance(spec, str) else "")
+
+
+@py_builtin("%format")
+def fstring_part(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """An f-string's ``{value!conversion:spec}``."""
+    value, spec, conversion = arg(args, 0), arg(args, 1), arg(args, 2)
+    if isinstance(spec, Unknown):
+        return spec
+    if conversion in ("r", "a"):
+        value = py_repr(ctx, value)
+    elif conversion == "s":
+        value = py_str(ctx, value)
+    return py_format(ctx, value, spec if isinstance(spec, str) else "")
+
+
+@py_builtin("isinstance")
+def isinstance_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    answer = instance_of(ctx, arg(args, 0), arg(args, 1))
+    if answer is None:
+        return Unknown("isinstance that cannot be decided statically", ctx.line)
+    return answer
+
+
+@py_builtin("issubclass")
+def issubclass_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    cls, base = arg(args, 0), arg(args, 1)
+    bases = base if isinstance(base, tuple) else (base,)
+    if isinstance(cls, ClassValue) and all(isinstance(b, ClassValue) for b in bases):
+        return any(subclass_of(cls, b) for b in bases)
+    if isinstance(cls, Builtin) and all(isinstance(b, Builtin) for b in bases):
+        return any(cls.name == b.name or (cls.name == "bool" and b.name == "int") for b in bases)
+    return Unknown("issubclass that cannot be decided statically", ctx.line)
+
+
+@py_builtin("type")
+def type_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, Record) and value.cls is not None:
+        return value.cls
+    for name in ("bool", "int", "float", "str", "list", "tuple", "dict", "set", "frozenset"):
+        if plain_instance(value, name) and type(value).__name__ == name:
+            return ctx.interp.globals.vars.get(name, Unknown(name))
+    if value is None or value is UNDEFINED:
+        return Unknown("the type of None is not modelled", ctx.line)
+    return Unknown(f"the type of a {type_name(value)} is not modelled", ctx.line)
+
+
+@py_builtin("callable")
+def callable_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, Unknown):
         return value
+    if isinstance(value, Record):
+        return has_method(value, "__call__")
+    return isinstance(value, Closure | Builtin | BoundMethod | ClassValue | EngineClass)
 
-    def hasattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name = arg(args, 0), arg(args, 1)
-        if not isinstance(name, str):
-            return Unknown("hasattr with a name that cannot be known", ctx.line)
-        value = ctx.member(obj, name)
-        if isinstance(value, Unknown):
-            return Unknown("hasattr that cannot be decided statically", ctx.line)
-        return value is not UNDEFINED
 
-    def setattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        obj, name = arg(args, 0), arg(args, 1)
-        if isinstance(name, str):
-            ctx.set_member(obj, name, arg(args, 2))
-        else:
-            ctx.warning("eval.unknown_value", "setattr with a name that cannot be known; ignored")
-        return None
+@py_builtin("getattr")
+def getattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj, name, default = arg(args, 0), arg(args, 1), arg(args, 2)
+    if not isinstance(name, str):
+        return Unknown(
+            name.reason if isinstance(name, Unknown) else "getattr with a name that is not text"
+        )
+    value = ctx.member(obj, name)
+    if value is UNDEFINED:
+        if default is UNDEFINED:
+            raise_error(
+                ctx, "AttributeError", f"'{type_name(obj)}' object has no attribute '{name}'"
+            )
+        return default
+    if isinstance(value, Unknown) and default is not UNDEFINED:
+        return default
+    return value
 
-    def vars_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        value = arg(args, 0)
-        if isinstance(value, Record) and value.cls is not None:
-            return value.fields
-        return Unknown("vars of this value is not modelled", ctx.line)
+
+@py_builtin("hasattr")
+def hasattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj, name = arg(args, 0), arg(args, 1)
+    if not isinstance(name, str):
+        return Unknown("hasattr with a name that cannot be known", ctx.line)
+    value = ctx.member(obj, name)
+    if isinstance(value, Unknown):
+        return Unknown("hasattr that cannot be decided statically", ctx.line)
+    return value is not UNDEFINED
+
+
+@py_builtin("setattr")
+def setattr_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    obj, name = arg(args, 0), arg(args, 1)
+    if isinstance(name, str):
+        ctx.set_member(obj, name, arg(args, 2))
+    else:
+        ctx.warning("eval.unknown_value", "setattr with a name that cannot be known; ignored")
+    return None
+
+
+@py_builtin("vars")
+def vars_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    value = arg(args, 0)
+    if isinstance(value, Record) and value.cls is not None:
+        return value.fields
+    return Unknown("vars of this value is not modelled", ctx.line)
+
+
+def _globals_builtin(py: Python) -> Builtin:
+    """``globals()``: the names a run made, without those it was given (``py``'s)."""
 
     def globals_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
         table = ctx.interp.globals.vars
@@ -496,193 +573,221 @@ def python_globals(py: Python) -> dict[str, Value]:
             if not k.startswith("%") and given.get(k, MISSING) is not v
         }
 
-    def map_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function = arg(args, 0)
-        sources = [iterable(ctx, a, "map") for a in args[1:]]
-        for source in sources:
-            if isinstance(source, Unknown):
-                return source
-        return LazyIterator(
-            "map", (ctx.call(function, list(t)) for t in zip(*sources, strict=False))
-        )
+    return Builtin("globals", globals_)
 
-    def filter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        function, items = arg(args, 0), iterable(ctx, arg(args, 1), "filter")
-        if isinstance(items, Unknown):
-            return items
 
-        def keep(value: Value) -> bool:
-            test = value if function is None else ctx.call(function, [value])
-            truth = ctx.interp.truth(test, ctx.line, ctx.col)
-            if truth is None:
-                ctx.warning(
-                    "eval.unknown_condition",
-                    "filter of a value that cannot be decided statically; left out",
-                )
-            return bool(truth)
+@py_builtin("map")
+def map_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    function = arg(args, 0)
+    sources = [iterable(ctx, a, "map") for a in args[1:]]
+    for source in sources:
+        if isinstance(source, Unknown):
+            return source
+    return LazyIterator("map", (ctx.call(function, list(t)) for t in zip(*sources, strict=False)))
 
-        return LazyIterator("filter", (v for v in items if keep(v)))
 
-    def dict_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result: dict[Any, Value] = {}
-        source = arg(args, 0)
-        if isinstance(source, dict):
-            result.update(source)
-        elif source is not UNDEFINED:
-            items = iterable(ctx, source, "dict")
-            if isinstance(items, Unknown):
-                return items
-            for pair in items:
-                if isinstance(pair, list | tuple) and len(pair) == 2:
-                    result[pair[0]] = pair[1]
-                else:
-                    return Unknown("dict of items that are no pairs", ctx.line)
-        result.update(kwargs)
-        return result
+@py_builtin("filter")
+def filter_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    function, items = arg(args, 0), iterable(ctx, arg(args, 1), "filter")
+    if isinstance(items, Unknown):
+        return items
 
-    def decorate(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``@decorator`` on a function: the decorator's result, or the function itself when
-        the decorator is not known (it is reported)."""
-        decorator, function = arg(args, 0), arg(args, 1)
-        if isinstance(decorator, Unknown):
-            ctx.warning(
-                "py.unknown_decorator",
-                f"decorator not known ({decorator.reason}); the function is used undecorated",
-            )
-            return function
-        return ctx.call(decorator, [function])
-
-    def exception_matches(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """Whether the caught exception is an instance of an ``except`` clause's class(es)."""
-        caught, kind = arg(args, 0), arg(args, 1)
-        answer = instance_of(ctx, caught, kind)
-        if answer is None:
-            ctx.warning(
-                "eval.unknown_condition",
-                "whether this except clause catches the exception cannot be known; it is taken",
-            )
-            return True
-        return answer
-
-    def raise_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """What ``raise X`` throws: ``X()`` when ``X`` is a class."""
-        value = arg(args, 0)
-        if isinstance(value, ClassValue):
-            return ctx.call(value, [])
-        return value
-
-    def import_all(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``from module import *``: every member the module is known to hold."""
-        from parsers.evaluator.python.lib import python_module
-
-        module = arg(args, 0)
-        if not isinstance(module, str):
-            return None
-        found = python_module(ctx, module)
-        if found is None:
-            found = ctx.interp.engine.resolve_import(ctx, module, None)
-        if isinstance(found, Namespace):
-            for name, value in found.members.items():
-                if not name.startswith("_"):
-                    ctx.interp.globals.declare(name, value)
-        else:
-            ctx.info(
-                "eval.unknown_module", f"from {module} import *: the names it brings are not known"
-            )
-        return None
-
-    def print_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return None
-
-    def dynamic(name: str) -> Builtin:
-        """``eval``, ``exec``, ``compile``: code made at run time, which is not read."""
-
-        def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            ctx.warning(
-                "py.dynamic_code",
-                f"{name}() runs code built while the script runs, which is not read; what it"
-                " does is unknown",
-            )
-            return Unknown(f"the result of {name}() is not known", ctx.line)
-
-        return Builtin(name, call)
-
-    def assert_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        truth = ctx.interp.truth(arg(args, 0), ctx.line, ctx.col)
+    def keep(value: Value) -> bool:
+        test = value if function is None else ctx.call(function, [value])
+        truth = ctx.interp.truth(test, ctx.line, ctx.col)
         if truth is None:
             ctx.warning(
                 "eval.unknown_condition",
-                "this assertion cannot be decided statically; it is assumed to hold",
+                "filter of a value that cannot be decided statically; left out",
             )
-        elif not truth:
-            message = arg(args, 1)
-            raise ThrowSignal(
-                exception(ctx, "AssertionError", *(() if message is UNDEFINED else (message,))),
-                ctx.line,
-            )
+        return bool(truth)
+
+    return LazyIterator("filter", (v for v in items if keep(v)))
+
+
+@py_builtin("dict")
+def dict_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    result: dict[Any, Value] = {}
+    source = arg(args, 0)
+    if isinstance(source, dict):
+        result.update(source)
+    elif source is not UNDEFINED:
+        items = iterable(ctx, source, "dict")
+        if isinstance(items, Unknown):
+            return items
+        for pair in items:
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                result[pair[0]] = pair[1]
+            else:
+                return Unknown("dict of items that are no pairs", ctx.line)
+    result.update(kwargs)
+    return result
+
+
+@py_builtin("%decorate")
+def decorate(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``@decorator`` on a function: the decorator's result, or the function itself when
+    the decorator is not known (it is reported)."""
+    decorator, function = arg(args, 0), arg(args, 1)
+    if isinstance(decorator, Unknown):
+        ctx.warning(
+            "py.unknown_decorator",
+            f"decorator not known ({decorator.reason}); the function is used undecorated",
+        )
+        return function
+    return ctx.call(decorator, [function])
+
+
+@py_builtin("%exception_matches")
+def exception_matches(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """Whether the caught exception is an instance of an ``except`` clause's class(es)."""
+    caught, kind = arg(args, 0), arg(args, 1)
+    answer = instance_of(ctx, caught, kind)
+    if answer is None:
+        ctx.warning(
+            "eval.unknown_condition",
+            "whether this except clause catches the exception cannot be known; it is taken",
+        )
+        return True
+    return answer
+
+
+@py_builtin("%raise_value")
+def raise_value(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """What ``raise X`` throws: ``X()`` when ``X`` is a class."""
+    value = arg(args, 0)
+    if isinstance(value, ClassValue):
+        return ctx.call(value, [])
+    return value
+
+
+@py_builtin("%import_all")
+def import_all(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``from module import *``: every member the module is known to hold."""
+    from parsers.evaluator.python.lib import python_module
+
+    module = arg(args, 0)
+    if not isinstance(module, str):
         return None
+    found = python_module(ctx, module)
+    if found is None:
+        found = ctx.interp.engine.resolve_import(ctx, module, None)
+    if isinstance(found, Namespace):
+        for name, value in found.members.items():
+            if not name.startswith("_"):
+                ctx.interp.globals.declare(name, value)
+    else:
+        ctx.info(
+            "eval.unknown_module", f"from {module} import *: the names it brings are not known"
+        )
+    return None
+
+
+@py_builtin("print")
+def print_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return None
+
+
+def _dynamic(name: str) -> Builtin:
+    """``eval``, ``exec``, ``compile``: code made at run time, which is not read."""
+
+    def call(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        ctx.warning(
+            "py.dynamic_code",
+            f"{name}() runs code built while the script runs, which is not read; what it"
+            " does is unknown",
+        )
+        return Unknown(f"the result of {name}() is not known", ctx.line)
+
+    return Builtin(name, call)
+
+
+@py_builtin("%assert")
+def assert_(ctx: CallContext, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    truth = ctx.interp.truth(arg(args, 0), ctx.line, ctx.col)
+    if truth is None:
+        ctx.warning(
+            "eval.unknown_condition",
+            "this assertion cannot be decided statically; it is assumed to hold",
+        )
+    elif not truth:
+        message = arg(args, 1)
+        raise ThrowSignal(
+            exception(ctx, "AssertionError", *(() if message is UNDEFINED else (message,))),
+            ctx.line,
+        )
+    return None
+
+
+def python_globals(py: Python) -> dict[str, Value]:
+    """The built-ins, made once per dialect class: they hold nothing of a run. The registered
+    functions (``@py_builtin``) by name, in the order of this table, with those made by a
+    factory and the constants."""
+
+    def builtin(name: str) -> Builtin:
+        return Builtin(name, _BUILTINS[name])
 
     table: dict[str, Value] = {
-        "range": Builtin("range", range_),
-        "enumerate": Builtin("enumerate", enumerate_),
-        "zip": Builtin("zip", zip_),
-        "reversed": Builtin("reversed", reversed_),
-        "len": Builtin("len", len_),
-        "next": Builtin("next", next_),
-        "iter": Builtin("iter", iter_),
-        "list": collect("list", list),
-        "tuple": collect("tuple", tuple),
-        "set": collect("set", set),
-        "frozenset": collect("frozenset", frozenset),
-        "sorted": Builtin("sorted", sorted_),
-        "dict": Builtin("dict", dict_),
-        "sum": Builtin("sum", sum_),
-        "min": extreme("min", lambda ctx, a, b: less(ctx, a, b)),
-        "max": extreme("max", lambda ctx, a, b: less(ctx, b, a)),
-        "any": truth_of("any", True),
-        "all": truth_of("all", False),
-        "abs": Builtin("abs", abs_),
-        "float": number_of("float", float),
-        "int": number_of("int", int),
-        "round": Builtin("round", round_),
-        "divmod": Builtin("divmod", divmod_),
-        "pow": Builtin("pow", pow_),
-        "hex": integer_text("hex", hex),
-        "bin": integer_text("bin", bin),
-        "oct": integer_text("oct", oct),
-        "chr": Builtin("chr", chr_),
-        "ord": Builtin("ord", ord_),
-        "str": Builtin("str", str_),
-        "repr": Builtin("repr", repr_),
-        "bool": Builtin("bool", bool_),
-        "format": Builtin("format", format_),
-        "isinstance": Builtin("isinstance", isinstance_),
-        "issubclass": Builtin("issubclass", issubclass_),
-        "type": Builtin("type", type_),
-        "callable": Builtin("callable", callable_),
-        "getattr": Builtin("getattr", getattr_),
-        "hasattr": Builtin("hasattr", hasattr_),
-        "setattr": Builtin("setattr", setattr_),
-        "vars": Builtin("vars", vars_),
-        "globals": Builtin("globals", globals_),
-        "map": Builtin("map", map_),
-        "filter": Builtin("filter", filter_),
-        "print": Builtin("print", print_),
-        "eval": dynamic("eval"),
-        "exec": dynamic("exec"),
-        "compile": dynamic("compile"),
+        "range": builtin("range"),
+        "enumerate": builtin("enumerate"),
+        "zip": builtin("zip"),
+        "reversed": builtin("reversed"),
+        "len": builtin("len"),
+        "next": builtin("next"),
+        "iter": builtin("iter"),
+        "list": _collect("list", list),
+        "tuple": _collect("tuple", tuple),
+        "set": _collect("set", set),
+        "frozenset": _collect("frozenset", frozenset),
+        "sorted": builtin("sorted"),
+        "dict": builtin("dict"),
+        "sum": builtin("sum"),
+        "min": _extreme("min", lambda ctx, a, b: _less(ctx, a, b)),
+        "max": _extreme("max", lambda ctx, a, b: _less(ctx, b, a)),
+        "any": _truth_of("any", True),
+        "all": _truth_of("all", False),
+        "abs": builtin("abs"),
+        "float": _number_of("float", float),
+        "int": _number_of("int", int),
+        "round": builtin("round"),
+        "divmod": builtin("divmod"),
+        "pow": builtin("pow"),
+        "hex": _integer_text("hex", hex),
+        "bin": _integer_text("bin", bin),
+        "oct": _integer_text("oct", oct),
+        "chr": builtin("chr"),
+        "ord": builtin("ord"),
+        "str": builtin("str"),
+        "repr": builtin("repr"),
+        "bool": builtin("bool"),
+        "format": builtin("format"),
+        "isinstance": builtin("isinstance"),
+        "issubclass": builtin("issubclass"),
+        "type": builtin("type"),
+        "callable": builtin("callable"),
+        "getattr": builtin("getattr"),
+        "hasattr": builtin("hasattr"),
+        "setattr": builtin("setattr"),
+        "vars": builtin("vars"),
+        "globals": _globals_builtin(py),
+        "map": builtin("map"),
+        "filter": builtin("filter"),
+        "print": builtin("print"),
+        "eval": _dynamic("eval"),
+        "exec": _dynamic("exec"),
+        "compile": _dynamic("compile"),
         "object": Builtin("object", lambda ctx, a, k: Unknown("object() has no static use")),
         "True": True,
         "False": False,
         "None": None,
         "NotImplemented": Unknown("NotImplemented"),
         "__name__": "__main__",
-        "%import_all": Builtin("%import_all", import_all),
-        "%format": Builtin("%format", fstring_part),
-        "%decorate": Builtin("%decorate", decorate),
-        "%exception_matches": Builtin("%exception_matches", exception_matches),
-        "%raise_value": Builtin("%raise_value", raise_value),
-        "%assert": Builtin("%assert", assert_),
+        "%import_all": builtin("%import_all"),
+        "%format": builtin("%format"),
+        "%decorate": builtin("%decorate"),
+        "%exception_matches": builtin("%exception_matches"),
+        "%raise_value": builtin("%raise_value"),
+        "%assert": builtin("%assert"),
         "%missing": MISSING,
         **match_helpers(),
     }
