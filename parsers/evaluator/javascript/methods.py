@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
@@ -167,376 +167,434 @@ def _callback(
         yield i, item, ctx.call(fn, [item, float(i), receiver])
 
 
-def list_methods() -> dict[str, Builtin]:
-    def push(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            if len(lst) + len(args) > ctx.interp.limits.max_collection:
-                ctx.warning("eval.too_large", "an array grows too large; push ignored")
-            else:
-                lst.extend(args)
-            return float(len(lst))
-        return UNDEFINED
+#: The members of arrays by name (``push``, ``map``...), registered by ``@array_method`` in the
+#: order ``list_methods`` lists them.
+ARRAY_METHODS: Final[dict[str, Method]] = {}
 
-    def pop(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return lst.pop() if isinstance(lst, list) and lst else UNDEFINED
 
-    def shift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return lst.pop(0) if isinstance(lst, list) and lst else UNDEFINED
+def array_method(name: str) -> Callable[[Method], Method]:
+    """Registers the decorated function as the array member ``name``."""
 
-    def unshift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            lst[0:0] = args
-        return float(len(lst))
+    def register(fn: Method) -> Method:
+        ARRAY_METHODS[name] = fn
+        return fn
 
-    def for_each(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        for _ in _callback(ctx, arg(args, 0), list(lst), lst, "forEach"):
-            pass
-        return UNDEFINED
+    return register
 
-    def map_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        mapped = [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
-        if isinstance(lst, TypedArray):  # a typed array maps to one of its type
-            return TypedArray(lst.kind, lst.convert, [stored_element(js, lst, v) for v in mapped])
-        return mapped
 
-    def filter_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        kept = []
-        for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "filter"):
-            truth = js.truthy(result)
-            if truth is None:
-                ctx.warning(
-                    "eval.unknown_condition",
-                    "filter condition cannot be decided statically; item kept",
-                )
-            if truth is not False:
-                kept.append(item)
-        return kept
+def _start_index(ctx: CallContext, value: Value, length: int, default: int) -> int:
+    """A relative index argument (negative counts from the end), clamped to the array."""
+    if value is UNDEFINED:
+        return default
+    number = ctx.number(value, "array index", 0.0)
+    index = math.trunc(number) if math.isfinite(number) else (length if number > 0 else 0)
+    return max(0, length + index) if index < 0 else min(index, length)
 
-    def find(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "find"):
-            if js.truthy(result):
-                return item
-        return UNDEFINED
 
-    def find_index(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        js = dialect_of(ctx)
-        for i, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "findIndex"):
-            if js.truthy(result):
-                return float(i)
-        return -1.0
-
-    def some(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        return any(
-            js.truthy(result)
-            for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "some")
-        )
-
-    def every(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        return all(
-            js.truthy(result)
-            for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "every")
-        )
-
-    def reduce(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = list(lst)
-        fn = arg(args, 0)
-        if len(args) > 1:
-            acc = args[1]
-        elif items:
-            acc = items.pop(0)
+def _flatten(items: Iterable[Value], depth: float, into: list[Value], limit: int) -> None:
+    for item in items:
+        if len(into) >= limit:
+            return
+        if isinstance(item, list) and depth >= 1:
+            _flatten(item, depth - 1, into, limit)
         else:
-            return Unknown("reduce of an empty array")
-        for i, item in enumerate(items[: ctx.interp.limits.max_loop_iterations]):
-            ctx.interp.budget.step()
-            acc = ctx.call(fn, [acc, item, float(i), lst])
-        return acc
+            into.append(item)
 
-    def slice_(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        n = len(lst)
-        start = int(ctx.number(arg(args, 0), "slice start", 0))
-        end = int(ctx.number(arg(args, 1), "slice end", n)) if arg(args, 1) is not UNDEFINED else n
-        result = lst[start:end]
-        return list(result) if not isinstance(result, str) else result
 
-    def concat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result = list(lst)
-        for part in args:
-            if isinstance(part, list | tuple):
-                result.extend(part)
-            else:
-                result.append(part)
-        return result[: ctx.interp.limits.max_collection]
-
-    def start_index(ctx: CallContext, value: Value, length: int, default: int) -> int:
-        """A relative index argument (negative counts from the end), clamped to the array."""
-        if value is UNDEFINED:
-            return default
-        number = ctx.number(value, "array index", 0.0)
-        index = math.trunc(number) if math.isfinite(number) else (length if number > 0 else 0)
-        return max(0, length + index) if index < 0 else min(index, length)
-
-    def index_of(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        target = arg(args, 0)
-        for i in range(start_index(ctx, arg(args, 1), len(lst), 0), len(lst)):
-            if js._strict_equals(lst[i], target):
-                return float(i)
-        return -1.0
-
-    def last_index_of(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        js = dialect_of(ctx)
-        target = arg(args, 0)
-        start = len(lst) - 1
-        if len(args) > 1:
-            number = ctx.number(args[1], "lastIndexOf start", 0.0)
-            start = (
-                min(math.trunc(number), len(lst) - 1)
-                if number >= 0
-                else len(lst) + math.trunc(number)
-            )
-        for i in range(start, -1, -1):
-            if js._strict_equals(lst[i], target):
-                return float(i)
-        return -1.0
-
-    def includes(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        target = arg(args, 0)
-        if is_number(target) and math.isnan(target):  # SameValueZero: NaN is found
-            return any(is_number(v) and math.isnan(v) for v in lst)
-        return index_of(ctx, lst, [target, arg(args, 1)], kwargs) != -1.0
-
-    def find_last(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        for i in range(len(lst) - 1, -1, -1):
-            ctx.interp.budget.step()
-            if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
-                return lst[i]
-        return UNDEFINED
-
-    def find_last_index(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        js = dialect_of(ctx)
-        for i in range(len(lst) - 1, -1, -1):
-            ctx.interp.budget.step()
-            if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
-                return float(i)
-        return -1.0
-
-    def reduce_right(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        items = list(lst)
-        fn = arg(args, 0)
-        indices = list(range(len(items) - 1, -1, -1))
-        if len(args) > 1:
-            acc = args[1]
-        elif items:
-            acc = items[indices.pop(0)]
-        else:
-            return Unknown("reduceRight of an empty array throws a TypeError")
-        for i in indices[: ctx.interp.limits.max_loop_iterations]:
-            ctx.interp.budget.step()
-            acc = ctx.call(fn, [acc, items[i], float(i), lst])
-        return acc
-
-    def join(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        separator = arg(args, 0)
-        sep = "," if separator is UNDEFINED else js.to_string(separator)
-        if any(isinstance(v, Unknown) for v in lst):
-            return Unknown("join of unknown values")
-        return sep.join("" if v is None or v is UNDEFINED else js.to_string(v) for v in lst)
-
-    def reverse(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            lst.reverse()
-        return lst
-
-    def fill(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        if isinstance(lst, list):
-            start = start_index(ctx, arg(args, 1), len(lst), 0)
-            end = start_index(ctx, arg(args, 2), len(lst), len(lst))
-            value = (
-                stored_element(js, lst, arg(args, 0))
-                if isinstance(lst, TypedArray)
-                else arg(args, 0)
-            )
-            for i in range(start, end):
-                lst[i] = value
-        return lst
-
-    def flatten(items: Iterable[Value], depth: float, into: list[Value], limit: int) -> None:
-        for item in items:
-            if len(into) >= limit:
-                return
-            if isinstance(item, list) and depth >= 1:
-                flatten(item, depth - 1, into, limit)
-            else:
-                into.append(item)
-
-    def flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        depth = 1.0 if arg(args, 0) is UNDEFINED else js.to_number(arg(args, 0))
-        if depth is None or math.isnan(depth):
-            depth = 0.0
-        result: list[Value] = []
-        flatten(lst, min(depth, 64.0), result, ctx.interp.limits.max_collection)
-        return result
-
-    def flat_map(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return flat(ctx, map_(ctx, lst, args, kwargs), [], {})
-
-    def at(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        i = int(ctx.number(arg(args, 0), "at index", 0))
-        return lst[i] if -len(lst) <= i < len(lst) else UNDEFINED
-
-    def splice(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if not isinstance(lst, list):
-            return []
-        start = int(ctx.number(arg(args, 0), "splice start", 0))
-        if start < 0:
-            start = max(0, len(lst) + start)
-        count = (
-            len(lst) - start
-            if len(args) < 2
-            else max(0, int(ctx.number(args[1], "splice count", 0)))
-        )
-        removed = lst[start : start + count]
-        lst[start : start + count] = args[2:]
-        return removed
-
-    def ordered(ctx: CallContext, items: list[Value], fn: Value) -> list[Value] | None:
-        """``items`` in the order ``sort(fn)`` gives (stable; undefined last), or None with a
-        warning when the order cannot be known."""
-        js = dialect_of(ctx)
-        present = [v for v in items if v is not UNDEFINED]
-        missing = [UNDEFINED] * (len(items) - len(present))
-        if len(items) > ctx.interp.limits.max_loop_iterations:
-            ctx.warning("eval.loop_limit", "an array too long to sort; order kept")
-            return None
-        if fn is UNDEFINED:
-            if any(isinstance(v, Unknown) for v in present):
-                ctx.warning(
-                    "eval.unknown_value",
-                    "sort of values that cannot be known statically; order kept",
-                )
-                return None
-            return sorted(present, key=js.to_string) + missing
-
-        def compare(a: Value, b: Value) -> int:
-            result = ctx.call(fn, [a, b])
-            if isinstance(result, Unknown):
-                raise _Undecided(result.reason)
-            number = js.to_number(result)
-            if number is None or math.isnan(number) or number == 0:
-                return 0
-            return -1 if number < 0 else 1
-
-        try:
-            return sorted(present, key=cmp_to_key(compare)) + missing
-        except _Undecided as undecided:
+def _ordered(ctx: CallContext, items: list[Value], fn: Value) -> list[Value] | None:
+    """``items`` in the order ``array_sort(fn)`` gives (stable; undefined last), or None with a
+    warning when the order cannot be known."""
+    js = dialect_of(ctx)
+    present = [v for v in items if v is not UNDEFINED]
+    missing = [UNDEFINED] * (len(items) - len(present))
+    if len(items) > ctx.interp.limits.max_loop_iterations:
+        ctx.warning("eval.loop_limit", "an array too long to sort; order kept")
+        return None
+    if fn is UNDEFINED:
+        if any(isinstance(v, Unknown) for v in present):
             ctx.warning(
                 "eval.unknown_value",
-                f"sort comparator cannot be decided statically ({undecided}); order kept",
+                "sort of values that cannot be known statically; order kept",
             )
             return None
+        return sorted(present, key=js.to_string) + missing
 
-    def sort(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(lst, list):
-            result = ordered(ctx, lst, arg(args, 0))
-            if result is not None:
-                lst[:] = result
-        return lst
+    def compare(a: Value, b: Value) -> int:
+        result = ctx.call(fn, [a, b])
+        if isinstance(result, Unknown):
+            raise _Undecided(result.reason)
+        number = js.to_number(result)
+        if number is None or math.isnan(number) or number == 0:
+            return 0
+        return -1 if number < 0 else 1
 
-    def to_sorted(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        result = ordered(ctx, list(lst), arg(args, 0))
-        return (
-            Unknown("toSorted of values whose order cannot be known") if result is None else result
+    try:
+        return sorted(present, key=cmp_to_key(compare)) + missing
+    except _Undecided as undecided:
+        ctx.warning(
+            "eval.unknown_value",
+            f"sort comparator cannot be decided statically ({undecided}); order kept",
         )
+        return None
 
-    def to_reversed(
-        ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        return list(reversed(lst))
 
-    def set_from(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """A typed array's ``set(values, offset)`` (typed arrays are plain arrays here)."""
-        js = dialect_of(ctx)
-        source = js.iterate(arg(args, 0), "of")
-        offset = 0 if arg(args, 1) is UNDEFINED else int(ctx.number(arg(args, 1), "offset", 0))
-        if source is None or not isinstance(lst, list):
-            ctx.warning("eval.unknown_value", "set() of values that cannot be known; ignored")
-            return UNDEFINED
-        values = list(source)
-        if offset < 0 or offset + len(values) > len(lst):
-            return Unknown("set() past the end of the array throws a RangeError", ctx.line)
-        if isinstance(lst, TypedArray):
-            values = [stored_element(js, lst, v) for v in values]
-        lst[offset : offset + len(values)] = values
+@array_method("push")
+def array_push(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if isinstance(lst, list):
+        if len(lst) + len(args) > ctx.interp.limits.max_collection:
+            ctx.warning("eval.too_large", "an array grows too large; push ignored")
+        else:
+            lst.extend(args)
+        return float(len(lst))
+    return UNDEFINED
+
+
+@array_method("pop")
+def array_pop(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return lst.pop() if isinstance(lst, list) and lst else UNDEFINED
+
+
+@array_method("shift")
+def array_shift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return lst.pop(0) if isinstance(lst, list) and lst else UNDEFINED
+
+
+@array_method("unshift")
+def array_unshift(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if isinstance(lst, list):
+        lst[0:0] = args
+    return float(len(lst))
+
+
+@array_method("forEach")
+def array_for_each(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    for _ in _callback(ctx, arg(args, 0), list(lst), lst, "forEach"):
+        pass
+    return UNDEFINED
+
+
+@array_method("map")
+def array_map(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    mapped = [result for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "map")]
+    if isinstance(lst, TypedArray):  # a typed array maps to one of its type
+        return TypedArray(lst.kind, lst.convert, [stored_element(js, lst, v) for v in mapped])
+    return mapped
+
+
+@array_method("filter")
+def array_filter(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    kept = []
+    for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "filter"):
+        truth = js.truthy(result)
+        if truth is None:
+            ctx.warning(
+                "eval.unknown_condition",
+                "filter condition cannot be decided statically; item kept",
+            )
+        if truth is not False:
+            kept.append(item)
+    return kept
+
+
+@array_method("find")
+def array_find(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    for _, item, result in _callback(ctx, arg(args, 0), list(lst), lst, "find"):
+        if js.truthy(result):
+            return item
+    return UNDEFINED
+
+
+@array_method("findIndex")
+def array_find_index(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    js = dialect_of(ctx)
+    for i, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "findIndex"):
+        if js.truthy(result):
+            return float(i)
+    return -1.0
+
+
+@array_method("some")
+def array_some(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    return any(
+        js.truthy(result) for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "some")
+    )
+
+
+@array_method("every")
+def array_every(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    return all(
+        js.truthy(result) for _, _, result in _callback(ctx, arg(args, 0), list(lst), lst, "every")
+    )
+
+
+@array_method("reduce")
+def array_reduce(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    items = list(lst)
+    fn = arg(args, 0)
+    if len(args) > 1:
+        acc = args[1]
+    elif items:
+        acc = items.pop(0)
+    else:
+        return Unknown("reduce of an empty array")
+    for i, item in enumerate(items[: ctx.interp.limits.max_loop_iterations]):
+        ctx.interp.budget.step()
+        acc = ctx.call(fn, [acc, item, float(i), lst])
+    return acc
+
+
+@array_method("slice")
+def array_slice(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    n = len(lst)
+    start = int(ctx.number(arg(args, 0), "slice start", 0))
+    end = int(ctx.number(arg(args, 1), "slice end", n)) if arg(args, 1) is not UNDEFINED else n
+    result = lst[start:end]
+    return list(result) if not isinstance(result, str) else result
+
+
+@array_method("concat")
+def array_concat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    result = list(lst)
+    for part in args:
+        if isinstance(part, list | tuple):
+            result.extend(part)
+        else:
+            result.append(part)
+    return result[: ctx.interp.limits.max_collection]
+
+
+@array_method("indexOf")
+def array_index_of(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    js = dialect_of(ctx)
+    target = arg(args, 0)
+    for i in range(_start_index(ctx, arg(args, 1), len(lst), 0), len(lst)):
+        if js._strict_equals(lst[i], target):
+            return float(i)
+    return -1.0
+
+
+@array_method("lastIndexOf")
+def array_last_index_of(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    js = dialect_of(ctx)
+    target = arg(args, 0)
+    start = len(lst) - 1
+    if len(args) > 1:
+        number = ctx.number(args[1], "lastIndexOf start", 0.0)
+        start = (
+            min(math.trunc(number), len(lst) - 1) if number >= 0 else len(lst) + math.trunc(number)
+        )
+    for i in range(start, -1, -1):
+        if js._strict_equals(lst[i], target):
+            return float(i)
+    return -1.0
+
+
+@array_method("includes")
+def array_includes(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    target = arg(args, 0)
+    if is_number(target) and math.isnan(target):  # SameValueZero: NaN is found
+        return any(is_number(v) and math.isnan(v) for v in lst)
+    return array_index_of(ctx, lst, [target, arg(args, 1)], kwargs) != -1.0
+
+
+@array_method("findLast")
+def array_find_last(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    js = dialect_of(ctx)
+    for i in range(len(lst) - 1, -1, -1):
+        ctx.interp.budget.step()
+        if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
+            return lst[i]
+    return UNDEFINED
+
+
+@array_method("findLastIndex")
+def array_find_last_index(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    js = dialect_of(ctx)
+    for i in range(len(lst) - 1, -1, -1):
+        ctx.interp.budget.step()
+        if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
+            return float(i)
+    return -1.0
+
+
+@array_method("reduceRight")
+def array_reduce_right(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    items = list(lst)
+    fn = arg(args, 0)
+    indices = list(range(len(items) - 1, -1, -1))
+    if len(args) > 1:
+        acc = args[1]
+    elif items:
+        acc = items[indices.pop(0)]
+    else:
+        return Unknown("reduceRight of an empty array throws a TypeError")
+    for i in indices[: ctx.interp.limits.max_loop_iterations]:
+        ctx.interp.budget.step()
+        acc = ctx.call(fn, [acc, items[i], float(i), lst])
+    return acc
+
+
+@array_method("toSorted")
+def array_to_sorted(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    result = _ordered(ctx, list(lst), arg(args, 0))
+    return Unknown("toSorted of values whose order cannot be known") if result is None else result
+
+
+@array_method("toString")
+def array_to_string(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return dialect_of(ctx).to_string(lst)
+
+
+@array_method("set")
+def array_set_from(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """A typed array's ``set(values, offset)`` (typed arrays are plain arrays here)."""
+    js = dialect_of(ctx)
+    source = js.iterate(arg(args, 0), "of")
+    offset = 0 if arg(args, 1) is UNDEFINED else int(ctx.number(arg(args, 1), "offset", 0))
+    if source is None or not isinstance(lst, list):
+        ctx.warning("eval.unknown_value", "set() of values that cannot be known; ignored")
         return UNDEFINED
-
-    def entries(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return JsIterator([[float(i), v] for i, v in enumerate(lst)])
-
-    def keys(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return JsIterator([float(i) for i in range(len(lst))])
-
-    def values(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return JsIterator(list(lst))
-
-    table: dict[str, Method] = {
-        "push": push,
-        "pop": pop,
-        "shift": shift,
-        "unshift": unshift,
-        "forEach": for_each,
-        "map": map_,
-        "filter": filter_,
-        "find": find,
-        "findIndex": find_index,
-        "some": some,
-        "every": every,
-        "reduce": reduce,
-        "slice": slice_,
-        "concat": concat,
-        "indexOf": index_of,
-        "lastIndexOf": last_index_of,
-        "includes": includes,
-        "findLast": find_last,
-        "findLastIndex": find_last_index,
-        "reduceRight": reduce_right,
-        "toSorted": to_sorted,
-        "toString": lambda ctx, lst, args, kwargs: dialect_of(ctx).to_string(lst),
-        "set": set_from,
-        "toReversed": to_reversed,
-        "join": join,
-        "reverse": reverse,
-        "fill": fill,
-        "flat": flat,
-        "flatMap": flat_map,
-        "at": at,
-        "splice": splice,
-        "sort": sort,
-        "entries": entries,
-        "keys": keys,
-        "values": values,
-    }
-    return {name: Builtin(f"Array.{name}", fn) for name, fn in table.items()}
+    values = list(source)
+    if offset < 0 or offset + len(values) > len(lst):
+        return Unknown("set() past the end of the array throws a RangeError", ctx.line)
+    if isinstance(lst, TypedArray):
+        values = [stored_element(js, lst, v) for v in values]
+    lst[offset : offset + len(values)] = values
+    return UNDEFINED
 
 
-#: Text whose order ``localeCompare`` gives as ICU's root collation does: letters (case
-#: ignored first, lower case first on a tie), digits and spaces.
+@array_method("toReversed")
+def array_to_reversed(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return list(reversed(lst))
+
+
+@array_method("join")
+def array_join(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    separator = arg(args, 0)
+    sep = "," if separator is UNDEFINED else js.to_string(separator)
+    if any(isinstance(v, Unknown) for v in lst):
+        return Unknown("join of unknown values")
+    return sep.join("" if v is None or v is UNDEFINED else js.to_string(v) for v in lst)
+
+
+@array_method("reverse")
+def array_reverse(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if isinstance(lst, list):
+        lst.reverse()
+    return lst
+
+
+@array_method("fill")
+def array_fill(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    if isinstance(lst, list):
+        start = _start_index(ctx, arg(args, 1), len(lst), 0)
+        end = _start_index(ctx, arg(args, 2), len(lst), len(lst))
+        value = (
+            stored_element(js, lst, arg(args, 0)) if isinstance(lst, TypedArray) else arg(args, 0)
+        )
+        for i in range(start, end):
+            lst[i] = value
+    return lst
+
+
+@array_method("flat")
+def array_flat(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    depth = 1.0 if arg(args, 0) is UNDEFINED else js.to_number(arg(args, 0))
+    if depth is None or math.isnan(depth):
+        depth = 0.0
+    result: list[Value] = []
+    _flatten(lst, min(depth, 64.0), result, ctx.interp.limits.max_collection)
+    return result
+
+
+@array_method("flatMap")
+def array_flat_map(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return array_flat(ctx, array_map(ctx, lst, args, kwargs), [], {})
+
+
+@array_method("at")
+def array_at(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    i = int(ctx.number(arg(args, 0), "at index", 0))
+    return lst[i] if -len(lst) <= i < len(lst) else UNDEFINED
+
+
+@array_method("splice")
+def array_splice(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if not isinstance(lst, list):
+        return []
+    start = int(ctx.number(arg(args, 0), "splice start", 0))
+    if start < 0:
+        start = max(0, len(lst) + start)
+    count = (
+        len(lst) - start if len(args) < 2 else max(0, int(ctx.number(args[1], "splice count", 0)))
+    )
+    removed = lst[start : start + count]
+    lst[start : start + count] = args[2:]
+    return removed
+
+
+@array_method("sort")
+def array_sort(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if isinstance(lst, list):
+        result = _ordered(ctx, lst, arg(args, 0))
+        if result is not None:
+            lst[:] = result
+    return lst
+
+
+@array_method("entries")
+def array_entries(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return JsIterator([[float(i), v] for i, v in enumerate(lst)])
+
+
+@array_method("keys")
+def array_keys(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return JsIterator([float(i) for i in range(len(lst))])
+
+
+@array_method("values")
+def array_values(ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return JsIterator(list(lst))
+
+
+def list_methods() -> dict[str, Builtin]:
+    return {name: Builtin(f"Array.{name}", fn) for name, fn in ARRAY_METHODS.items()}
+
+
 _COLLATABLE = re.compile(r"[A-Za-z0-9 ]*")
 #: A pattern ``search`` reads as plain text (no regular expression syntax).
 _PLAIN_PATTERN = re.compile(r"[^\\^$.*+?()[\]{}|/]*")
