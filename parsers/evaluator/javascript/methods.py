@@ -614,228 +614,318 @@ def _collation_key(text: str) -> tuple[str, str]:
     return text.lower(), text.swapcase()
 
 
+#: The members of strings by name (``split``, ``padStart``...), registered by
+#: ``@string_method`` in the order ``string_methods`` lists them.
+STRING_METHODS: Final[dict[str, Method]] = {}
+
+
+def string_method(*names: str) -> Callable[[Method], Method]:
+    """Registers the decorated function as the string member(s) ``names``."""
+
+    def register(fn: Method) -> Method:
+        for name in names:
+            STRING_METHODS[name] = fn
+        return fn
+
+    return register
+
+
+def _text_arg(ctx: CallContext, args: list[Value], i: int) -> str:
+    value = arg(args, i)
+    return "" if value is UNDEFINED else dialect_of(ctx).to_string(value)
+
+
+def _position(ctx: CallContext, value: Value, length: int, default: int) -> int:
+    """A position argument (ToIntegerOrInfinity), clamped to 0..length."""
+    js = dialect_of(ctx)
+    if value is UNDEFINED:
+        return default
+    number = js.to_number(value)
+    if number is None or math.isnan(number):
+        return 0
+    return max(
+        0,
+        min(
+            length,
+            math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number)),
+        ),
+    )
+
+
+def _relative(ctx: CallContext, value: Value, length: int, default: int) -> int:
+    """A relative position (negative counts from the end), clamped to 0..length."""
+    js = dialect_of(ctx)
+    if value is UNDEFINED:
+        return default
+    number = js.to_number(value)
+    if number is None or math.isnan(number):
+        return 0
+    index = math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number))
+    return max(0, length + index) if index < 0 else min(index, length)
+
+
+def _pad(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value], start: bool
+) -> Value:
+    width = min(int(ctx.number(arg(args, 0), "pad width", 0)), 10_000)
+    fill = _text_arg(ctx, args, 1) if arg(args, 1) is not UNDEFINED else " "
+    if len(s) >= width or not fill:
+        return s
+    padding = (fill * width)[: width - len(s)]
+    return padding + s if start else s + padding
+
+
+def _replace(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value], every: bool
+) -> Value:
+    js = dialect_of(ctx)
+    pattern, replacement = arg(args, 0), arg(args, 1)
+    if not isinstance(pattern, str):
+        return Unknown("replace with a regular expression is not followed", ctx.line)
+    if not isinstance(replacement, str) and not callable_value(replacement):
+        replacement = js.to_string(replacement)
+    if isinstance(replacement, str) and "$" in replacement:
+        return Unknown("replace with $ patterns is not followed", ctx.line)
+    out, start = [], 0
+    while True:
+        found = s.find(pattern, start) if (start <= len(s)) else -1
+        if found < 0:
+            break
+        out.append(s[start:found])
+        if isinstance(replacement, str):
+            out.append(replacement)
+        else:
+            value = ctx.call(replacement, [pattern, float(found), s])
+            if isinstance(value, Unknown):
+                return value
+            out.append(js.to_string(value))
+        start = found + len(pattern)
+        if not every:
+            break
+        if not pattern:
+            if start < len(s):
+                out.append(s[start])
+            start += 1
+    out.append(s[start:])
+    return "".join(out)
+
+
+def _trim(s: str, start: bool, end: bool) -> Value:
+    if start:
+        s = s.lstrip(JS_WHITESPACE)
+    return s.rstrip(JS_WHITESPACE) if end else s
+
+
+@string_method("toUpperCase")
+def string_to_upper_case(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.upper()
+
+
+@string_method("toLowerCase")
+def string_to_lower_case(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.lower()
+
+
+@string_method("trim")
+def string_trim(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _trim(s, True, True)
+
+
+@string_method("trimStart", "trimLeft")
+def string_trim_start(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return _trim(s, True, False)
+
+
+@string_method("trimEnd", "trimRight")
+def string_trim_end(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _trim(s, False, True)
+
+
+@string_method("includes")
+def string_includes(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return s.find(_text_arg(ctx, args, 0), _position(ctx, arg(args, 1), len(s), 0)) >= 0
+
+
+@string_method("startsWith")
+def string_starts_with(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.startswith(_text_arg(ctx, args, 0), _position(ctx, arg(args, 1), len(s), 0))
+
+
+@string_method("endsWith")
+def string_ends_with(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s[: _position(ctx, arg(args, 1), len(s), len(s))].endswith(_text_arg(ctx, args, 0))
+
+
+@string_method("indexOf")
+def string_index_of(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return float(s.find(_text_arg(ctx, args, 0), _position(ctx, arg(args, 1), len(s), 0)))
+
+
+@string_method("lastIndexOf")
+def string_last_index_of(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    needle = _text_arg(ctx, args, 0)
+    start = _position(ctx, arg(args, 1), len(s), len(s))
+    return float(s.rfind(needle, 0, start + len(needle)))
+
+
+@string_method("charAt")
+def string_char_at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    number = js.to_number(arg(args, 0)) if arg(args, 0) is not UNDEFINED else 0.0
+    i = math.trunc(number) if number is not None and math.isfinite(number) else -1
+    return s[i] if 0 <= i < len(s) else ""
+
+
+@string_method("charCodeAt")
+def string_char_code_at(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    char = string_char_at(ctx, s, args, kwargs)
+    if not char:
+        return math.nan
+    code = ord(char)
+    if code > 0xFFFF:
+        return Unknown("a UTF-16 code unit of a character outside the basic plane", ctx.line)
+    return float(code)
+
+
+@string_method("codePointAt")
+def string_code_point_at(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return float(ord(c)) if (c := string_char_at(ctx, s, args, kwargs)) else UNDEFINED
+
+
+@string_method("at")
+def string_at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    i = int(ctx.number(arg(args, 0), "at index", 0))
+    return s[i] if -len(s) <= i < len(s) else UNDEFINED
+
+
+@string_method("replace")
+def string_replace(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _replace(ctx, s, args, kwargs, False)
+
+
+@string_method("replaceAll")
+def string_replace_all(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return _replace(ctx, s, args, kwargs, True)
+
+
+@string_method("search")
+def string_search(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    pattern = arg(args, 0)
+    if isinstance(pattern, str) and _PLAIN_PATTERN.fullmatch(pattern):
+        return float(s.find(pattern))
+    return Unknown("search with a regular expression is not followed", ctx.line)
+
+
+@string_method("localeCompare")
+def string_locale_compare(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    other = _text_arg(ctx, args, 0)
+    if not (_COLLATABLE.fullmatch(s) and _COLLATABLE.fullmatch(other)):
+        return Unknown("localeCompare of text beyond letters, digits and spaces", ctx.line)
+    a, b = _collation_key(s), _collation_key(other)
+    return float((a > b) - (a < b))
+
+
+@string_method("normalize")
+def string_normalize(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return (
+        unicodedata.normalize(_FORMS[_text_arg(ctx, args, 0)], s)
+        if _text_arg(ctx, args, 0) in _FORMS
+        else Unknown("normalize with an unknown form throws a RangeError")
+    )
+
+
+@string_method("concat")
+def string_concat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return s + "".join(dialect_of(ctx).to_string(v) for v in args)
+
+
+@string_method("toString", "valueOf")
+def string_value_of(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return s
+
+
+@string_method("repeat")
+def string_repeat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    count = int(ctx.number(arg(args, 0), "repeat count", 0))
+    if count * len(s) > 1_000_000 or count < 0:
+        return Unknown("a string too long to build")
+    return s * count
+
+
+@string_method("padStart")
+def string_pad_start(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return _pad(ctx, s, args, kwargs, True)
+
+
+@string_method("padEnd")
+def string_pad_end(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _pad(ctx, s, args, kwargs, False)
+
+
+@string_method("split")
+def string_split(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    js = dialect_of(ctx)
+    separator = arg(args, 0)
+    limit = arg(args, 1)
+    count = (
+        2**32 - 1 if limit is UNDEFINED else int(ctx.number(limit, "split limit", 0)) & 0xFFFFFFFF
+    )
+    if separator is UNDEFINED:
+        return [s][:count]
+    sep = js.to_string(separator)
+    parts = list(s) if sep == "" else s.split(sep)
+    return parts[:count]
+
+
+@string_method("slice")
+def string_slice(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    start = _relative(ctx, arg(args, 0), len(s), 0)
+    end = _relative(ctx, arg(args, 1), len(s), len(s))
+    return s[start:end]
+
+
+@string_method("substring")
+def string_substring(
+    ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    a = _position(ctx, arg(args, 0), len(s), 0)
+    b = _position(ctx, arg(args, 1), len(s), len(s))
+    return s[min(a, b) : max(a, b)]
+
+
+@string_method("substr")
+def string_substr(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    start = _relative(ctx, arg(args, 0), len(s), 0)
+    length = _position(ctx, arg(args, 1), len(s), len(s))
+    return s[start : start + length]
+
+
 def string_methods() -> dict[str, Builtin]:
-    def text_arg(ctx: CallContext, args: list[Value], i: int) -> str:
-        value = arg(args, i)
-        return "" if value is UNDEFINED else dialect_of(ctx).to_string(value)
-
-    def position(ctx: CallContext, value: Value, length: int, default: int) -> int:
-        """A position argument (ToIntegerOrInfinity), clamped to 0..length."""
-        js = dialect_of(ctx)
-        if value is UNDEFINED:
-            return default
-        number = js.to_number(value)
-        if number is None or math.isnan(number):
-            return 0
-        return max(
-            0,
-            min(
-                length,
-                math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number)),
-            ),
-        )
-
-    def relative(ctx: CallContext, value: Value, length: int, default: int) -> int:
-        """A relative position (negative counts from the end), clamped to 0..length."""
-        js = dialect_of(ctx)
-        if value is UNDEFINED:
-            return default
-        number = js.to_number(value)
-        if number is None or math.isnan(number):
-            return 0
-        index = math.trunc(number) if math.isfinite(number) else int(math.copysign(length, number))
-        return max(0, length + index) if index < 0 else min(index, length)
-
-    def simple(fn: Callable[[CallContext, str, list[Value]], Value]) -> Method:
-        return lambda ctx, s, args, kwargs: fn(ctx, s, args)
-
-    def repeat(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        count = int(ctx.number(arg(args, 0), "repeat count", 0))
-        if count * len(s) > 1_000_000 or count < 0:
-            return Unknown("a string too long to build")
-        return s * count
-
-    def pad(start: bool) -> Method:
-        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            width = min(int(ctx.number(arg(args, 0), "pad width", 0)), 10_000)
-            fill = text_arg(ctx, args, 1) if arg(args, 1) is not UNDEFINED else " "
-            if len(s) >= width or not fill:
-                return s
-            padding = (fill * width)[: width - len(s)]
-            return padding + s if start else s + padding
-
-        return fn
-
-    def split(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        separator = arg(args, 0)
-        limit = arg(args, 1)
-        count = (
-            2**32 - 1
-            if limit is UNDEFINED
-            else int(ctx.number(limit, "split limit", 0)) & 0xFFFFFFFF
-        )
-        if separator is UNDEFINED:
-            return [s][:count]
-        sep = js.to_string(separator)
-        parts = list(s) if sep == "" else s.split(sep)
-        return parts[:count]
-
-    def slice_(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        start = relative(ctx, arg(args, 0), len(s), 0)
-        end = relative(ctx, arg(args, 1), len(s), len(s))
-        return s[start:end]
-
-    def substring(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        a = position(ctx, arg(args, 0), len(s), 0)
-        b = position(ctx, arg(args, 1), len(s), len(s))
-        return s[min(a, b) : max(a, b)]
-
-    def substr(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        start = relative(ctx, arg(args, 0), len(s), 0)
-        length = position(ctx, arg(args, 1), len(s), len(s))
-        return s[start : start + length]
-
-    def index_of(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return float(s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)))
-
-    def last_index_of(
-        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        needle = text_arg(ctx, args, 0)
-        start = position(ctx, arg(args, 1), len(s), len(s))
-        return float(s.rfind(needle, 0, start + len(needle)))
-
-    def includes(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s.find(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0)) >= 0
-
-    def starts_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s.startswith(text_arg(ctx, args, 0), position(ctx, arg(args, 1), len(s), 0))
-
-    def ends_with(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return s[: position(ctx, arg(args, 1), len(s), len(s))].endswith(text_arg(ctx, args, 0))
-
-    def char_at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        js = dialect_of(ctx)
-        number = js.to_number(arg(args, 0)) if arg(args, 0) is not UNDEFINED else 0.0
-        i = math.trunc(number) if number is not None and math.isfinite(number) else -1
-        return s[i] if 0 <= i < len(s) else ""
-
-    def char_code_at(
-        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        char = char_at(ctx, s, args, kwargs)
-        if not char:
-            return math.nan
-        code = ord(char)
-        if code > 0xFFFF:
-            return Unknown("a UTF-16 code unit of a character outside the basic plane", ctx.line)
-        return float(code)
-
-    def at(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        i = int(ctx.number(arg(args, 0), "at index", 0))
-        return s[i] if -len(s) <= i < len(s) else UNDEFINED
-
-    def replace(every: bool) -> Method:
-        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            js = dialect_of(ctx)
-            pattern, replacement = arg(args, 0), arg(args, 1)
-            if not isinstance(pattern, str):
-                return Unknown("replace with a regular expression is not followed", ctx.line)
-            if not isinstance(replacement, str) and not callable_value(replacement):
-                replacement = js.to_string(replacement)
-            if isinstance(replacement, str) and "$" in replacement:
-                return Unknown("replace with $ patterns is not followed", ctx.line)
-            out, start = [], 0
-            while True:
-                found = s.find(pattern, start) if (start <= len(s)) else -1
-                if found < 0:
-                    break
-                out.append(s[start:found])
-                if isinstance(replacement, str):
-                    out.append(replacement)
-                else:
-                    value = ctx.call(replacement, [pattern, float(found), s])
-                    if isinstance(value, Unknown):
-                        return value
-                    out.append(js.to_string(value))
-                start = found + len(pattern)
-                if not every:
-                    break
-                if not pattern:
-                    if start < len(s):
-                        out.append(s[start])
-                    start += 1
-            out.append(s[start:])
-            return "".join(out)
-
-        return fn
-
-    def search(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        pattern = arg(args, 0)
-        if isinstance(pattern, str) and _PLAIN_PATTERN.fullmatch(pattern):
-            return float(s.find(pattern))
-        return Unknown("search with a regular expression is not followed", ctx.line)
-
-    def locale_compare(
-        ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        other = text_arg(ctx, args, 0)
-        if not (_COLLATABLE.fullmatch(s) and _COLLATABLE.fullmatch(other)):
-            return Unknown("localeCompare of text beyond letters, digits and spaces", ctx.line)
-        a, b = _collation_key(s), _collation_key(other)
-        return float((a > b) - (a < b))
-
-    def trim(chars: str, start: bool, end: bool) -> Method:
-        def fn(ctx: CallContext, s: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            if start:
-                s = s.lstrip(chars)
-            return s.rstrip(chars) if end else s
-
-        return fn
-
-    table: dict[str, Method] = {
-        "toUpperCase": simple(lambda c, s, a: s.upper()),
-        "toLowerCase": simple(lambda c, s, a: s.lower()),
-        "trim": trim(JS_WHITESPACE, True, True),
-        "trimStart": trim(JS_WHITESPACE, True, False),
-        "trimLeft": trim(JS_WHITESPACE, True, False),
-        "trimEnd": trim(JS_WHITESPACE, False, True),
-        "trimRight": trim(JS_WHITESPACE, False, True),
-        "includes": includes,
-        "startsWith": starts_with,
-        "endsWith": ends_with,
-        "indexOf": index_of,
-        "lastIndexOf": last_index_of,
-        "charAt": char_at,
-        "charCodeAt": char_code_at,
-        "codePointAt": lambda ctx, s, a, k: (
-            float(ord(c)) if (c := char_at(ctx, s, a, k)) else UNDEFINED
-        ),
-        "at": at,
-        "replace": replace(False),
-        "replaceAll": replace(True),
-        "search": search,
-        "localeCompare": locale_compare,
-        "normalize": simple(
-            lambda c, s, a: (
-                unicodedata.normalize(_FORMS[text_arg(c, a, 0)], s)
-                if text_arg(c, a, 0) in _FORMS
-                else Unknown("normalize with an unknown form throws a RangeError")
-            )
-        ),
-        "concat": simple(lambda c, s, a: s + "".join(dialect_of(c).to_string(v) for v in a)),
-        "toString": simple(lambda c, s, a: s),
-        "valueOf": simple(lambda c, s, a: s),
-        "repeat": repeat,
-        "padStart": pad(True),
-        "padEnd": pad(False),
-        "split": split,
-        "slice": slice_,
-        "substring": substring,
-        "substr": substr,
-    }
-    return {name: Builtin(f"String.{name}", fn) for name, fn in table.items()}
+    return {name: Builtin(f"String.{name}", fn) for name, fn in STRING_METHODS.items()}
 
 
 def callable_value(value: Value) -> bool:
