@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
@@ -70,230 +70,351 @@ class _Ordered:
         return truth
 
 
-def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
-    def m(
-        name: str, fn: Callable[[CallContext, Any, list[Value], dict[str, Value]], Value]
-    ) -> Builtin:
-        return Builtin(name, fn)
+#: Methods of the plain types by their dotted name (``list.append``), registered by
+#: ``@python_method``; ``methods_of`` sorts them into a table per type.
+_METHOD_FUNCTIONS: Final[dict[str, Method]] = {}
 
-    def items_of(ctx: CallContext, value: Value) -> Iterable[Value] | None:
-        return ctx.interp.iterate(value, "of")
 
-    def append(
-        ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        lst.append(arg(args, 0))
-        return None
+def python_method(*names: str) -> Callable[[Method], Method]:
+    """Registers the decorated function as the method(s) ``names`` (``"list.index"``)."""
 
-    def extend(
-        ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        items = items_of(ctx, arg(args, 0))
-        if items is None:
-            ctx.warning(
-                "eval.unknown_iterable",
-                "list.extend with items that cannot be known; nothing added",
-            )
-        else:
-            lst.extend(itertools.islice(items, MAX_SIZE))
-        return None
+    def register(fn: Method) -> Method:
+        for name in names:
+            _METHOD_FUNCTIONS[name] = fn
+        return fn
 
-    def insert(
-        ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        if isinstance(arg(args, 0), int):
-            lst.insert(args[0], arg(args, 1))
-        else:
-            ctx.warning(
-                "eval.unknown_value",
-                "list.insert at a position that cannot be known; nothing inserted",
-            )
-        return None
+    return register
 
-    def pop(ctx: CallContext, container: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if isinstance(container, dict):
-            key = arg(args, 0)
-            if key in container:
-                return container.pop(key)
-            if len(args) > 1:
-                return args[1]
-            raise_error(ctx, "KeyError", key)
-        try:
-            return container.pop(*args[:1])
-        except IndexError as error:
-            raise_error(ctx, "IndexError", str(error))
-        except (KeyError, TypeError):
-            return Unknown("pop of an item that cannot be known", ctx.line)
 
-    def remove(
-        ctx: CallContext, container: Any, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        value = arg(args, 0)
-        for i, item in enumerate(container):
-            same = ctx.interp.dialect.equals(item, value)
-            if same is None:
-                return Unknown("remove of a value that cannot be compared", ctx.line)
-            if same:
-                del container[i]
-                return None
-        raise_error(ctx, "ValueError", "list.remove(x): x not in list")
+def _items_of(ctx: CallContext, value: Value) -> Iterable[Value] | None:
+    return ctx.interp.iterate(value, "of")
 
-    def index(ctx: CallContext, seq: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        try:
-            return seq.index(*args[:3])
-        except ValueError as error:
-            raise_error(ctx, "ValueError", str(error))
-        except TypeError:
-            return Unknown("index of a value that cannot be known", ctx.line)
 
-    def sort(
-        ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        ordered = sorted_items(
-            ctx, list(lst), kwargs.get("key", UNDEFINED), kwargs.get("reverse", False)
+@python_method("list.append")
+def list_append(
+    ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    lst.append(arg(args, 0))
+    return None
+
+
+@python_method("list.extend")
+def list_extend(
+    ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    items = _items_of(ctx, arg(args, 0))
+    if items is None:
+        ctx.warning(
+            "eval.unknown_iterable",
+            "list.extend with items that cannot be known; nothing added",
         )
-        if isinstance(ordered, Unknown):
-            ctx.warning(
-                "eval.unknown_value", f"list.sort left the list as it was: {ordered.reason}"
-            )
-        else:
-            lst[:] = ordered
-        return None
+    else:
+        lst.extend(itertools.islice(items, MAX_SIZE))
+    return None
 
-    def get(
-        ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
+
+@python_method("list.insert")
+def list_insert(
+    ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    if isinstance(arg(args, 0), int):
+        lst.insert(args[0], arg(args, 1))
+    else:
+        ctx.warning(
+            "eval.unknown_value",
+            "list.insert at a position that cannot be known; nothing inserted",
+        )
+    return None
+
+
+@python_method("list.pop", "dict.pop")
+def container_pop(
+    ctx: CallContext, container: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    if isinstance(container, dict):
         key = arg(args, 0)
+        if key in container:
+            return container.pop(key)
+        if len(args) > 1:
+            return args[1]
+        raise_error(ctx, "KeyError", key)
+    try:
+        return container.pop(*args[:1])
+    except IndexError as error:
+        raise_error(ctx, "IndexError", str(error))
+    except (KeyError, TypeError):
+        return Unknown("pop of an item that cannot be known", ctx.line)
+
+
+@python_method("list.remove")
+def list_remove(
+    ctx: CallContext, container: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    value = arg(args, 0)
+    for i, item in enumerate(container):
+        same = ctx.interp.dialect.equals(item, value)
+        if same is None:
+            return Unknown("remove of a value that cannot be compared", ctx.line)
+        if same:
+            del container[i]
+            return None
+    raise_error(ctx, "ValueError", "list.remove(x): x not in list")
+
+
+@python_method("list.index", "tuple.index")
+def sequence_index(
+    ctx: CallContext, seq: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    try:
+        return seq.index(*args[:3])
+    except ValueError as error:
+        raise_error(ctx, "ValueError", str(error))
+    except TypeError:
+        return Unknown("index of a value that cannot be known", ctx.line)
+
+
+@python_method("list.sort")
+def list_sort(
+    ctx: CallContext, lst: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    ordered = sorted_items(
+        ctx, list(lst), kwargs.get("key", UNDEFINED), kwargs.get("reverse", False)
+    )
+    if isinstance(ordered, Unknown):
+        ctx.warning("eval.unknown_value", f"list.sort left the list as it was: {ordered.reason}")
+    else:
+        lst[:] = ordered
+    return None
+
+
+@python_method("dict.get")
+def dict_get(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    key = arg(args, 0)
+    try:
+        return d.get(key, None if len(args) < 2 else args[1])
+    except TypeError:
+        return Unknown("a key that cannot be hashed", ctx.line)
+
+
+@python_method("dict.update")
+def dict_update(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    source = arg(args, 0)
+    if isinstance(source, dict):
+        d.update(source)
+    elif source is not UNDEFINED:
+        items = _items_of(ctx, source)
+        for pair in items or ():
+            if isinstance(pair, list | tuple) and len(pair) == 2:
+                d[pair[0]] = pair[1]
+    d.update(kwargs)
+    return None
+
+
+@python_method("dict.setdefault")
+def dict_setdefault(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return d.setdefault(arg(args, 0), None if len(args) < 2 else args[1])
+
+
+@python_method("str.format")
+def text_format(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return str_format(ctx, text, args, kwargs)
+
+
+@python_method("str.join")
+def text_join(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    items = _items_of(ctx, arg(args, 0))
+    parts = list(itertools.islice(items, MAX_SIZE)) if items is not None else None
+    if parts is None or not all(isinstance(p, str) for p in parts):
+        if parts is not None and not any(isinstance(p, Unknown) for p in parts):
+            raise_error(ctx, "TypeError", "sequence item: expected str instance")
+        return Unknown("join of values that are not all known text", ctx.line)
+    return text.join(parts)
+
+
+def _text_method(name: str) -> Builtin:
+    def call(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        plain = [*args, *kwargs.values()]
+        if not all(isinstance(a, str | int | tuple) or a is None for a in plain):
+            return Unknown(f"str.{name} of arguments that cannot be known", ctx.line)
         try:
-            return d.get(key, None if len(args) < 2 else args[1])
-        except TypeError:
-            return Unknown("a key that cannot be hashed", ctx.line)
+            result = getattr(text, name)(*args, **kwargs)
+        except (TypeError, ValueError) as error:
+            raise_error(
+                ctx, "ValueError" if isinstance(error, ValueError) else "TypeError", str(error)
+            )
+        if isinstance(result, str) and len(result) > MAX_SIZE:
+            return Unknown("a text too long to build", ctx.line)
+        return result
 
-    def update(
-        ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        source = arg(args, 0)
-        if isinstance(source, dict):
-            d.update(source)
-        elif source is not UNDEFINED:
-            items = items_of(ctx, source)
-            for pair in items or ():
-                if isinstance(pair, list | tuple) and len(pair) == 2:
-                    d[pair[0]] = pair[1]
-        d.update(kwargs)
-        return None
+    return Builtin(f"str.{name}", call)
 
-    def setdefault(
-        ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        return d.setdefault(arg(args, 0), None if len(args) < 2 else args[1])
 
-    def fmt(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return str_format(ctx, text, args, kwargs)
+def _set_method(name: str) -> Builtin:
+    takes_items = name not in ("add", "discard", "remove", "pop", "clear", "copy")
 
-    def join(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        items = items_of(ctx, arg(args, 0))
-        parts = list(itertools.islice(items, MAX_SIZE)) if items is not None else None
-        if parts is None or not all(isinstance(p, str) for p in parts):
-            if parts is not None and not any(isinstance(p, Unknown) for p in parts):
-                raise_error(ctx, "TypeError", "sequence item: expected str instance")
-            return Unknown("join of values that are not all known text", ctx.line)
-        return text.join(parts)
-
-    def text_method(name: str) -> Builtin:
-        def call(ctx: CallContext, text: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-            plain = [*args, *kwargs.values()]
-            if not all(isinstance(a, str | int | tuple) or a is None for a in plain):
-                return Unknown(f"str.{name} of arguments that cannot be known", ctx.line)
-            try:
-                result = getattr(text, name)(*args, **kwargs)
-            except (TypeError, ValueError) as error:
-                raise_error(
-                    ctx, "ValueError" if isinstance(error, ValueError) else "TypeError", str(error)
-                )
-            if isinstance(result, str) and len(result) > MAX_SIZE:
-                return Unknown("a text too long to build", ctx.line)
-            return result
-
-        return m(f"str.{name}", call)
-
-    def set_method(name: str) -> Builtin:
-        takes_items = name not in ("add", "discard", "remove", "pop", "clear", "copy")
-
-        def call(
-            ctx: CallContext, s: set[Any], args: list[Value], kwargs: dict[str, Value]
-        ) -> Value:
-            others = []
-            for value in args:
-                if not takes_items:
-                    if isinstance(value, Unknown):
-                        return Unknown(f"set.{name} of a value that cannot be known", ctx.line)
-                    others.append(value)
-                    continue
-                items = items_of(ctx, value)
-                if items is None:
-                    return Unknown(f"set.{name} of items that cannot be known", ctx.line)
-                others.append(list(itertools.islice(items, MAX_SIZE)))
-            try:
-                result = getattr(s, name)(*others)
-            except TypeError as error:
-                flat = [v for o in others for v in (o if isinstance(o, list) else [o])]
-                return unhashable(ctx, flat, error)
-            except KeyError as error:
-                raise_error(ctx, "KeyError", error.args[0] if error.args else None)
-            return result
-
-        return m(f"set.{name}", call)
-
-    def send(
-        ctx: CallContext, gen: Generator, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
+    def call(ctx: CallContext, s: set[Any], args: list[Value], kwargs: dict[str, Value]) -> Value:
+        others = []
+        for value in args:
+            if not takes_items:
+                if isinstance(value, Unknown):
+                    return Unknown(f"set.{name} of a value that cannot be known", ctx.line)
+                others.append(value)
+                continue
+            items = _items_of(ctx, value)
+            if items is None:
+                return Unknown(f"set.{name} of items that cannot be known", ctx.line)
+            others.append(list(itertools.islice(items, MAX_SIZE)))
         try:
-            return gen.send(arg(args, 0))
-        except StopIteration:
-            raise_error(ctx, "StopIteration", gen.result if gen.result is not UNDEFINED else None)
+            result = getattr(s, name)(*others)
+        except TypeError as error:
+            flat = [v for o in others for v in (o if isinstance(o, list) else [o])]
+            return unhashable(ctx, flat, error)
+        except KeyError as error:
+            raise_error(ctx, "KeyError", error.args[0] if error.args else None)
+        return result
 
-    def close(
-        ctx: CallContext, gen: Generator, args: list[Value], kwargs: dict[str, Value]
-    ) -> Value:
-        gen.done = True
-        return None
+    return Builtin(f"set.{name}", call)
+
+
+@python_method("generator.send")
+def generator_send(
+    ctx: CallContext, gen: Generator, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    try:
+        return gen.send(arg(args, 0))
+    except StopIteration:
+        raise_error(ctx, "StopIteration", gen.result if gen.result is not UNDEFINED else None)
+
+
+@python_method("generator.close")
+def generator_close(
+    ctx: CallContext, gen: Generator, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    gen.done = True
+    return None
+
+
+@python_method("list.count")
+def list_count(
+    ctx: CallContext, s: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.count(arg(args, 0))
+
+
+@python_method("list.copy")
+def list_copy(
+    ctx: CallContext, s: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return list(s)
+
+
+@python_method("list.reverse")
+def list_reverse(
+    ctx: CallContext, s: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.reverse()
+
+
+@python_method("list.clear")
+def list_clear(
+    ctx: CallContext, s: list[Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return s.clear()
+
+
+@python_method("dict.items")
+def dict_items(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return [(key, value) for key, value in d.items()]
+
+
+@python_method("dict.keys")
+def dict_keys(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return list(d.keys())
+
+
+@python_method("dict.values")
+def dict_values(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return list(d.values())
+
+
+@python_method("dict.popitem")
+def dict_popitem(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return d.popitem() if d else Unknown("popitem of an empty dict")
+
+
+@python_method("dict.copy")
+def dict_copy(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return dict(d)
+
+
+@python_method("dict.clear")
+def dict_clear(
+    ctx: CallContext, d: dict[Any, Value], args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return d.clear()
+
+
+@python_method("generator.__next__")
+def generator_next(
+    ctx: CallContext, gen: Generator, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return generator_send(ctx, gen, [None], kwargs)
+
+
+def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
+    """The table of each plain type's methods, made once per dialect class."""
+
+    def method(name: str) -> Builtin:
+        return Builtin(name, _METHOD_FUNCTIONS[name])
 
     list_methods = {
-        "append": m("list.append", append),
-        "extend": m("list.extend", extend),
-        "insert": m("list.insert", insert),
-        "pop": m("list.pop", pop),
-        "remove": m("list.remove", remove),
-        "index": m("list.index", index),
-        "count": m("list.count", lambda c, s, a, k: s.count(arg(a, 0))),
-        "copy": m("list.copy", lambda c, s, a, k: list(s)),
-        "reverse": m("list.reverse", lambda c, s, a, k: s.reverse()),
-        "sort": m("list.sort", sort),
-        "clear": m("list.clear", lambda c, s, a, k: s.clear()),
+        "append": method("list.append"),
+        "extend": method("list.extend"),
+        "insert": method("list.insert"),
+        "pop": method("list.pop"),
+        "remove": method("list.remove"),
+        "index": method("list.index"),
+        "count": method("list.count"),
+        "copy": method("list.copy"),
+        "reverse": method("list.reverse"),
+        "sort": method("list.sort"),
+        "clear": method("list.clear"),
     }
-    tuple_methods = {"index": m("tuple.index", index), "count": list_methods["count"]}
+    tuple_methods = {"index": method("tuple.index"), "count": list_methods["count"]}
     dict_methods = {
         **python2_dict_methods(),
-        "get": m("dict.get", get),
-        "items": m("dict.items", lambda c, d, a, k: [(key, value) for key, value in d.items()]),
-        "keys": m("dict.keys", lambda c, d, a, k: list(d.keys())),
-        "values": m("dict.values", lambda c, d, a, k: list(d.values())),
-        "update": m("dict.update", update),
-        "setdefault": m("dict.setdefault", setdefault),
-        "pop": m("dict.pop", pop),
-        "popitem": m(
-            "dict.popitem",
-            lambda c, d, a, k: d.popitem() if d else Unknown("popitem of an empty dict"),
-        ),
-        "copy": m("dict.copy", lambda c, d, a, k: dict(d)),
-        "clear": m("dict.clear", lambda c, d, a, k: d.clear()),
+        "get": method("dict.get"),
+        "items": method("dict.items"),
+        "keys": method("dict.keys"),
+        "values": method("dict.values"),
+        "update": method("dict.update"),
+        "setdefault": method("dict.setdefault"),
+        "pop": method("dict.pop"),
+        "popitem": method("dict.popitem"),
+        "copy": method("dict.copy"),
+        "clear": method("dict.clear"),
     }
     str_methods = {
-        "format": m("str.format", fmt),
-        "join": m("str.join", join),
+        "format": method("str.format"),
+        "join": method("str.join"),
         **{
-            name: text_method(name)
+            name: _text_method(name)
             for name in (
                 "upper",
                 "lower",
@@ -339,7 +460,7 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
         },
     }
     set_methods = {
-        name: set_method(name)
+        name: _set_method(name)
         for name in (
             "add", "discard", "remove", "pop", "clear", "union", "intersection", "difference",
             "symmetric_difference", "issubset", "issuperset", "isdisjoint", "update",
@@ -353,9 +474,9 @@ def _methods(py: Python) -> dict[type, dict[str, Builtin]]:
         and not name.endswith("_update")
     }
     generator_methods = {
-        "send": m("generator.send", send),
-        "close": m("generator.close", close),
-        "__next__": m("generator.__next__", lambda c, g, a, k: send(c, g, [None], k)),
+        "send": method("generator.send"),
+        "close": method("generator.close"),
+        "__next__": method("generator.__next__"),
     }
     return {
         list: list_methods,
