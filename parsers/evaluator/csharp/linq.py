@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from parsers.evaluator.core.arguments import Args, arg
 from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.registry import registering
 from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
@@ -153,15 +154,8 @@ OPERATORS: Final[dict[str, LinqFunction]] = {}
 _EMPTY = "of an empty sequence (it throws InvalidOperationException)"
 
 
-def linq_operator(*names: str) -> Callable[[LinqFunction], LinqFunction]:
-    """Registers the decorated function as the operator(s) ``names``."""
-
-    def register(fn: LinqFunction) -> LinqFunction:
-        for name in names:
-            OPERATORS[name] = fn
-        return fn
-
-    return register
+#: ``@linq_operator("Where", "FindAll")``: the decorated function is those operators.
+linq_operator = registering(OPERATORS)
 
 
 @linq_operator("Where", "FindAll")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.registry import registering
 from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
@@ -172,14 +173,8 @@ def _callback(
 ARRAY_METHODS: Final[dict[str, Method]] = {}
 
 
-def array_method(name: str) -> Callable[[Method], Method]:
-    """Registers the decorated function as the array member ``name``."""
-
-    def register(fn: Method) -> Method:
-        ARRAY_METHODS[name] = fn
-        return fn
-
-    return register
+#: ``@array_method("push")``: the decorated function is that member of arrays.
+array_method = registering(ARRAY_METHODS)
 
 
 def _start_index(ctx: CallContext, value: Value, length: int, default: int) -> int:
@@ -619,15 +614,8 @@ def _collation_key(text: str) -> tuple[str, str]:
 STRING_METHODS: Final[dict[str, Method]] = {}
 
 
-def string_method(*names: str) -> Callable[[Method], Method]:
-    """Registers the decorated function as the string member(s) ``names``."""
-
-    def register(fn: Method) -> Method:
-        for name in names:
-            STRING_METHODS[name] = fn
-        return fn
-
-    return register
+#: ``@string_method("trimStart", "trimLeft")``: the decorated function is those members of strings.
+string_method = registering(STRING_METHODS)
 
 
 def _text_arg(ctx: CallContext, args: list[Value], i: int) -> str:

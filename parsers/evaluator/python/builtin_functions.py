@@ -19,6 +19,7 @@ from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
 from parsers.evaluator.core.control_flow import ThrowSignal
 from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.registry import registering
 from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
@@ -99,14 +100,8 @@ def collected(ctx: CallContext, value: Value, what: str) -> list[Value] | Unknow
 _BUILTINS: Final[dict[str, BuiltinFn]] = {}
 
 
-def py_builtin(name: str) -> Callable[[BuiltinFn], BuiltinFn]:
-    """Registers the decorated function as the built-in ``name``."""
-
-    def register(fn: BuiltinFn) -> BuiltinFn:
-        _BUILTINS[name] = fn
-        return fn
-
-    return register
+#: ``@py_builtin("range")``: the decorated function is that built-in.
+py_builtin = registering(_BUILTINS)
 
 
 def _numbers(args: list[Value]) -> list[float | int] | Unknown:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
 from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.core.registry import registering
 from parsers.evaluator.core.values import UNDEFINED, Builtin, Unknown, Value, type_name
 from parsers.evaluator.python.classes import raise_error, unhashable
 from parsers.evaluator.python.text import is_plain, str_format
@@ -75,15 +76,8 @@ class _Ordered:
 _METHOD_FUNCTIONS: Final[dict[str, Method]] = {}
 
 
-def python_method(*names: str) -> Callable[[Method], Method]:
-    """Registers the decorated function as the method(s) ``names`` (``"list.index"``)."""
-
-    def register(fn: Method) -> Method:
-        for name in names:
-            _METHOD_FUNCTIONS[name] = fn
-        return fn
-
-    return register
+#: ``@python_method("list.index", "tuple.index")``: the decorated function is those methods.
+python_method = registering(_METHOD_FUNCTIONS)
 
 
 def _items_of(ctx: CallContext, value: Value) -> Iterable[Value] | None:
