@@ -148,7 +148,7 @@ def _install() -> None:
 
 
 #: open3d before 0.8: module functions that became ``TriangleMesh.create_*`` (same parameters).
-#: Written out here rather than taken from parsers/open3d_lang/shapes.py: this runner is the
+#: Written out here rather than taken from parsers/open3d/shapes.py: this runner is the
 #: engine-side check of that table, so it must not share it.
 _LEGACY_FACTORIES = {
     "create_mesh_box": "create_box",

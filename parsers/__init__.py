@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import Final
 
 from parsers.collector import collector_paused
+from parsers.domain import ParserFn, same_in_every_domain
 from parsers.extract import CodeBlock, Extraction, extract_code, find_blocks
 from parsers.result import Diagnostic, Diagnostics, ObjectSource, ParseResult
 from spatialbabel import LANGUAGES, Registry, Scene
 from spatialbabel.open_classes import DOMAINS, Domain
 
-ParserFn = Callable[[str], ParseResult]
 WriterFn = Callable[[Scene], str]
 
 #: language id -> parser; filled as each language's module is imported.
@@ -29,12 +29,12 @@ WRITERS: Final[Registry[WriterFn]] = Registry("writer")
 #: Where each language's parser lives, imported on first use so that one language's grammar
 #: is not loaded for another's replies.
 _MODULES: Final[dict[str, str]] = {
-    "json": "parsers.json_lang",
+    "json": "parsers.json",
     "dsl": "parsers.dsl",
     "threejs": "parsers.threejs",
     "unity": "parsers.unity",
     "blender": "parsers.blender",
-    "open3d": "parsers.open3d_lang",
+    "open3d": "parsers.open3d",
 }
 
 
@@ -81,15 +81,17 @@ def parse(
 
     In the ``open`` domain each object's class is what the reply calls it (its name, variable
     or comment: ``parsers.open_domain``), its geometry read as in the primitive domain."""
+    if domain not in DOMAINS:
+        raise ValueError(f"unknown domain {domain!r}; known: {', '.join(DOMAINS)}")
+    result = _parse_in(text, language, scene_id, domain)
     if domain == "open":
-        from parsers.domain import parsing_domain
         from parsers.open_domain import name_objects
 
-        with parsing_domain("open"):
-            result = parse(text, language, scene_id=scene_id)
         return name_objects(result, text)
-    if domain != "primitive":
-        raise ValueError(f"unknown domain {domain!r}; known: {', '.join(DOMAINS)}")
+    return result
+
+
+def _parse_in(text: str, language: str, scene_id: str, domain: Domain) -> ParseResult:
     parser = get_parser(language)
     if not isinstance(text, str):
         return empty_result(
@@ -99,7 +101,7 @@ def parse(
         )
     try:
         with collector_paused():
-            result = parser(text)
+            result = parser(text, domain)
     except RecursionError:
         return empty_result(
             language,
@@ -131,5 +133,6 @@ __all__ = [
     "get_parser",
     "get_writer",
     "parse",
+    "same_in_every_domain",
     "write",
 ]

@@ -3,41 +3,36 @@ depend on it.
 
 JSON and the DSL leave out an entry whose class or name is a light (``lamp``, ``ceiling_light``)
 as no object of the scene. In the open domain a lamp is furniture: a word that names a class
-of the open vocabulary is an object there. ``parsers.parse`` sets the domain for the length of
-one parse; the engines never read it (the open domain's naming is one layer applied after them,
-``parsers.open_domain``).
+of the open vocabulary is an object there. ``parsers.parse`` hands the domain to the language's
+parser; the engines never read it (the open domain's naming is one layer applied after them,
+``parsers.open_domain``), so their parsers are registered through ``same_in_every_domain``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 
+from parsers.result import ParseResult
 from spatialbabel.classes import SceneElement, scene_element_kind
 from spatialbabel.open_classes import Domain, open_class_in
 
-_DOMAIN: ContextVar[Domain] = ContextVar("parse_domain", default="primitive")
+#: A language's parser: the reply's text, read in a domain.
+ParserFn = Callable[[str, Domain], ParseResult]
 
 
-def parse_domain() -> Domain:
-    """The domain of the parse under way (``primitive`` outside any)."""
-    return _DOMAIN.get()
+def same_in_every_domain(parser: Callable[[str], ParseResult]) -> ParserFn:
+    """``parser``, for a language whose reading does not depend on the domain."""
+
+    def parse_in(text: str, domain: Domain) -> ParseResult:
+        return parser(text)
+
+    return parse_in
 
 
-@contextmanager
-def parsing_domain(domain: Domain) -> Iterator[None]:
-    token = _DOMAIN.set(domain)
-    try:
-        yield
-    finally:
-        _DOMAIN.reset(token)
-
-
-def element_kind(word: str | None) -> SceneElement | None:
-    """``spatialbabel.classes.scene_element_kind`` in the current domain: in the open domain a
-    light word that names a class of the open vocabulary (a lamp) is an object."""
+def element_kind(word: str | None, domain: Domain) -> SceneElement | None:
+    """``spatialbabel.classes.scene_element_kind`` in ``domain``: in the open domain a light
+    word that names a class of the open vocabulary (a lamp) is an object."""
     kind = scene_element_kind(word)
-    if kind == "light" and _DOMAIN.get() == "open" and open_class_in(word) is not None:
+    if kind == "light" and domain == "open" and open_class_in(word) is not None:
         return None
     return kind

@@ -40,6 +40,7 @@ from spatialbabel import (
 )
 from spatialbabel.classes import SceneElement, scene_element_kind
 from spatialbabel.frames import Vec3, compose
+from spatialbabel.open_classes import Domain
 
 LANGUAGE = "dsl"
 
@@ -312,7 +313,7 @@ def _color(form: Form, where: str, notes: Diagnostics) -> tuple[float, float, fl
 
 
 def _entity(
-    form: Form, index: int, notes: Diagnostics, offset: Vec3 = (0.0, 0.0, 0.0)
+    form: Form, index: int, notes: Diagnostics, domain: Domain, offset: Vec3 = (0.0, 0.0, 0.0)
 ) -> NativeObject | None:
     """The object an entity form describes, moved by the ``offset`` of the groups around it;
     None when it is cut off inside an attribute, or names the ground, a light or a camera."""
@@ -373,7 +374,7 @@ def _entity(
         label = fields["name"].items[1:]
         if label and isinstance(label[0], Atom):
             name = str(label[0].value)
-    element = _scene_element(fields, name)
+    element = _scene_element(fields, name, domain)
     if element is not None:
         kind, word = element
         code = "dsl.ground" if kind == "ground" else "dsl.scene_element"
@@ -466,11 +467,13 @@ def _shape_word(shape: Form) -> str:
     return " ".join(a.text() for a in shape.items[1:] if isinstance(a, Atom))
 
 
-def _scene_element(fields: dict[str, Form], name: str | None) -> tuple[SceneElement, str] | None:
+def _scene_element(
+    fields: dict[str, Form], name: str | None, domain: Domain
+) -> tuple[SceneElement, str] | None:
     """(kind, word) when an entity is the ground, a light or a camera: its shape names one, or
     it has no shape and its name does."""
     word = _shape_word(fields["shape"]) if "shape" in fields else name
-    kind = element_kind(word)
+    kind = element_kind(word, domain)
     return (kind, word) if kind is not None and word is not None else None
 
 
@@ -624,14 +627,16 @@ def _entities(forms: list[Atom | Form], notes: Diagnostics) -> list[PlacedEntity
     return found
 
 
-def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObject] | None:
+def _objects_from(
+    extraction: Extraction, notes: Diagnostics, domain: Domain
+) -> list[NativeObject] | None:
     notes.line_map = extraction.reply_line
     forms = read_forms(extraction.code, notes)
     if forms is None:
         return None
     natives = []
     for i, placed in enumerate(_entities(forms, notes)):
-        native = _entity(placed.form, i, notes, placed.offset)
+        native = _entity(placed.form, i, notes, domain, placed.offset)
         if native is not None:
             natives.append(native)
     if not natives:
@@ -639,8 +644,10 @@ def _objects_from(extraction: Extraction, notes: Diagnostics) -> list[NativeObje
     return natives
 
 
-def parse_dsl(text: str) -> ParseResult:
-    natives, diagnostics = read_candidates(text, LANGUAGE, _objects_from)
+def parse_dsl(text: str, domain: Domain) -> ParseResult:
+    natives, diagnostics = read_candidates(
+        text, LANGUAGE, lambda extraction, notes: _objects_from(extraction, notes, domain)
+    )
     sources: list[ObjectSource] = []
     objects = build_objects(LANGUAGE, natives, diagnostics, sources)
     return ParseResult(

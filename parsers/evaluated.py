@@ -25,7 +25,7 @@ from typing import Generic, TypeVar
 
 from parsers.build import NativeObject, build_objects
 from parsers.evaluator import CallContext, Dialect, Engine, Evaluation, FrontEnd, Limits, evaluate
-from parsers.evaluator.repair import keep_beginning
+from parsers.evaluator.core.repair import keep_beginning
 from parsers.extract import extract_code
 from parsers.result import Diagnostics, ObjectSource, ParseResult
 from spatialbabel import Scene
@@ -38,7 +38,7 @@ class EvaluatedLanguage(Generic[EngineT]):
     """How one language is read by the static evaluator."""
 
     language: str
-    #: The tree-sitter grammar (``parsers.evaluator.treesitter``), or alternatives in order of
+    #: The tree-sitter grammar (``parsers.evaluator.core.treesitter``), or alternatives in order of
     #: preference: the one parsing with the fewest errors is used.
     grammar: str | tuple[str, ...]
     front_end: FrontEnd

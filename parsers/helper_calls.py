@@ -27,8 +27,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from parsers.evaluator.engine import HelperCall
-from parsers.evaluator.values import UNDEFINED, Value, is_number
+from parsers.evaluator.core.engine import HelperCall
+from parsers.evaluator.core.values import UNDEFINED, Value, is_number
 from parsers.shape_words import class_of_word, value_words
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from parsers.evaluator.values import EnumMember, Value
+from parsers.evaluator.core.values import EnumMember, Value
 from spatialbabel import canonical_class
 
 _TOKENS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")

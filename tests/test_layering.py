@@ -44,13 +44,22 @@ def test_every_exempt_module_exists() -> None:
     assert sorted(str(p.relative_to(ROOT)) for p in WIRING if not p.is_file()) == []
 
 
-def imported(path: Path) -> Iterator[tuple[int, str]]:
+def imported_modules(path: Path) -> Iterator[tuple[int, str]]:
+    """Each absolute import's full dotted name; ``from a.b import c`` gives ``a.b`` and
+    ``a.b.c``, since ``c`` may be a module."""
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield node.lineno, alias.name.split(".")[0]
+                yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.lineno, node.module.split(".")[0]
+            yield node.lineno, node.module
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+
+
+def imported(path: Path) -> Iterator[tuple[int, str]]:
+    for line, module in imported_modules(path):
+        yield line, module.split(".")[0]
 
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
@@ -61,5 +70,27 @@ def test_no_part_imports_a_layer_above_it(package: str) -> None:
         if not wiring(path)
         for line, top in imported(path)
         if top in FORBIDDEN[package]
+    ]
+    assert broken == []
+
+
+EVALUATOR = ROOT / "parsers" / "evaluator"
+LANGUAGE_ROOMS = tuple(
+    f"parsers.evaluator.{room.name}"
+    for room in sorted(EVALUATOR.iterdir())
+    if (room / "__init__.py").is_file() and room.name != "core"
+)
+
+
+def test_evaluator_core_imports_no_language() -> None:
+    """The evaluator's core runs any language's ``ir``: a language room builds on it, never the
+    other way (docs/evaluator.md)."""
+    assert {"parsers.evaluator.python", "parsers.evaluator.csharp"} <= set(LANGUAGE_ROOMS)
+    broken = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sorted((EVALUATOR / "core").rglob("*.py"))
+        for line, module in imported_modules(path)
+        if module.startswith(tuple(f"{room}." for room in LANGUAGE_ROOMS))
+        or module in LANGUAGE_ROOMS
     ]
     assert broken == []

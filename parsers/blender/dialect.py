@@ -20,8 +20,8 @@ from parsers.evaluator import (
     Value,
     is_number,
 )
-from parsers.evaluator.numpy_lib import is_array
-from parsers.evaluator.python_lib import Python
+from parsers.evaluator.python.lib import Python
+from parsers.evaluator.python.numpy_lib import is_array
 
 
 def _items(record: Record) -> list[Value] | None:

@@ -39,9 +39,9 @@ from parsers.evaluator import (
     Unknown,
     Value,
     arg,
-    numpy_lib,
 )
-from parsers.evaluator.python_lib import resolve_python_import
+from parsers.evaluator.python import numpy_lib
+from parsers.evaluator.python.lib import resolve_python_import
 from parsers.helper_calls import read_helper_call
 from spatialbabel import class_from_words
 from spatialbabel.palette import linear_to_srgb

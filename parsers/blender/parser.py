@@ -5,7 +5,7 @@ from __future__ import annotations
 from parsers.blender.dialect import BlenderPython
 from parsers.blender.engine import BlenderEngine
 from parsers.evaluated import EvaluatedLanguage
-from parsers.evaluator.python_front import lower_python
+from parsers.evaluator.python.front import lower_python
 
 LANGUAGE = "blender"
 

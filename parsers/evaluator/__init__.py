@@ -12,17 +12,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from parsers.collector import collector_paused
-from parsers.evaluator import ir
-from parsers.evaluator.arguments import Args, Kwargs, arg
-from parsers.evaluator.context import CallContext, Reporter
-from parsers.evaluator.control_flow import ThrowSignal
-from parsers.evaluator.dialect import Dialect
-from parsers.evaluator.engine import Engine, HelperCall, Kind
-from parsers.evaluator.interpreter import Interpreter
-from parsers.evaluator.limits import Budget, BudgetExceeded, Limits
-from parsers.evaluator.treesitter import ParseTimeout, SourceTree, error_count
-from parsers.evaluator.treesitter import parse as parse_tree
-from parsers.evaluator.values import (
+from parsers.evaluator.core import ir
+from parsers.evaluator.core.arguments import Args, Kwargs, arg
+from parsers.evaluator.core.context import CallContext, Reporter
+from parsers.evaluator.core.control_flow import ThrowSignal
+from parsers.evaluator.core.dialect import Dialect
+from parsers.evaluator.core.engine import Engine, HelperCall, Kind
+from parsers.evaluator.core.interpreter import Interpreter
+from parsers.evaluator.core.limits import Budget, BudgetExceeded, Limits
+from parsers.evaluator.core.treesitter import ParseTimeout, SourceTree, error_count
+from parsers.evaluator.core.treesitter import parse as parse_tree
+from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
     Builtin,

@@ -2,7 +2,8 @@
 
 ``read_geometry(type, parameters)`` gives the class and the affine taking the canonical unit
 primitive onto the geometry three builds (in the geometry's own frame), with a remark for
-everything that is approximated or left out. The parser uses it on the arguments it read,
+everything that is approximated or left out; each type has its reader, registered in
+``_READERS`` by ``@_reads``. The parser uses it on the arguments it read,
 and the parity test on the ``geometry.parameters`` three itself reports, so both read a
 geometry the same way; the test then checks the reading against three's real vertices.
 
@@ -15,7 +16,7 @@ torus turned 90° about X. ``CylinderGeometry`` with radiusTop 0 is a cone.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -162,213 +163,238 @@ def _is(value: float | bool, default: float) -> bool:
     return abs(float(value) - default) < _EPS
 
 
+@dataclass
+class _Geometry:
+    """One geometry as a reader sees it: its parameters (three's defaults filled in) and the
+    remarks its reading makes, in the order made."""
+
+    type_name: str
+    parameters: dict[str, float | bool]
+    defaults: dict[str, float | bool]
+    remarks: list[tuple[Severity, str, str]] = field(default_factory=list)
+
+    def num(self, name: str) -> float:
+        return float(self.parameters[name])
+
+    def note(self, severity: Severity, code: str, message: str) -> None:
+        self.remarks.append((severity, code, message))
+
+    def segments_note(self, name: str, label: str) -> None:
+        if not _is(self.parameters[name], float(self.defaults[name])):
+            self.note(
+                "info",
+                "threejs.segments",
+                f"{self.type_name} with {_segments(self.num(name))} {label} (three's default {int(self.defaults[name])}): its faceted surface is read as the ideal shape",
+            )
+
+    def arc_note(self, name: str, full: float) -> None:
+        if abs(self.num(name)) < full - 1e-6:
+            self.note(
+                "warning",
+                "threejs.partial_shape",
+                f"{self.type_name} with {name} {self.num(name):.4g} is an open sector; read as the whole shape",
+            )
+
+    def reading(self, class_name: str | None, unit_to_local: Matrix) -> GeometryReading:
+        return GeometryReading(class_name, unit_to_local, tuple(self.remarks))
+
+
+#: geometry type -> its reader; a type without one is kept as class 'unknown'.
+_READERS: Final[dict[str, Callable[[_Geometry], GeometryReading]]] = {}
+
+
+def _reads(
+    *type_names: str,
+) -> Callable[[Callable[[_Geometry], GeometryReading]], Callable[[_Geometry], GeometryReading]]:
+    def register(
+        reader: Callable[[_Geometry], GeometryReading],
+    ) -> Callable[[_Geometry], GeometryReading]:
+        for type_name in type_names:
+            _READERS[type_name] = reader
+        return reader
+
+    return register
+
+
 def read_geometry(type_name: str, parameters: Mapping[str, float | bool]) -> GeometryReading:
     """The canonical reading of a three.js geometry (``parameters`` as three stores them)."""
-    remarks: list[tuple[Severity, str, str]] = []
     defaults = dict(GEOMETRY_PARAMETERS.get(type_name, ()))
-    p = {**defaults, **{k: v for k, v in parameters.items() if k in defaults}}
+    given = {k: v for k, v in parameters.items() if k in defaults}
+    geometry = _Geometry(type_name, {**defaults, **given}, defaults)
+    return _READERS.get(type_name, _unknown)(geometry)
 
-    def num(name: str) -> float:
-        return float(p[name])
 
-    def segments_note(name: str, label: str) -> None:
-        if not _is(p[name], float(defaults[name])):
-            remarks.append(
-                (
-                    "info",
-                    "threejs.segments",
-                    f"{type_name} with {_segments(num(name))} {label} (three's default {int(defaults[name])}): its faceted surface is read as the ideal shape",
-                )
-            )
+@_reads("BoxGeometry")
+def _box(g: _Geometry) -> GeometryReading:
+    return g.reading("cube", _scale(g.num("width"), g.num("height"), g.num("depth")))
 
-    def arc_note(name: str, full: float) -> None:
-        if abs(num(name)) < full - 1e-6:
-            remarks.append(
-                (
-                    "warning",
-                    "threejs.partial_shape",
-                    f"{type_name} with {name} {num(name):.4g} is an open sector; read as the whole shape",
-                )
-            )
 
-    if type_name == "BoxGeometry":
-        return GeometryReading(
-            "cube", _scale(num("width"), num("height"), num("depth")), tuple(remarks)
-        )
-    if type_name == "SphereGeometry":
-        segments_note("widthSegments", "width segments")
-        segments_note("heightSegments", "height segments")
-        arc_note("phiLength", _FULL_TURN)
-        if not _is(p["thetaStart"], 0.0) or abs(num("thetaLength")) < math.pi - 1e-6:
-            remarks.append(
-                (
-                    "warning",
-                    "threejs.partial_shape",
-                    f"{type_name} with thetaStart {num('thetaStart'):.4g}, thetaLength {num('thetaLength'):.4g} is part of a sphere; read as the whole sphere",
-                )
-            )
-        d = 2 * num("radius")
-        return GeometryReading("sphere", _scale(d, d, d), tuple(remarks))
-    if type_name in ("CylinderGeometry", "ConeGeometry"):
-        if type_name == "ConeGeometry":
-            top, bottom = 0.0, num("radius")
-        else:
-            top, bottom = num("radiusTop"), num("radiusBottom")
-        height = num("height")
-        radial = _segments(num("radialSegments"))
-        arc_note("thetaLength", _FULL_TURN)
-        if p["openEnded"]:
-            remarks.append(
-                ("info", "threejs.open_ended", f"{type_name} is open-ended; read as a solid")
-            )
-        inverted = _rotation("X", 180.0)
-        # Only a whole turn makes its radial segments a regular polygon: an open sector's
-        # corners lie on the circle, outside the square they would make.
-        whole = abs(abs(num("thetaLength")) - _FULL_TURN) < 1e-6
-        if radial == 4 and whole and (top == 0 or bottom == 0 or abs(top - bottom) < _EPS):
-            # Four segments: three puts the first corner at thetaStart from +Z towards +X
-            # (x = r sin θ, z = r cos θ), so a square turned 45° + thetaStart about Y, read
-            # modulo the square's quarter-turn symmetry: thetaStart = π/4 gives the canonical
-            # pyramid with its base edges along the axes.
-            radius = max(top, bottom)
-            side = radius * math.sqrt(2)
-            turn = math.remainder(45.0 + math.degrees(num("thetaStart")), 90.0)
-            turned = _rotation("Y", turn) @ _scale(side, height, side)
-            how = f"turned {turn:.4g}°" if abs(turn) > 1e-9 else "with its edges along the axes"
-            if abs(top - bottom) < _EPS:
-                remarks.append(
-                    (
-                        "info",
-                        "threejs.square_prism",
-                        f"{type_name} with 4 radial segments is a square prism: read as a cube {how}",
-                    )
-                )
-                return GeometryReading("cube", turned, tuple(remarks))
-            remarks.append(
-                (
-                    "info",
-                    "threejs.pyramid",
-                    f"{type_name} with 4 radial segments is a square pyramid {how}",
-                )
-            )
-            return GeometryReading(
-                "pyramid", turned if top == 0 else inverted @ turned, tuple(remarks)
-            )
-        if radial == 3 and whole and (top == 0 or bottom == 0):
-            radius = max(top, bottom)
-            remarks.append(
-                (
-                    "warning",
-                    "threejs.segments",
-                    f"{type_name} with 3 radial segments (a triangular pyramid) read as a square pyramid around it",
-                )
-            )
-            box = _scale(2 * radius, height, 2 * radius)
-            return GeometryReading("pyramid", box if top == 0 else inverted @ box, tuple(remarks))
-        segments_note("radialSegments", "radial segments")
-        if abs(top - bottom) < _EPS:
-            return GeometryReading("cylinder", _scale(2 * top, height, 2 * top), tuple(remarks))
-        if top == 0:
-            return GeometryReading("cone", _scale(2 * bottom, height, 2 * bottom), tuple(remarks))
-        if bottom == 0:
-            return GeometryReading(
-                "cone", inverted @ _scale(2 * top, height, 2 * top), tuple(remarks)
-            )
-        radius = max(top, bottom)
-        remarks.append(
-            (
-                "warning",
-                "threejs.frustum",
-                f"{type_name} with radii {top:g} and {bottom:g} is a truncated cone; read as a cylinder of radius {radius:g}",
-            )
-        )
-        return GeometryReading("cylinder", _scale(2 * radius, height, 2 * radius), tuple(remarks))
-    if type_name == "TorusGeometry":
-        segments_note("radialSegments", "radial segments")
-        segments_note("tubularSegments", "tubular segments")
-        arc_note("arc", _FULL_TURN)
-        arc_note("thetaLength", _FULL_TURN)
-        major, tube = num("radius"), num("tube")
-        if major > 0 and abs(tube / major - TORUS_MINOR_RADIUS / TORUS_MAJOR_RADIUS) > 0.01:
-            # The canonical torus has one shape (tube = radius / 3): other tori keep their
-            # outer extent and thickness, but tilted their bounding box differs slightly.
-            remarks.append(
-                (
-                    "info",
-                    "threejs.torus_proportions",
-                    f"TorusGeometry with tube/radius {tube / major:.3g} (the canonical torus has 1/3): read at its outer extent and thickness",
-                )
-            )
-        outer = 2 * (major + tube)
-        # Three's torus stands in the XY plane; the canonical one lies in XZ.
-        return GeometryReading(
-            "torus", _rotation("X", 90.0) @ _scale(outer, 8 * tube, outer), tuple(remarks)
-        )
-    if type_name == "CapsuleGeometry":
-        radius = num("radius")
-        remarks.append(
-            (
-                "warning",
-                "threejs.approximated",
-                "CapsuleGeometry read as a cylinder with the capsule's extent",
-            )
-        )
-        return GeometryReading(
-            "cylinder", _scale(2 * radius, num("height") + 2 * radius, 2 * radius), tuple(remarks)
-        )
-    if type_name in ("IcosahedronGeometry", "OctahedronGeometry", "DodecahedronGeometry"):
-        d = 2 * num("radius")
-        remarks.append(
-            (
-                "warning",
-                "threejs.approximated",
-                f"{type_name} (detail {_segments(num('detail'))}) read as a sphere of the same radius",
-            )
-        )
-        return GeometryReading("sphere", _scale(d, d, d), tuple(remarks))
-    if type_name == "TetrahedronGeometry":
-        side = 2 * num("radius") / math.sqrt(3)
-        remarks.append(
-            (
-                "warning",
-                "threejs.approximated",
-                "TetrahedronGeometry read as a pyramid of the same extent",
-            )
-        )
-        return GeometryReading("pyramid", _scale(side, side, side), tuple(remarks))
-    if type_name == "PlaneGeometry":
-        remarks.append(
-            (
-                "info",
-                "threejs.ground_plane",
-                "PlaneGeometry is a ground or backdrop, not an object; left out",
-            )
-        )
-        return GeometryReading(None, _scale(num("width"), num("height"), 0.0), tuple(remarks))
-    if type_name in _FLAT:
-        remarks.append(
-            (
-                "warning",
-                "threejs.flat_shape",
-                f"{type_name} is flat, none of the six primitives; left out",
-            )
-        )
-        return GeometryReading(None, np.eye(4), tuple(remarks))
-    if type_name == "TorusKnotGeometry":
-        extent = 2 * (num("radius") + num("tube"))
-        remarks.append(
-            (
-                "warning",
-                "threejs.unknown_geometry",
-                "TorusKnotGeometry is none of the six primitives; kept as class 'unknown'",
-            )
-        )
-        return GeometryReading(UNKNOWN_CLASS, _scale(extent, extent, extent), tuple(remarks))
-    remarks.append(
-        (
+@_reads("SphereGeometry")
+def _sphere(g: _Geometry) -> GeometryReading:
+    g.segments_note("widthSegments", "width segments")
+    g.segments_note("heightSegments", "height segments")
+    g.arc_note("phiLength", _FULL_TURN)
+    if not _is(g.parameters["thetaStart"], 0.0) or abs(g.num("thetaLength")) < math.pi - 1e-6:
+        g.note(
             "warning",
-            "threejs.unknown_geometry",
-            f"{type_name} is none of the six primitives; kept as class 'unknown' with a unit size",
+            "threejs.partial_shape",
+            f"{g.type_name} with thetaStart {g.num('thetaStart'):.4g}, thetaLength {g.num('thetaLength'):.4g} is part of a sphere; read as the whole sphere",
         )
+    d = 2 * g.num("radius")
+    return g.reading("sphere", _scale(d, d, d))
+
+
+@_reads("CylinderGeometry", "ConeGeometry")
+def _cylinder_or_cone(g: _Geometry) -> GeometryReading:
+    if g.type_name == "ConeGeometry":
+        top, bottom = 0.0, g.num("radius")
+    else:
+        top, bottom = g.num("radiusTop"), g.num("radiusBottom")
+    height = g.num("height")
+    radial = _segments(g.num("radialSegments"))
+    g.arc_note("thetaLength", _FULL_TURN)
+    if g.parameters["openEnded"]:
+        g.note("info", "threejs.open_ended", f"{g.type_name} is open-ended; read as a solid")
+    inverted = _rotation("X", 180.0)
+    # Only a whole turn makes its radial segments a regular polygon: an open sector's
+    # corners lie on the circle, outside the square they would make.
+    whole = abs(abs(g.num("thetaLength")) - _FULL_TURN) < 1e-6
+    if radial == 4 and whole and (top == 0 or bottom == 0 or abs(top - bottom) < _EPS):
+        # Four segments: three puts the first corner at thetaStart from +Z towards +X
+        # (x = r sin θ, z = r cos θ), so a square turned 45° + thetaStart about Y, read
+        # modulo the square's quarter-turn symmetry: thetaStart = π/4 gives the canonical
+        # pyramid with its base edges along the axes.
+        radius = max(top, bottom)
+        side = radius * math.sqrt(2)
+        turn = math.remainder(45.0 + math.degrees(g.num("thetaStart")), 90.0)
+        turned = _rotation("Y", turn) @ _scale(side, height, side)
+        how = f"turned {turn:.4g}°" if abs(turn) > 1e-9 else "with its edges along the axes"
+        if abs(top - bottom) < _EPS:
+            g.note(
+                "info",
+                "threejs.square_prism",
+                f"{g.type_name} with 4 radial segments is a square prism: read as a cube {how}",
+            )
+            return g.reading("cube", turned)
+        g.note(
+            "info",
+            "threejs.pyramid",
+            f"{g.type_name} with 4 radial segments is a square pyramid {how}",
+        )
+        return g.reading("pyramid", turned if top == 0 else inverted @ turned)
+    if radial == 3 and whole and (top == 0 or bottom == 0):
+        radius = max(top, bottom)
+        g.note(
+            "warning",
+            "threejs.segments",
+            f"{g.type_name} with 3 radial segments (a triangular pyramid) read as a square pyramid around it",
+        )
+        box = _scale(2 * radius, height, 2 * radius)
+        return g.reading("pyramid", box if top == 0 else inverted @ box)
+    g.segments_note("radialSegments", "radial segments")
+    if abs(top - bottom) < _EPS:
+        return g.reading("cylinder", _scale(2 * top, height, 2 * top))
+    if top == 0:
+        return g.reading("cone", _scale(2 * bottom, height, 2 * bottom))
+    if bottom == 0:
+        return g.reading("cone", inverted @ _scale(2 * top, height, 2 * top))
+    radius = max(top, bottom)
+    g.note(
+        "warning",
+        "threejs.frustum",
+        f"{g.type_name} with radii {top:g} and {bottom:g} is a truncated cone; read as a cylinder of radius {radius:g}",
     )
-    return GeometryReading(UNKNOWN_CLASS, np.eye(4), tuple(remarks))
+    return g.reading("cylinder", _scale(2 * radius, height, 2 * radius))
+
+
+@_reads("TorusGeometry")
+def _torus(g: _Geometry) -> GeometryReading:
+    g.segments_note("radialSegments", "radial segments")
+    g.segments_note("tubularSegments", "tubular segments")
+    g.arc_note("arc", _FULL_TURN)
+    g.arc_note("thetaLength", _FULL_TURN)
+    major, tube = g.num("radius"), g.num("tube")
+    if major > 0 and abs(tube / major - TORUS_MINOR_RADIUS / TORUS_MAJOR_RADIUS) > 0.01:
+        # The canonical torus has one shape (tube = radius / 3): other tori keep their
+        # outer extent and thickness, but tilted their bounding box differs slightly.
+        g.note(
+            "info",
+            "threejs.torus_proportions",
+            f"TorusGeometry with tube/radius {tube / major:.3g} (the canonical torus has 1/3): read at its outer extent and thickness",
+        )
+    outer = 2 * (major + tube)
+    # Three's torus stands in the XY plane; the canonical one lies in XZ.
+    return g.reading("torus", _rotation("X", 90.0) @ _scale(outer, 8 * tube, outer))
+
+
+@_reads("CapsuleGeometry")
+def _capsule(g: _Geometry) -> GeometryReading:
+    radius = g.num("radius")
+    g.note(
+        "warning",
+        "threejs.approximated",
+        "CapsuleGeometry read as a cylinder with the capsule's extent",
+    )
+    return g.reading("cylinder", _scale(2 * radius, g.num("height") + 2 * radius, 2 * radius))
+
+
+@_reads("IcosahedronGeometry", "OctahedronGeometry", "DodecahedronGeometry")
+def _round_polyhedron(g: _Geometry) -> GeometryReading:
+    d = 2 * g.num("radius")
+    g.note(
+        "warning",
+        "threejs.approximated",
+        f"{g.type_name} (detail {_segments(g.num('detail'))}) read as a sphere of the same radius",
+    )
+    return g.reading("sphere", _scale(d, d, d))
+
+
+@_reads("TetrahedronGeometry")
+def _tetrahedron(g: _Geometry) -> GeometryReading:
+    side = 2 * g.num("radius") / math.sqrt(3)
+    g.note(
+        "warning",
+        "threejs.approximated",
+        "TetrahedronGeometry read as a pyramid of the same extent",
+    )
+    return g.reading("pyramid", _scale(side, side, side))
+
+
+@_reads("PlaneGeometry")
+def _plane(g: _Geometry) -> GeometryReading:
+    g.note(
+        "info",
+        "threejs.ground_plane",
+        "PlaneGeometry is a ground or backdrop, not an object; left out",
+    )
+    return g.reading(None, _scale(g.num("width"), g.num("height"), 0.0))
+
+
+@_reads(*sorted(_FLAT))
+def _flat(g: _Geometry) -> GeometryReading:
+    g.note(
+        "warning",
+        "threejs.flat_shape",
+        f"{g.type_name} is flat, none of the six primitives; left out",
+    )
+    return g.reading(None, np.eye(4))
+
+
+@_reads("TorusKnotGeometry")
+def _torus_knot(g: _Geometry) -> GeometryReading:
+    extent = 2 * (g.num("radius") + g.num("tube"))
+    g.note(
+        "warning",
+        "threejs.unknown_geometry",
+        "TorusKnotGeometry is none of the six primitives; kept as class 'unknown'",
+    )
+    return g.reading(UNKNOWN_CLASS, _scale(extent, extent, extent))
+
+
+def _unknown(g: _Geometry) -> GeometryReading:
+    g.note(
+        "warning",
+        "threejs.unknown_geometry",
+        f"{g.type_name} is none of the six primitives; kept as class 'unknown' with a unit size",
+    )
+    return g.reading(UNKNOWN_CLASS, np.eye(4))

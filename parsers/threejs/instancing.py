@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Record, Value, arg
-from parsers.evaluator.engine import MethodImpl
+from parsers.evaluator.core.engine import MethodImpl
 from parsers.threejs.records import ThreeRecords, returns_undefined
 from spatialbabel.frames import Matrix
 

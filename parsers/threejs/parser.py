@@ -5,10 +5,10 @@ from __future__ import annotations
 from parsers.collector import collector_paused
 from parsers.evaluated import EvaluatedLanguage
 from parsers.evaluator import Limits, Reporter, SourceTree, ir
-from parsers.evaluator.javascript_front import lower_javascript
-from parsers.evaluator.javascript_lib import JavaScript
-from parsers.evaluator.limits import Budget
-from parsers.evaluator.typescript_front import lower_typescript
+from parsers.evaluator.core.limits import Budget
+from parsers.evaluator.javascript.front import lower_javascript
+from parsers.evaluator.javascript.lib import JavaScript
+from parsers.evaluator.javascript.typescript_front import lower_typescript
 from parsers.result import Diagnostics, ParseResult
 from parsers.threejs.engine import ThreeEngine
 from parsers.threejs.html import looks_like_html, page_scripts

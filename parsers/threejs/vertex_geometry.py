@@ -33,7 +33,7 @@ from parsers.evaluator import (
     Value,
     arg,
 )
-from parsers.evaluator.values import is_number
+from parsers.evaluator.core.values import is_number
 from parsers.threejs.records import GeometryState, ThreeRecords, returns_undefined
 
 #: three's attribute classes (``Float32BufferAttribute`` and the other typed ones).

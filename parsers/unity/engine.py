@@ -41,8 +41,8 @@ from parsers.evaluator import (
     Value,
     arg,
 )
-from parsers.evaluator.csharp_lib import PYTHON_MATH_NAMES
-from parsers.evaluator.generators import Generator
+from parsers.evaluator.core.generators import Generator
+from parsers.evaluator.csharp.lib import PYTHON_MATH_NAMES
 from parsers.unity import structs
 from parsers.unity.game_objects import PRIMITIVES, GameObjectState, MissingMember
 from parsers.unity.meshes import MeshState

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from parsers.evaluator import Args, CallContext, Kwargs, Record, Unknown, Value, arg
-from parsers.evaluator.values import type_name
+from parsers.evaluator.core.values import type_name
 from parsers.shape_words import frame_words
 from parsers.unity import structs
 from parsers.unity.transforms import UnityTransforms

@@ -13,10 +13,10 @@ import time
 
 from parsers.evaluated import EvaluatedLanguage
 from parsers.evaluator import Limits, ParseTimeout, Reporter, SourceTree, ir, parse_tree
-from parsers.evaluator.csharp_front import ClassInfo, CSharpFrontEnd
-from parsers.evaluator.csharp_lib import CSharp
-from parsers.evaluator.limits import Budget
-from parsers.evaluator.repair import close_cut_off
+from parsers.evaluator.core.limits import Budget
+from parsers.evaluator.core.repair import close_cut_off
+from parsers.evaluator.csharp.front import ClassInfo, CSharpFrontEnd
+from parsers.evaluator.csharp.lib import CSharp
 from parsers.result import Diagnostics
 from parsers.unity.engine import UnityEngine
 from parsers.unity.structs import struct_operators

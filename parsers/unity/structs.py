@@ -33,7 +33,7 @@ from parsers.evaluator import (
     arg,
     is_number,
 )
-from parsers.evaluator.csharp_lib import set_out
+from parsers.evaluator.csharp.lib import set_out
 from parsers.unity import matrices
 from spatialbabel.colors import ENGINE_COLOR_CONSTANTS, color_from_text
 from spatialbabel.frames import (

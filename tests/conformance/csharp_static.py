@@ -25,10 +25,10 @@ from parsers.evaluator import (
     evaluate,
     ir,
 )
-from parsers.evaluator.csharp_front import CSharpFrontEnd
-from parsers.evaluator.csharp_lib import CSharp
-from parsers.evaluator.csharp_text import composite_format
-from parsers.evaluator.limits import Budget
+from parsers.evaluator.core.limits import Budget
+from parsers.evaluator.csharp.front import CSharpFrontEnd
+from parsers.evaluator.csharp.lib import CSharp
+from parsers.evaluator.csharp.text import composite_format
 from parsers.result import Diagnostics
 from tests.conformance.harness import Printed, Transcript
 

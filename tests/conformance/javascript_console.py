@@ -18,7 +18,7 @@ import math
 import re
 
 from parsers.evaluator import UNDEFINED, Builtin, CallContext, Record, Unknown, Value, is_number
-from parsers.evaluator.javascript_lib import js_number_text
+from parsers.evaluator.javascript.lib import js_number_text
 from tests.conformance.harness import Printed, Transcript
 
 _IDENTIFIER = re.compile(r"^[a-zA-Z_][a-zA-Z_0-9]*$")

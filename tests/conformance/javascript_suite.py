@@ -32,10 +32,10 @@ from parsers.evaluator import (
     evaluate,
     ir,
 )
-from parsers.evaluator.javascript_front import lower_javascript
-from parsers.evaluator.javascript_lib import JavaScript
-from parsers.evaluator.limits import Budget
-from parsers.evaluator.typescript_front import lower_typescript
+from parsers.evaluator.core.limits import Budget
+from parsers.evaluator.javascript.front import lower_javascript
+from parsers.evaluator.javascript.lib import JavaScript
+from parsers.evaluator.javascript.typescript_front import lower_typescript
 from parsers.result import Diagnostics
 from tests.conformance.harness import Printed, Transcript, Verdict, judge, programs
 from tests.conformance.javascript_console import console_log

@@ -29,10 +29,10 @@ from parsers.evaluator import (
     Value,
     evaluate,
 )
-from parsers.evaluator.arguments import Args, Kwargs
-from parsers.evaluator.numpy_lib import numpy_module, register
-from parsers.evaluator.python_front import lower_python
-from parsers.evaluator.python_lib import Python, resolve_python_import
+from parsers.evaluator.core.arguments import Args, Kwargs
+from parsers.evaluator.python.front import lower_python
+from parsers.evaluator.python.lib import Python, resolve_python_import
+from parsers.evaluator.python.numpy_lib import numpy_module, register
 from parsers.result import Diagnostics
 from tests.conformance.harness import Printed, Transcript, output_lines
 

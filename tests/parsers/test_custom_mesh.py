@@ -1,7 +1,7 @@
 """The one reading of vertices every parser shares (``parsers.custom_mesh``): each primitive an
 engine generates reads back as that primitive, in any orientation and with its vertices
 repeated; affine images keep a primitive; what is no primitive reads as nothing. Held against
-open3d's factory vertices (``open3d_lang.shapes`` generates them as open3d does; a test there
+open3d's factory vertices (``parsers.open3d.shapes`` generates them as open3d does; a test there
 compares them with open3d's own) and, with node, three's real vertices."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from audit.three_engine import engine_scene, ensure_three, node_available, run_three, vertex_checks
 from parsers import parse
 from parsers.custom_mesh import affine_image, shape_from_vertices
-from parsers.open3d_lang import shapes
+from parsers.open3d import shapes
 from parsers.shape_words import class_of_word, tokens
 from spatialbabel.frames import axis_angle_to_matrix
 from spatialbabel.geometry import primitive_aabb

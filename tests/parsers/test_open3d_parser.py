@@ -12,8 +12,8 @@ import pytest
 
 from audit.engine_scenes import EngineRun, expected_scene, reply_code, run_engine
 from parsers import parse, write
-from parsers.open3d_lang import shapes
-from parsers.open3d_lang.engine import ROTATION_ORDERS, rotation_matrix
+from parsers.open3d import shapes
+from parsers.open3d.engine import ROTATION_ORDERS, rotation_matrix
 from spatialbabel import SceneObject
 from spatialbabel.frames import axis_rotation
 from tests.engines.fixture_runs import compare_scenes, fixture_cases
