@@ -8,7 +8,7 @@ match_centres``: scipy's Hungarian solver on the objects' centres). They agree w
 - their centres lie within ``position`` x the scene's extent (the diagonal of the engine
   scene's box, ``scoring.boxes.scene_extent``, the same extent position errors are scored
   against), and at least ``floor`` apart is always tolerated;
-- their exact shapes' world boxes (``spatialbabel.geometry.world_aabb``: size and rotation
+- their exact shapes' world boxes (``spatialbabel.geometry.bounds.world_aabb``: size and rotation
   together, so that a cube turned by 90° is the same cube) have extents within ``size`` x the
   object's largest extent (at least ``floor``).
 
@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 from scoring.boxes import scene_extent
 from scoring.matching import match_centres
 from spatialbabel import Scene, SceneObject
-from spatialbabel.geometry import world_aabb
+from spatialbabel.geometry.bounds import world_aabb
 
 #: At most this many differences are named in a diff line.
 SHOWN: Final = 3
@@ -44,7 +44,7 @@ class Criterion:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class AgreementVerdict:
     agrees: bool
     #: The differences, as one line ('' when they agree and no colour differs).
     diff: str
@@ -59,7 +59,7 @@ def _extents(obj: SceneObject) -> NDArray[np.float64]:
     return np.asarray(hi - lo, dtype=float)
 
 
-def compare(parsed: Scene, engine: Scene, criterion: Criterion = Criterion()) -> Verdict:
+def compare(parsed: Scene, engine: Scene, criterion: Criterion = Criterion()) -> AgreementVerdict:
     """The verdict on ``parsed`` (the static parse) against ``engine`` (what the engine built)."""
     problems: list[str] = []
     notes: list[str] = []
@@ -105,4 +105,4 @@ def compare(parsed: Scene, engine: Scene, criterion: Criterion = Criterion()) ->
         shown = [f"(agrees; {n})" for n in notes[:1]]
     elif notes:
         shown.append(f"({notes[0]})")
-    return Verdict(not problems, "; ".join(shown))
+    return AgreementVerdict(not problems, "; ".join(shown))

@@ -31,7 +31,7 @@ from parsers.custom_mesh import shape_from_vertices
 from parsers.extract import extract_code
 from parsers.result import Diagnostics
 from spatialbabel import Scene
-from spatialbabel.geometry import primitive_aabb
+from spatialbabel.geometry.bounds import primitive_aabb
 from spatialbabel.palette import RGB, linear_to_srgb
 
 Array = NDArray[np.float64]

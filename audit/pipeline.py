@@ -56,14 +56,14 @@ _MEMORY_SIGNS: Final = (
 
 
 @dataclass(frozen=True)
-class Reply:
+class PredictionLine:
     """A predictions line to audit."""
 
     line: int | None
     output: ModelOutput
 
 
-def read_replies(path: Path) -> list[Reply]:
+def read_replies(path: Path) -> list[PredictionLine]:
     """The well-formed lines of a predictions file (the scorer reports the others)."""
     replies = []
     for item in read_jsonl(path):
@@ -74,7 +74,7 @@ def read_replies(path: Path) -> list[Reply]:
         except ValueError:
             continue
         if output.language in LANGUAGES:
-            replies.append(Reply(item.line, output))
+            replies.append(PredictionLine(item.line, output))
     return replies
 
 
@@ -84,10 +84,12 @@ def _cell_seed(seed: int, model: str, language: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def draw(replies: Sequence[Reply], per_cell: int, seed: int) -> dict[tuple[str, str], list[Reply]]:
+def draw(
+    replies: Sequence[PredictionLine], per_cell: int, seed: int
+) -> dict[tuple[str, str], list[PredictionLine]]:
     """``per_cell`` replies of each (model, language), drawn without replacement (all of them
     when the cell has fewer), in input order."""
-    cells: dict[tuple[str, str], list[Reply]] = defaultdict(list)
+    cells: dict[tuple[str, str], list[PredictionLine]] = defaultdict(list)
     for reply in replies:
         cells[(reply.output.model, reply.output.language)].append(reply)
     drawn = {}
@@ -148,7 +150,7 @@ def _audit_reply(
     engine: Engine,
     session_name: str,
     outcome: RunOutcome,
-    reply: Reply,
+    reply: PredictionLine,
     limits: Limits,
     criterion: Criterion,
     domain: Domain,
@@ -194,7 +196,7 @@ def _audit_reply(
 
 
 def audit_replies(
-    replies: Sequence[Reply],
+    replies: Sequence[PredictionLine],
     *,
     predictions: str,
     per_cell: int,
@@ -215,7 +217,7 @@ def audit_replies(
     totals: dict[tuple[str, str], int] = defaultdict(int)
     for reply in replies:
         totals[(reply.output.model, reply.output.language)] += 1
-    by_language: dict[str, list[Reply]] = defaultdict(list)
+    by_language: dict[str, list[PredictionLine]] = defaultdict(list)
     for (_, language), chosen in drawn.items():
         by_language[language].extend(chosen)
     audited: list[AuditedReply] = []
@@ -280,7 +282,7 @@ def audit_replies(
 
 
 def _cells(
-    drawn: dict[tuple[str, str], list[Reply]],
+    drawn: dict[tuple[str, str], list[PredictionLine]],
     totals: dict[tuple[str, str], int],
     audited: Sequence[AuditedReply],
     skipped: dict[str, tuple[str, str]],
@@ -370,7 +372,7 @@ def run_audit(
     replies = (
         read_replies(source)
         if isinstance(source, Path)
-        else [Reply(line, output) for line, output in source]
+        else [PredictionLine(line, output) for line, output in source]
     )
     report = audit_replies(
         replies,

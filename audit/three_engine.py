@@ -33,7 +33,7 @@ from parsers.extract import extract_code
 from parsers.result import Diagnostics
 from parsers.threejs.geometries import read_geometry
 from spatialbabel import Scene
-from spatialbabel.geometry import primitive_aabb
+from spatialbabel.geometry.bounds import primitive_aabb
 from spatialbabel.palette import linear_to_srgb
 
 #: The source checkout the package runs from (package.json and node_modules beside it), if any.

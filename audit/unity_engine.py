@@ -54,7 +54,7 @@ from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.result import Diagnostics
 from parsers.unity.naming import decide_class
 from spatialbabel import Scene
-from spatialbabel.geometry import primitive_aabb
+from spatialbabel.geometry.bounds import primitive_aabb
 
 Array = NDArray[np.float64]
 

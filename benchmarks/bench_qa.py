@@ -4,7 +4,7 @@ Scenes are the generator's tier mix (``synth.layout.sample_layout`` with the fro
 no Blender). Printed, each next to a baseline measured in the same run:
 
 - questions: scenes per second for ``generate_scene_questions``, against measuring every
-  object's view facts once (``spatialbabel.relations.measure``), the floor any question needs;
+  object's view facts once (``spatialbabel.geometry.relations.measure``), the floor any question needs;
 - grading: replies per second for ``suites.qa.grading.grade`` on Code-CoT-sized replies (a
   JSON scene in a fenced block, a scratchpad and a final line), against flattening the same
   replies to their answer text alone (``suites.qa.reading.answer_text``);
@@ -24,8 +24,8 @@ import numpy as np
 
 from parsers import parse, write
 from spatialbabel import Scene
+from spatialbabel.geometry.relations import measure
 from spatialbabel.qa import Question
-from spatialbabel.relations import measure
 from suites.qa.codecot import reconstruct_answer
 from suites.qa.grading import grade
 from suites.qa.reading import answer_text

@@ -38,8 +38,8 @@ sys.path.insert(0, str(REPO))
 from s3ft.demo_replies import FAILURE_KINDS, batch_line, mock_base_reply  # noqa: E402
 from s3ft.tasks import image_box  # noqa: E402
 from spatialbabel import PALETTE, Scene  # noqa: E402
-from spatialbabel.batch import reconstruct_id  # noqa: E402
 from spatialbabel.files import write_json, write_jsonl  # noqa: E402
+from spatialbabel.run.batch import reconstruct_id  # noqa: E402
 from synth.cameras import scene_cameras  # noqa: E402
 from synth.layout import sample_layout  # noqa: E402
 from synth.tiers import TIERS  # noqa: E402
@@ -61,7 +61,7 @@ PARSE_ONLY = """
 import sys
 from pathlib import Path
 from parsers import parse
-from spatialbabel.batch import read_batch_output
+from spatialbabel.run.batch import read_batch_output
 for line in read_batch_output(Path(sys.argv[1])):
     parse(line.reply.text, "threejs")
 """

@@ -39,8 +39,8 @@ from bench_score import build_replies, random_scene
 
 from scoring import NumberedOutput, ReplyScore, score_output, score_outputs
 from spatialbabel import Scene
-from spatialbabel.executor import Executor, UnitLoop
-from spatialbabel.local_pool import LocalExecutor
+from spatialbabel.run.executor import Executor, UnitLoop
+from spatialbabel.run.local_pool import LocalExecutor
 from synth.config import SceneParameters
 from synth.split import split_set
 from synth.unit import describe_scene
@@ -218,7 +218,7 @@ def main() -> None:
     args = parser.parse_args()
     import ray
 
-    from spatialbabel.ray_cluster import RayExecutor
+    from spatialbabel.run.ray_cluster import RayExecutor
 
     print(
         f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start; "

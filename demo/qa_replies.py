@@ -33,11 +33,11 @@ from typing import Any, Final
 import numpy as np
 
 from demo.replies import _FENCES, MOCK_MODELS, MockModel, _bend
-from spatialbabel.batch import QA, parse_request_id
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import read_jsonl, split_paths, write_jsonl
+from spatialbabel.geometry.relations import OPPOSITE, Relation
 from spatialbabel.qa import ProgramError, Question, parse_mode, run_program
-from spatialbabel.relations import OPPOSITE, Relation
+from spatialbabel.run.batch import QA, parse_request_id
 from spatialbabel.scene import Scene
 
 #: Extra position noise (scene units) when a model answers without working through the scene.

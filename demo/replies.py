@@ -26,8 +26,8 @@ from typing import Final
 import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
-from spatialbabel.batch import reconstruct_id
 from spatialbabel.files import write_jsonl
+from spatialbabel.run.batch import reconstruct_id
 from spatialbabel.split import Split
 
 #: Fence tag and wording each language's replies use.

@@ -32,7 +32,7 @@ DEFAULT_MODEL: Final = "harness"
 
 
 @dataclass(frozen=True)
-class Reply:
+class HarnessReply:
     """A harness's reply to one request: the request's id, the text, who answered, and why the
     reply ended (``length`` for one cut at the token limit)."""
 
@@ -42,7 +42,7 @@ class Reply:
     finish_reason: str | None = "stop"
 
 
-def batch_output_line(reply: Reply) -> dict[str, Any]:
+def batch_output_line(reply: HarnessReply) -> dict[str, Any]:
     """The reply as a line of an OpenAI batch output file."""
     choice = {
         "index": 0,
@@ -57,7 +57,7 @@ def batch_output_line(reply: Reply) -> dict[str, Any]:
     }
 
 
-def write_batch_output(path: Path, replies: Iterable[Reply]) -> int:
+def write_batch_output(path: Path, replies: Iterable[HarnessReply]) -> int:
     lines = [json.dumps(batch_output_line(r), ensure_ascii=False) + "\n" for r in replies]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(lines), encoding="utf-8")
@@ -157,7 +157,9 @@ def result_file(config: Config) -> str:
     return RESULT_FILES.get(config.task, SUITE_RESULT_FILE)
 
 
-def score_replies(export: Path, config: Config, replies: Iterable[Reply], out: Path) -> Scored:
+def score_replies(
+    export: Path, config: Config, replies: Iterable[HarnessReply], out: Path
+) -> Scored:
     """Score the replies to one config of the export folder ``export`` with the usual command;
     its files go to ``out``. Every reply must be one model's (the harness's run)."""
     from spatialbabel.cli import main
@@ -201,7 +203,7 @@ def _prepared_suite(folder: Path, name: str) -> Any:
     return suite
 
 
-def grade_one(export: Path, config: Config, reply: Reply, truth: str) -> dict[str, Any]:
+def grade_one(export: Path, config: Config, reply: HarnessReply, truth: str) -> dict[str, Any]:
     """One reply's verdict by the graders the commands use: the Reconstruct Score's parts of a
     reconstruction, the verdict of a QA answer, the ``Grade`` of a suite's item. ``truth`` is
     the row's ``truth`` column."""
@@ -238,7 +240,7 @@ def grade_one(export: Path, config: Config, reply: Reply, truth: str) -> dict[st
 __all__ = [
     "BATCH_FILE",
     "DEFAULT_MODEL",
-    "Reply",
+    "HarnessReply",
     "Scored",
     "batch_output_line",
     "command_argv",

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from harnesses.grading import Reply, Scored, grade_one, score_replies
+from harnesses.grading import HarnessReply, Scored, grade_one, score_replies
 from harnesses.rows import Config, config_of
 from harnesses.sources import QA, RECONSTRUCT
 
@@ -123,7 +123,7 @@ class Hooks:
     ) -> dict[str, dict[str, Any]]:
         """One reply: graded on its own (the verdict lmms-eval logs), and passed on to every
         metric's aggregation."""
-        reply = Reply(str(doc["id"]), results[0] if results else "", _model())
+        reply = HarnessReply(str(doc["id"]), results[0] if results else "", _model())
         config = config_of(reply.custom_id)
         verdict = grade_one(self.export, config, reply, str(doc["truth"]))
         value = {"id": reply.custom_id, "output": reply.output, "verdict": _plain(verdict)}
@@ -131,7 +131,7 @@ class Hooks:
 
     def scored(self, values: Sequence[Mapping[str, Any]]) -> Scored:
         """The usual command's result on the replies of one task (computed once per metric set)."""
-        replies = [Reply(v["id"], v["output"], _model()) for v in values]
+        replies = [HarnessReply(v["id"], v["output"], _model()) for v in values]
         configs = {config_of(r.custom_id) for r in replies}
         if len(configs) != 1:
             raise ValueError(f"replies of {len(configs)} configs in one aggregation")

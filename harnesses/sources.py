@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from spatialbabel.batch import QA, RECONSTRUCT, parse_request_id
 from spatialbabel.files import FileFormatError, read_json
+from spatialbabel.run.batch import QA, RECONSTRUCT, parse_request_id
 from spatialbabel.split import Split
 
 SourceKind = Literal["split", "items"]

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from harnesses.grading import Reply, Scored, score_replies
+from harnesses.grading import HarnessReply, Scored, score_replies
 from harnesses.rows import Config
 
 DATASETS_FILE: Final = "spatialbabel_datasets.json"
@@ -80,7 +80,7 @@ class DatasetHooks:
         frame = _load_predictions(path)
         model = model or _model_of(path, name)
         replies = [
-            Reply(
+            HarnessReply(
                 str(row["id"]), "" if _missing(row["prediction"]) else str(row["prediction"]), model
             )
             for row in frame.to_dict("records")

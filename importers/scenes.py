@@ -9,7 +9,7 @@ is the same for every source:
    lowest bottom of any object;
 2. the classes left out (wall, floor and ceiling unless told otherwise: the room, not objects
    in it) are removed and counted per class;
-3. the FOV filter (``spatialbabel.frustum``) drops the objects whose centre the camera does
+3. the FOV filter (``spatialbabel.geometry.frustum``) drops the objects whose centre the camera does
    not see, and counts them;
 4. the ground's ranges are the objects' footprint bounds (the per-scene bounds the prompts
    give), rounded outwards to 10 cm.
@@ -42,7 +42,7 @@ from spatialbabel.files import (
     write_jsonl,
 )
 from spatialbabel.frames import Vec3, axis_rotation
-from spatialbabel.frustum import fov_filter
+from spatialbabel.geometry.frustum import fov_filter
 
 #: Classes left out unless told otherwise: the room itself.
 DEFAULT_EXCLUDED: Final = ("wall", "floor", "ceiling")

@@ -24,7 +24,7 @@ from spatialbabel import (
     matrix_to_euler,
 )
 from spatialbabel.frames import Matrix, Vec3, euler_rows
-from spatialbabel.geometry import placed_units, primitive_aabbs
+from spatialbabel.geometry.bounds import placed_units, primitive_aabbs
 from spatialbabel.palette import RGB
 
 #: More objects than this is no scene of the benchmark (a runaway loop); parsers keep the

@@ -3,7 +3,7 @@
 Two ways in: reply files in one language (``FILE... --language L``), printed one after the
 other; or a predictions file (``--predictions replies.jsonl``, the records ``spatialbabel
 score`` reads), each reply in its own language, parsed on an executor's workers (local
-processes, or Ray: ``spatialbabel.executor``) and written as one JSONL line per reply, in input
+processes, or Ray: ``spatialbabel.run.executor``) and written as one JSONL line per reply, in input
 order, with every bad line reported by its number.
 """
 
@@ -28,7 +28,9 @@ from spatialbabel.cli import (
     default_workers,
     run_audit_step,
 )
-from spatialbabel.executor import (
+from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
+from spatialbabel.open_classes import DOMAINS, Domain
+from spatialbabel.run.executor import (
     ExecutorOptions,
     UnitFailed,
     UnitLoop,
@@ -37,8 +39,6 @@ from spatialbabel.executor import (
     executor_options,
     open_executor,
 )
-from spatialbabel.files import FileFormatError, model_output_from_record, read_jsonl
-from spatialbabel.open_classes import DOMAINS, Domain
 
 HELP = "Parse model replies (files, or - for stdin, or a predictions JSONL) into canonical scene JSON with diagnostics."
 

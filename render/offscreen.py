@@ -59,7 +59,7 @@ except ImportError as error:
     ) from error
 from OpenGL import GL
 
-from spatialbabel.geometry import unit_to_world
+from spatialbabel.geometry.bounds import unit_to_world
 from spatialbabel.palette import RGB, srgb_to_linear
 
 #: Near and far clip planes (metres). The 24-bit depth buffer still resolves 0.2 mm at 11 m.

@@ -30,15 +30,15 @@ from runner.engine import RetryPolicy, RunResult, send_all
 from runner.journal import Journal
 from runner.records import FORMATS, Format, answered_line, failed_line
 from runner.requests import TOKEN_FIELDS, BodyReader, Job, RequestPlan, Settings
-from spatialbabel.batch import (
+from spatialbabel.cli import ExitCode
+from spatialbabel.files import atomic_write_chunks
+from spatialbabel.run.batch import (
     CODE_MAX_TOKENS,
     DEFAULT_TEMPERATURE,
     DIRECT_ANSWER_MAX_TOKENS,
     NL_COT_MAX_TOKENS,
     decoding_problem,
 )
-from spatialbabel.cli import ExitCode
-from spatialbabel.files import atomic_write_chunks
 
 HELP = (
     "send a prompt file to an OpenAI-compatible endpoint (OpenAI, vLLM, SGLang, Ollama) and "

@@ -7,7 +7,7 @@ scored from.
   ``{"question_id", "model", "mode", "output"}`` (``scene_id`` is the question's, taken from
   the split by ``score-qa``);
 - any other id (a question suite's): a batch output record, as the OpenAI Batch API and
-  ``vllm run-batch`` write it (``spatialbabel.batch.read_batch_output`` reads it).
+  ``vllm run-batch`` write it (``spatialbabel.run.batch.read_batch_output`` reads it).
 
 Every record also carries ``request_id``, ``finish_reason``, ``usage``, ``latency_s`` and
 ``attempts``; a request that failed has an ``error`` and an empty ``output``. With
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from spatialbabel.batch import QA, RECONSTRUCT, parse_request_id, reply_from_batch_record
+from spatialbabel.run.batch import QA, RECONSTRUCT, parse_request_id, reply_from_batch_record
 
 Format = Literal["records", "batch"]
 FORMATS: Final[tuple[Format, ...]] = ("records", "batch")

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal
 
-from spatialbabel.batch import DEFAULT_TEMPERATURE, default_max_tokens, parse_request_id
 from spatialbabel.files import FileFormatError
+from spatialbabel.run.batch import DEFAULT_TEMPERATURE, default_max_tokens, parse_request_id
 
 #: The request urls ``run`` sends to (the chat completions endpoint, with or without ``/v1``).
 CHAT_URLS: Final = ("/v1/chat/completions", "/chat/completions")
@@ -35,7 +35,7 @@ class Settings:
     """What the command line sets over every request's own body.
 
     ``max_tokens``/``temperature`` None keep the request's own value, and where the request
-    has none, the paper's (``spatialbabel.batch.default_max_tokens``, ``DEFAULT_TEMPERATURE``);
+    has none, the paper's (``spatialbabel.run.batch.default_max_tokens``, ``DEFAULT_TEMPERATURE``);
     ``omit_temperature`` sends none, for
     models that refuse the parameter.
     """

@@ -34,8 +34,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.batch import QA, RECONSTRUCT, parse_request_id, qa_id, reconstruct_id
 from spatialbabel.files import read_jsonl
+from spatialbabel.run.batch import QA, RECONSTRUCT, parse_request_id, qa_id, reconstruct_id
 
 #: A fault: one of FAULT_KINDS, or an HTTP status as digits.
 FaultKind = str

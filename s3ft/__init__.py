@@ -11,10 +11,10 @@ docs/s3ft.md has the recipe; from Python, ``s3ft.build.build(split, replies, out
 """
 
 from s3ft.build import BuildOptions, BuildResult
-from s3ft.pseudo import PseudoTruth, Verdict, pseudo_truth
+from s3ft.pseudo import PseudoTruth, ReplyVerdict, pseudo_truth
 from s3ft.quality import REJECTIONS, rejections
 from s3ft.records import Record, scene_records
-from s3ft.replies import Reply, ReplySet, read_replies
+from s3ft.replies import ReplySet, SceneCodeReply, read_replies
 
 __all__ = [
     "REJECTIONS",
@@ -22,9 +22,9 @@ __all__ = [
     "BuildResult",
     "PseudoTruth",
     "Record",
-    "Reply",
     "ReplySet",
-    "Verdict",
+    "ReplyVerdict",
+    "SceneCodeReply",
     "pseudo_truth",
     "read_replies",
     "rejections",

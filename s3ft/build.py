@@ -2,7 +2,7 @@
 
 Each reply is filtered, parsed into its pseudo-ground truth, scored against the true scene and
 turned into its records, one work unit per reply on an executor (local processes, or Ray:
-``spatialbabel.executor``), since a scene's work depends on nothing else. Then the scenes are split 90/10 (``s3ft.splitting``) and everything is written::
+``spatialbabel.run.executor``), since a scene's work depends on nothing else. Then the scenes are split 90/10 (``s3ft.splitting``) and everything is written::
 
     out/records.jsonl            every record, format-neutral, with its split
     out/replies.jsonl            what became of each reply (kept, no objects, rejected: why)
@@ -36,16 +36,16 @@ from s3ft.formats import (
     write_openai,
 )
 from s3ft.phase1 import Phase1Split
-from s3ft.pseudo import Verdict, pseudo_truth
+from s3ft.pseudo import ReplyVerdict, pseudo_truth
 from s3ft.records import Record, scene_records
-from s3ft.replies import Reply, ReplyFormat, ReplySet, read_replies
+from s3ft.replies import ReplyFormat, ReplySet, SceneCodeReply, read_replies
 from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION, SPLITS, validation_scenes
 from s3ft.stats import KIND, SceneQuality, build_stats
 from scoring.reply import score_reply
 from spatialbabel import Scene
 from spatialbabel.errors import SpatialBabelError
-from spatialbabel.executor import Executor, UnitLoop, WorkerContext
 from spatialbabel.files import FileFormatError, read_json, write_json, write_jsonl
+from spatialbabel.run.executor import Executor, UnitLoop, WorkerContext
 
 FORMATS: Final = ("openai", "messages", "hf")
 PSEUDO_FILE: Final = "pseudo_truth.jsonl"
@@ -88,7 +88,7 @@ class BuildOptions:
 
 @dataclass(frozen=True)
 class SceneOutcome:
-    verdict: Verdict
+    verdict: ReplyVerdict
     pseudo: Scene | None = None
     records: tuple[Record, ...] = ()
     quality: SceneQuality | None = None
@@ -104,7 +104,11 @@ class BuildResult:
 
 
 def build_scene(
-    reply: Reply, truth: Scene, views: Sequence[int], split: Phase1Split, options: BuildOptions
+    reply: SceneCodeReply,
+    truth: Scene,
+    views: Sequence[int],
+    split: Phase1Split,
+    options: BuildOptions,
 ) -> SceneOutcome:
     """Everything one reply gives: its verdict, and when kept its pseudo-ground truth, its
     records and how it scores against the true scene."""
@@ -145,18 +149,18 @@ def _setup(
     return _Work(split, views, options)
 
 
-def _build_unit(work: _Work, reply: Reply) -> SceneOutcome:
+def _build_unit(work: _Work, reply: SceneCodeReply) -> SceneOutcome:
     return build_scene(
         reply, work.split.scenes[reply.scene_id], work.views, work.split, work.options
     )
 
 
-def _describe(reply: Reply) -> str:
+def _describe(reply: SceneCodeReply) -> str:
     return f"the reply for {reply.scene_id}"
 
 
 def build_scenes(
-    replies: Sequence[Reply],
+    replies: Sequence[SceneCodeReply],
     split: Phase1Split,
     views: Sequence[int],
     options: BuildOptions,
@@ -170,7 +174,7 @@ def build_scenes(
     )
     if executor is not None:
         return executor.map(loop, replies)
-    from spatialbabel.local_pool import LocalExecutor
+    from spatialbabel.run.local_pool import LocalExecutor
 
     local = LocalExecutor(options.workers)
     try:

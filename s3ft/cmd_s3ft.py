@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from spatialbabel.cli import ExitCode, default_workers, report_problems
-from spatialbabel.executor import (
+from spatialbabel.run.executor import (
     UnitFailed,
     add_executor_arguments,
     executor_options,
@@ -43,7 +43,7 @@ def _configure_build(parser: argparse.ArgumentParser) -> None:
     from s3ft.replies import FORMATS as REPLY_FORMATS
     from s3ft.replies import PHASE1_MODE
     from s3ft.splitting import DEFAULT_SEED, DEFAULT_VAL_FRACTION
-    from spatialbabel.batch import DEFAULT_RECONSTRUCT_MODE
+    from spatialbabel.run.batch import DEFAULT_RECONSTRUCT_MODE
 
     parser.add_argument(
         "--split", type=Path, required=True, help="the split (scenes/, images/, subsets.json)"

@@ -40,8 +40,8 @@ import numpy as np
 
 from demo.replies import MockModel, mock_reply
 from spatialbabel import Scene
-from spatialbabel.batch import reconstruct_id, s3ft_phase1_id
 from spatialbabel.files import write_jsonl
+from spatialbabel.run.batch import reconstruct_id, s3ft_phase1_id
 from spatialbabel.split import Split
 from synth.prompts import phase1_camera
 

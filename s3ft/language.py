@@ -15,9 +15,7 @@ from typing import Final
 
 from s3ft.tasks import View, kind_name, metres
 from spatialbabel import Scene, SceneObject
-from spatialbabel.open_classes import open_plural
-from spatialbabel.qa import Question
-from spatialbabel.relations import (
+from spatialbabel.geometry.relations import (
     AXES,
     RELATION_PHRASES,
     Comparison,
@@ -25,6 +23,8 @@ from spatialbabel.relations import (
     comparison_truth,
     relation_truth,
 )
+from spatialbabel.open_classes import open_plural
+from spatialbabel.qa import Question
 from synth.prompts import coordinate_hint, open_coordinate_hint
 from synth.questions import PLURALS, SplitRules, generate_scene_questions
 

@@ -19,7 +19,7 @@ from typing import Any, Final, Literal
 
 from parsers import extract_code, parse
 from s3ft.quality import Rejection, rejections
-from s3ft.replies import LANGUAGE, Reply
+from s3ft.replies import LANGUAGE, SceneCodeReply
 from spatialbabel import CLASSES, Scene, SceneObject
 from spatialbabel.open_classes import is_open_class
 
@@ -28,7 +28,7 @@ STATUSES: Final[tuple[Status, ...]] = ("kept", "no_objects", "rejected")
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ReplyVerdict:
     """What became of one reply."""
 
     line: int
@@ -82,9 +82,11 @@ def _why_dropped(obj: SceneObject, domain: str) -> str | None:
     return None
 
 
-def pseudo_truth(reply: Reply, truth: Scene) -> tuple[Verdict, PseudoTruth | None]:
+def pseudo_truth(reply: SceneCodeReply, truth: Scene) -> tuple[ReplyVerdict, PseudoTruth | None]:
     """Filter, then parse, one reply to the scene ``truth``."""
-    base = Verdict(reply.line, reply.scene_id, reply.model, "rejected", truncated=reply.truncated)
+    base = ReplyVerdict(
+        reply.line, reply.scene_id, reply.model, "rejected", truncated=reply.truncated
+    )
     failed = rejections(reply.text)
     if failed:
         return replace(base, rejections=failed), None
@@ -119,4 +121,4 @@ def pseudo_truth(reply: Reply, truth: Scene) -> tuple[Verdict, PseudoTruth | Non
     )
 
 
-__all__ = ["STATUSES", "PseudoTruth", "Status", "Verdict", "pseudo_truth"]
+__all__ = ["STATUSES", "PseudoTruth", "ReplyVerdict", "Status", "pseudo_truth"]

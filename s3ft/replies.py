@@ -8,7 +8,7 @@ that prompt asks for the objects only, so a reply that obeys it fails the qualit
 
 Two files are read: a predictions JSONL (``{scene_id, model, language, mode, output}`` per
 line, docs/formats.md) and the output file of an OpenAI batch run of the prompts (read by the
-hub's one reader, ``spatialbabel.batch``; the ``custom_id`` says which scene each reply is
+hub's one reader, ``spatialbabel.run.batch``; the ``custom_id`` says which scene each reply is
 for). Nothing is dropped silently: a line that cannot be used is an ``InputProblem`` with its
 line number, one of ``PROBLEM_KINDS``.
 """
@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-from spatialbabel.batch import (
+from spatialbabel.errors import SpatialBabelError
+from spatialbabel.files import (
+    FileFormatError,
+    ModelOutput,
+    model_output_from_record,
+    read_jsonl,
+)
+from spatialbabel.run.batch import (
     DEFAULT_RECONSTRUCT_MODE,
     S3FT_PHASE1,
     S3FT_PHASE1_LANGUAGE,
@@ -29,13 +36,6 @@ from spatialbabel.batch import (
     read_batch_output,
     reconstruct_output,
     s3ft_phase1_output,
-)
-from spatialbabel.errors import SpatialBabelError
-from spatialbabel.files import (
-    FileFormatError,
-    ModelOutput,
-    model_output_from_record,
-    read_jsonl,
 )
 
 LANGUAGE: Final = S3FT_PHASE1_LANGUAGE
@@ -62,7 +62,7 @@ class ModelChoiceError(SpatialBabelError):
 
 
 @dataclass(frozen=True)
-class Reply:
+class SceneCodeReply:
     """One reply to a ``phase1`` scene's Three.js prompt; ``line`` is 1-based."""
 
     line: int
@@ -99,7 +99,7 @@ class ReplySet:
     format: ReplyFormat
     model: str
     mode: str
-    replies: tuple[Reply, ...]
+    replies: tuple[SceneCodeReply, ...]
     problems: tuple[InputProblem, ...]
     #: Lines of other models in the same file (``--model`` chose one).
     other_models: Mapping[str, int]
@@ -238,7 +238,7 @@ def read_replies(
         )
     others: dict[str, int] = {}
     other_modes: dict[str, int] = {}
-    replies: list[Reply] = []
+    replies: list[SceneCodeReply] = []
     seen: dict[str, int] = {}
     for line, output in candidates:
         if output.model != model:
@@ -258,7 +258,7 @@ def read_replies(
             continue
         seen[output.scene_id] = line
         replies.append(
-            Reply(
+            SceneCodeReply(
                 line,
                 output.scene_id,
                 output.model,
@@ -289,9 +289,9 @@ __all__ = [
     "InputProblem",
     "ModelChoiceError",
     "ProblemKind",
-    "Reply",
     "ReplyFormat",
     "ReplySet",
+    "SceneCodeReply",
     "read_replies",
     "sniff_format",
 ]

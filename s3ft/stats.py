@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from s3ft.pseudo import Verdict
+from s3ft.pseudo import ReplyVerdict
 from s3ft.quality import REJECTION_TEXT, REJECTIONS
 from s3ft.records import DESCRIPTION_TASK, PARAPHRASE_TASK, QA_PREFIX, Record
 from s3ft.replies import ReplySet
@@ -73,7 +73,7 @@ def view_order(views: set[str]) -> list[str]:
     return sorted(views, key=lambda v: (v != "front", len(v), v))
 
 
-def filter_stats(verdicts: Sequence[Verdict]) -> dict[str, Any]:
+def filter_stats(verdicts: Sequence[ReplyVerdict]) -> dict[str, Any]:
     judged = len(verdicts)
     passed = sum(v.passed for v in verdicts)
     primary = Counter(v.rejections[0] for v in verdicts if v.rejections)
@@ -154,7 +154,7 @@ def record_stats(records: Sequence[Record]) -> dict[str, Any]:
 def build_stats(
     *,
     replies: ReplySet,
-    verdicts: Sequence[Verdict],
+    verdicts: Sequence[ReplyVerdict],
     scenes: Sequence[SceneQuality],
     records: Sequence[Record],
     options: Mapping[str, Any],

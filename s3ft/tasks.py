@@ -27,7 +27,7 @@ from typing import Any, Final
 import numpy as np
 
 from spatialbabel import CLASSES, Camera, Scene, SceneObject, world_aabb
-from spatialbabel.relations import (
+from spatialbabel.geometry.relations import (
     AXES,
     DEFAULT_MARGINS,
     RELATION_PHRASES,

@@ -18,7 +18,7 @@ from scipy.spatial import ConvexHull, QhullError
 
 from spatialbabel import SceneObject
 from spatialbabel.frames import Matrix
-from spatialbabel.geometry import scene_aabb
+from spatialbabel.geometry.bounds import scene_aabb
 
 #: The extent of a true scene is never taken below this (scene units), so a scene of one small
 #: object does not turn a centimetre of error into a lost position fidelity.

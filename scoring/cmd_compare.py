@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Final
 
 from scoring.audit_changes import AgreementChange, agreement_lines, audit_of, compare_audits
-from scoring.compare import Comparison, Gates, Verdict, compare_runs, judge, read_scored_run
+from scoring.compare import (
+    Comparison,
+    ComparisonVerdict,
+    Gates,
+    compare_runs,
+    judge,
+    read_scored_run,
+)
 from scoring.compare_report import console_table, junit_xml, markdown_summary
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import atomic_write_text, dump_json
@@ -117,7 +124,7 @@ def _audit_json(changes: list[AgreementChange] | None) -> dict[str, object]:
 def _outputs(
     args: argparse.Namespace,
     comparison: Comparison,
-    verdict: Verdict,
+    verdict: ComparisonVerdict,
     changes: list[AgreementChange] | None,
 ) -> dict[Path, Callable[[], str]]:
     makers: dict[str, Callable[[], str]] = {

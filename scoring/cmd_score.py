@@ -30,7 +30,7 @@ from spatialbabel.cli import (
     stage_hook,
 )
 from spatialbabel.cli import report_problems as shared_report_problems
-from spatialbabel.executor import (
+from spatialbabel.run.executor import (
     UnitFailed,
     add_executor_arguments,
     executor_options,

@@ -496,7 +496,7 @@ class Failure:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ComparisonVerdict:
     gates: Gates
     failures: tuple[Failure, ...]
 
@@ -526,7 +526,7 @@ class Verdict:
         }
 
 
-def judge(comparison: Comparison, gates: Gates) -> Verdict:
+def judge(comparison: Comparison, gates: Gates) -> ComparisonVerdict:
     """Every failure of ``comparison`` under ``gates``, cell by cell in table order."""
     failures: list[Failure] = []
     for cell in comparison.cells:
@@ -582,4 +582,4 @@ def judge(comparison: Comparison, gates: Gates) -> Verdict:
             Failure("missing", key, "the cell is not in the new run", {})
             for key in comparison.only_base.cells
         ]
-    return Verdict(gates, tuple(failures))
+    return ComparisonVerdict(gates, tuple(failures))

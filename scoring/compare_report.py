@@ -15,8 +15,8 @@ from scoring.compare import (
     CellComparison,
     CellKey,
     Comparison,
+    ComparisonVerdict,
     OneSided,
-    Verdict,
 )
 from spatialbabel.stats import PairedDifference
 
@@ -57,7 +57,7 @@ def _counts(comparison: Comparison) -> str:
     )
 
 
-def _verdict_line(verdict: Verdict) -> str:
+def _verdict_line(verdict: ComparisonVerdict) -> str:
     if verdict.passed:
         return "passed"
     kinds = {"score_drop": 0, "parse_change": 0, "missing": 0}
@@ -94,7 +94,9 @@ def _improvements(comparison: Comparison) -> list[CellComparison]:
 # --- console ------------------------------------------------------------------------------
 
 
-def console_table(comparison: Comparison, verdict: Verdict, *, rows: int = CONSOLE_ROWS) -> str:
+def console_table(
+    comparison: Comparison, verdict: ComparisonVerdict, *, rows: int = CONSOLE_ROWS
+) -> str:
     """What ``spatialbabel compare`` prints: the counts, the moved cells (worst first, then
     best first), what one side lacks, and the verdict."""
     lines = [
@@ -179,7 +181,7 @@ def _component(d: PairedDifference | None, *, with_ci: bool) -> str:
 
 
 def _moved_rows(
-    comparison: Comparison, cells: Sequence[CellComparison], verdict: Verdict
+    comparison: Comparison, cells: Sequence[CellComparison], verdict: ComparisonVerdict
 ) -> list[str]:
     components = [n for n in COMPONENTS if any(c.name == n for c in comparison.columns)]
     header = [
@@ -203,7 +205,7 @@ def _moved_rows(
     return _table(header, rows)
 
 
-def markdown_summary(comparison: Comparison, verdict: Verdict) -> str:
+def markdown_summary(comparison: Comparison, verdict: ComparisonVerdict) -> str:
     """The comparison for a CI summary or a merge-request comment (GitHub-flavoured Markdown)."""
     base, new = comparison.base.path, comparison.new.path
     icon = "✅" if verdict.passed else "❌"
@@ -323,7 +325,7 @@ def _system_out(cell: CellComparison, comparison: Comparison) -> str:
     return "\n".join(lines)
 
 
-def junit_xml(comparison: Comparison, verdict: Verdict) -> str:
+def junit_xml(comparison: Comparison, verdict: ComparisonVerdict) -> str:
     """One test suite per model, one test case per cell (class ``spatialbabel.<model>.<mode>``,
     name the language): a failure per failed gate, ``skipped`` for a cell on one side only."""
     cells: dict[str, list[tuple[CellKey, CellComparison | None, str | None]]] = {}

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from scoring.boxes import OrientedBox, scene_extent
 from spatialbabel import Scene, canonical_class
 from spatialbabel.frames import Matrix, euler_rows
-from spatialbabel.geometry import placed_units, primitive_aabbs
+from spatialbabel.geometry.bounds import placed_units, primitive_aabbs
 from spatialbabel.open_classes import class_group, is_catch_all, open_class
 
 #: True scenes whose facts are kept; a split's eval subset fits.

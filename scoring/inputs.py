@@ -20,17 +20,17 @@ from typing import Any, Final, Literal
 
 from parsers import parse
 from spatialbabel import LANGUAGES, ModelOutput
-from spatialbabel.batch import (
+from spatialbabel.files import (
+    FileFormatError,
+    model_output_from_record,
+    read_jsonl,
+)
+from spatialbabel.run.batch import (
     RECONSTRUCT,
     parse_request_id,
     reconstruct_output,
     record_task,
     reply_from_batch_record,
-)
-from spatialbabel.files import (
-    FileFormatError,
-    model_output_from_record,
-    read_jsonl,
 )
 from spatialbabel.split import Split, SplitScenes
 
@@ -113,7 +113,7 @@ def _parser_available(language: str) -> bool:
 
 
 def _batch_record(record: dict[str, Any], line: int) -> dict[str, Any]:
-    """A batch output line as a predictions record: the reply's (``spatialbabel.batch.
+    """A batch output line as a predictions record: the reply's (``spatialbabel.run.batch.
     reconstruct_output``, its ``finish_reason`` kept), or the request's ids and its ``error``
     when it failed."""
     reply = reply_from_batch_record(record, line)

@@ -1,5 +1,5 @@
 """A whole scoring run: read a split and predictions, score every reply (on an executor's
-workers when asked: ``spatialbabel.executor``), aggregate. The result keeps everything the
+workers when asked: ``spatialbabel.run.executor``), aggregate. The result keeps everything the
 output files are made from."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from scoring.inputs import (
 from scoring.metrics import Metric, ScoreOptions
 from scoring.reply import ReplyScore, score_output
 from spatialbabel import Scene
-from spatialbabel.executor import Executor, UnitLoop, WorkerContext
-from spatialbabel.local_pool import LocalExecutor
+from spatialbabel.run.executor import Executor, UnitLoop, WorkerContext
+from spatialbabel.run.local_pool import LocalExecutor
 from spatialbabel.split import SplitScenes
 from spatialbabel.stats import DEFAULT_RESAMPLES
 

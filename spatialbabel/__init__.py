@@ -22,7 +22,13 @@ from spatialbabel.frames import (
     quaternion_to_euler,
     quaternion_to_matrix,
 )
-from spatialbabel.geometry import box_aabb, object_affine, primitive_aabb, world_aabb, world_corners
+from spatialbabel.geometry.bounds import (
+    box_aabb,
+    object_affine,
+    primitive_aabb,
+    world_aabb,
+    world_corners,
+)
 from spatialbabel.palette import PALETTE, PALETTE_NAMES, nearest_palette_name
 from spatialbabel.registry import Registry
 from spatialbabel.scene import SCHEMA_VERSION, UNKNOWN_CLASS, Camera, Ground, Scene, SceneObject

@@ -17,10 +17,7 @@ from typing import Any, Final, Literal
 
 from spatialbabel.classes import CLASSES
 from spatialbabel.errors import SpatialBabelError
-from spatialbabel.open_classes import is_open_class
-from spatialbabel.palette import PALETTE
-from spatialbabel.registry import Registry
-from spatialbabel.relations import (
+from spatialbabel.geometry.relations import (
     AXES,
     COMPARISONS,
     RELATIONS,
@@ -36,6 +33,9 @@ from spatialbabel.relations import (
     relation_plain,
     relation_truth,
 )
+from spatialbabel.open_classes import is_open_class
+from spatialbabel.palette import PALETTE
+from spatialbabel.registry import Registry
 from spatialbabel.scene import Camera, Scene, SceneObject
 
 SCHEMA_VERSION: Final = 1

@@ -4,9 +4,9 @@ An answer record is ``{"item_id", "model", "variant", "output"}``, with the opti
 every answers file (``request_id``, ``finish_reason``, ``usage``, ``latency_s``, ``error``) and,
 for suites answered by drawing, ``image``: the drawn image's path, relative to the answers
 file. A batch output line says what it answers in its ``custom_id``
-(``<suite>/<item_id>/<variant>``, ``spatialbabel.batch.item_id``).
+(``<suite>/<item_id>/<variant>``, ``spatialbabel.run.batch.item_id``).
 
-Nothing is dropped silently: a line that cannot be used is a ``Problem`` naming its line, and
+Nothing is dropped silently: a line that cannot be used is a ``UngradedLine`` naming its line, and
 an item that a (model, variant) left unanswered is graded as a generation failure, so missing
 answers stay in the denominator.
 """
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.batch import parse_request_id, read_batch_output
 from spatialbabel.files import FileFormatError, read_jsonl
+from spatialbabel.run.batch import parse_request_id, read_batch_output
 from suites.base import Item, Reply, Suite
 
 ANSWER_FIELDS: Final = ("item_id", "model", "variant", "output")
@@ -28,7 +28,7 @@ NO_ANSWER: Final = "no answer for this item"
 
 
 @dataclass(frozen=True)
-class Problem:
+class UngradedLine:
     """A line of the answers file that was not graded, and why."""
 
     line: int
@@ -45,12 +45,12 @@ class FirstAnswers:
     def __init__(self) -> None:
         self._lines: dict[tuple[str, str, str], int] = {}
 
-    def repeat(self, line: int, item_id: str, model: str, variant: str) -> Problem | None:
+    def repeat(self, line: int, item_id: str, model: str, variant: str) -> UngradedLine | None:
         """None for a first answer (now remembered), else the problem of the repeat."""
         first = self._lines.setdefault((item_id, model, variant), line)
         if first == line:
             return None
-        return Problem(
+        return UngradedLine(
             line, f"repeats the answer of line {first} for {item_id} by {model} in {variant}"
         )
 
@@ -79,14 +79,14 @@ def _reply_from_record(record: Mapping[str, Any], line: int, base: Path) -> Repl
 
 def read_replies(
     path: Path, suite: Suite, items: Mapping[str, Item], *, batch: bool = False
-) -> tuple[list[Reply], list[Problem]]:
+) -> tuple[list[Reply], list[UngradedLine]]:
     """The gradable replies of ``path`` and a problem for every other line: unreadable lines,
     another suite's ids, unknown items or variants, and repeats of (item, model, variant), of
     which the first is kept."""
     if not path.is_file():
         raise FileFormatError(path, "no such file")
     replies: list[Reply] = []
-    problems: list[Problem] = []
+    problems: list[UngradedLine] = []
     first = FirstAnswers()
     candidates: list[tuple[int, Reply | None, str | None]] = []
     if batch:
@@ -132,14 +132,14 @@ def read_replies(
                 candidates.append((record.line, None, str(error)))
     for line, reply, message in candidates:
         if reply is None:
-            problems.append(Problem(line, message or "unreadable line"))
+            problems.append(UngradedLine(line, message or "unreadable line"))
             continue
         if reply.item_id not in items:
-            problems.append(Problem(line, f"unknown item_id {reply.item_id!r}"))
+            problems.append(UngradedLine(line, f"unknown item_id {reply.item_id!r}"))
             continue
         if reply.variant not in suite.variants:
             problems.append(
-                Problem(
+                UngradedLine(
                     line,
                     f"unknown variant {reply.variant!r}; {suite.name} has {', '.join(suite.variants)}",
                 )
@@ -147,12 +147,12 @@ def read_replies(
             continue
         if not suite.asks(items[reply.item_id], reply.variant):
             problems.append(
-                Problem(line, f"variant {reply.variant!r} does not ask item {reply.item_id}")
+                UngradedLine(line, f"variant {reply.variant!r} does not ask item {reply.item_id}")
             )
             continue
         if batch and not reply.model:
             # A failed request carries no model name; without one it cannot join a row.
-            problems.append(Problem(line, f"{reply.item_id}: {reply.error or 'no model'}"))
+            problems.append(UngradedLine(line, f"{reply.item_id}: {reply.error or 'no model'}"))
             continue
         repeat = first.repeat(line, reply.item_id, reply.model, reply.variant)
         if repeat is not None:
@@ -180,7 +180,7 @@ def with_missing(
     return replies + missing
 
 
-def print_problems(answers: Path, problems: Sequence[Problem], *, left: str) -> bool:
+def print_problems(answers: Path, problems: Sequence[UngradedLine], *, left: str) -> bool:
     """Each problem on stderr as ``<answers>:<line>: <message>``, then how many lines were
     ``left`` (``"could not be graded"``); whether there were any."""
     for problem in problems:
@@ -190,4 +190,11 @@ def print_problems(answers: Path, problems: Sequence[Problem], *, left: str) -> 
     return bool(problems)
 
 
-__all__ = ["NO_ANSWER", "FirstAnswers", "Problem", "print_problems", "read_replies", "with_missing"]
+__all__ = [
+    "NO_ANSWER",
+    "FirstAnswers",
+    "UngradedLine",
+    "print_problems",
+    "read_replies",
+    "with_missing",
+]

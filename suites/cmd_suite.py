@@ -13,10 +13,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from spatialbabel.batch import add_decoding_arguments, decoding_problem
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import add_executor_arguments
 from spatialbabel.files import atomic_write_chunks
+from spatialbabel.run.batch import add_decoding_arguments, decoding_problem
+from spatialbabel.run.executor import add_executor_arguments
 from suites import SUITES, load_suite
 from suites.base import Suite, SuiteError
 

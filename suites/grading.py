@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from spatialbabel.files import SCHEMA_VERSION, atomic_write_text, write_json
 from spatialbabel.stats import Estimate, bootstrap_macro_mean, bootstrap_mean
-from suites.answers import Problem
+from suites.answers import UngradedLine
 from suites.base import STATUSES, Grade, Item, Reply, Suite
 from suites.items import ItemSet
 
@@ -278,7 +278,7 @@ def write_scores(
     items: ItemSet,
     graded: Sequence[Graded],
     rows: Sequence[Row],
-    problems: Sequence[Problem],
+    problems: Sequence[UngradedLine],
     *,
     answers: Path | None,
 ) -> list[Path]:

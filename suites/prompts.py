@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.batch import DEFAULT_TEMPERATURE, item_id
 from spatialbabel.files import FileFormatError
+from spatialbabel.run.batch import DEFAULT_TEMPERATURE, item_id
 from suites.base import Suite
 from suites.items import ItemSet
 from synth.prompts import Prompt, batch_request

@@ -6,13 +6,13 @@ Importing this package does not import bpy; only the worker processes (``synth.w
 wraps ``clip_set(...).generate()`` (docs/spatialmind.md).
 """
 
-from spatialbabel.footprints import Footprint, clearance, footprint
+from spatialbabel.geometry.footprints import Footprint, clearance, footprint
 from synth.cameras import scene_cameras
 from synth.clip_unit import ClipParameters, generate_clip_unit
 from synth.clips import clip_set
 from synth.config import GENERATOR_VERSION, SceneParameters, ScenePaths, scene_id
 from synth.layout import LayoutError, LayoutRules, move_objects, sample_layout
-from synth.manifest import Problem, verify_split
+from synth.manifest import SplitProblem, verify_split
 from synth.meshes import UnitMesh, unit_mesh
 from synth.split import split_set
 from synth.subsets import stratified_subsets
@@ -30,9 +30,9 @@ __all__ = [
     "GenerationError",
     "LayoutError",
     "LayoutRules",
-    "Problem",
     "SceneParameters",
     "ScenePaths",
+    "SplitProblem",
     "Tier",
     "UnitKind",
     "UnitMesh",

@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Final
 
 from spatialbabel import Camera, Scene
-from spatialbabel.footprints import Footprint, clearance, footprint
+from spatialbabel.geometry.footprints import Footprint, clearance, footprint
 
 EYE_HEIGHT: Final = 1.1
 PITCH_DEG: Final = 20.0

@@ -5,7 +5,7 @@ and reconstruction mode (``direct``, ``nl_cot``), ``qa/<question_id>/<mode>`` fo
 question and QA mode, or ``s3ft-phase1/<scene_id>/threejs`` for every ``phase1`` scene (S3-FT's
 phase-1 prompt: a whole Three.js program); the scene's frontal image goes in as a base64 data
 URL. Each request carries the paper's decoding settings unless a flag overrides them: the
-output budget of its task and mode (``spatialbabel.batch.default_max_tokens``), temperature 0
+output budget of its task and mode (``spatialbabel.run.batch.default_max_tokens``), temperature 0
 and no top_p. The file is written as it is made (it can reach gigabytes), then renamed into
 place, and is the same bytes for the same split and flags.
 """
@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from spatialbabel import LANGUAGES
-from spatialbabel.batch import (
+from spatialbabel.cli import ExitCode
+from spatialbabel.files import (
+    FileFormatError,
+    atomic_write_chunks,
+)
+from spatialbabel.qa import parse_mode
+from spatialbabel.run.batch import (
     CODE_MAX_TOKENS,
     DIRECT_ANSWER_MAX_TOKENS,
     NL_COT_MAX_TOKENS,
@@ -31,12 +37,6 @@ from spatialbabel.batch import (
     decoding_problem,
     s3ft_phase1_id,
 )
-from spatialbabel.cli import ExitCode
-from spatialbabel.files import (
-    FileFormatError,
-    atomic_write_chunks,
-)
-from spatialbabel.qa import parse_mode
 from spatialbabel.split import Split
 from synth.prompts import (
     DEFAULT_MODEL,

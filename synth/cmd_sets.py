@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from spatialbabel.cli import ExitCode
-from spatialbabel.executor import (
+from spatialbabel.run.executor import (
     UnitFailed,
     add_executor_arguments,
     executor_options,

@@ -19,7 +19,7 @@ import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, UNIT_EXTENTS, Ground, SceneObject, world_aabb
 from spatialbabel.errors import SpatialBabelError
-from spatialbabel.footprints import Footprint, clearance, contains, footprint
+from spatialbabel.geometry.footprints import Footprint, clearance, contains, footprint
 from spatialbabel.scene import descendants
 from synth.stacking import is_support, top_of
 from synth.tiers import TIERS, Tier

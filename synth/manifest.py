@@ -57,7 +57,7 @@ def build_manifest(
 
 
 @dataclass(frozen=True)
-class Problem:
+class SplitProblem:
     kind: str  # "missing", "extra", "corrupt" or "invalid" (a scene breaking its facts)
     path: str
     detail: str = ""
@@ -66,7 +66,7 @@ class Problem:
         return f"{self.kind}: {self.path}" + (f": {self.detail}" if self.detail else "")
 
 
-def scene_problems(root: Path, name: str, stacked: bool) -> list[Problem]:
+def scene_problems(root: Path, name: str, stacked: bool) -> list[SplitProblem]:
     """The stacking facts of one scene file of the split (``stacked``: whether the split was
     made with stacking, so objects may have a parent)."""
     from synth.stacking import attachment_problems
@@ -74,22 +74,24 @@ def scene_problems(root: Path, name: str, stacked: bool) -> list[Problem]:
     try:
         scene = Scene.load(root / name)
     except SceneValidationError as error:
-        # The path is in the Problem already; keep the field and what is wrong with it.
+        # The path is in the SplitProblem already; keep the field and what is wrong with it.
         detail = f"{error.field}: {error.problem}" if error.field else error.problem
-        return [Problem("invalid", name, detail)]
+        return [SplitProblem("invalid", name, detail)]
     if scene.domain == "open":
         return []  # real scenes (spatialbabel import): objects rest on tables, shelves, walls
-    problems = [Problem("invalid", name, text) for text in attachment_problems(scene)]
+    problems = [SplitProblem("invalid", name, text) for text in attachment_problems(scene)]
     if not stacked:
         problems += [
-            Problem("invalid", name, f"{o.id} rests on {o.parent} in a split made without stacking")
+            SplitProblem(
+                "invalid", name, f"{o.id} rests on {o.parent} in a split made without stacking"
+            )
             for o in scene.objects
             if o.parent is not None
         ]
     return problems
 
 
-def verify_split(root: Path) -> list[Problem]:
+def verify_split(root: Path) -> list[SplitProblem]:
     """Every difference between the split's files and its manifest (empty when it verifies).
     A missing or unreadable manifest raises ``FileFormatError`` naming it."""
     manifest = read_json(root / MANIFEST)
@@ -97,10 +99,10 @@ def verify_split(root: Path) -> list[Problem]:
     if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
         raise FileFormatError(root / MANIFEST, "files: expected an object of path -> sha256")
     present = set(split_files(root))
-    problems = [Problem("missing", name) for name in sorted(files) if name not in present]
-    problems += [Problem("extra", name) for name in sorted(present - set(files))]
+    problems = [SplitProblem("missing", name) for name in sorted(files) if name not in present]
+    problems += [SplitProblem("extra", name) for name in sorted(present - set(files))]
     problems += [
-        Problem("corrupt", name)
+        SplitProblem("corrupt", name)
         for name in sorted(files)
         if name in present and sha256_file(root / name) != files[name]
     ]

@@ -1,5 +1,5 @@
 """Blender work-unit loops: a unit function of one index mapped over the pending indices by an
-executor (``spatialbabel.executor``: the local process pool by default, or Ray), each worker
+executor (``spatialbabel.run.executor``: the local process pool by default, or Ray), each worker
 with one ``BlenderStage`` (``synth.workers.init_worker``), with a progress bar.
 
 The resumable set of units (``synth.unit_set``: a split's scenes, a clip set's clips) runs
@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from spatialbabel.executor import Executor, Progress, UnitLoop
+from spatialbabel.run.executor import Executor, Progress, UnitLoop
 from synth.workers import BlenderWorker, init_worker
 
 
@@ -64,7 +64,7 @@ def run_pool(
     )
     bar = Progress(total, total - len(indices), unit=label, desc=desc) if progress else None
     if executor is None:
-        from spatialbabel.local_pool import LocalExecutor
+        from spatialbabel.run.local_pool import LocalExecutor
 
         executor = LocalExecutor(workers)
     executor.map(loop, indices, progress=bar)

@@ -27,7 +27,11 @@ from typing import Any, Final
 import numpy as np
 
 from spatialbabel import LANGUAGES, Scene, language_frame
-from spatialbabel.batch import (
+from spatialbabel.frames import Matrix
+from spatialbabel.geometry.relations import CONTACT_GAP
+from spatialbabel.palette import PALETTE_HEX
+from spatialbabel.qa import Question, parse_mode
+from spatialbabel.run.batch import (
     DEFAULT_TEMPERATURE,
     RECONSTRUCT_MODES,
     check_reconstruct_mode,
@@ -37,10 +41,6 @@ from spatialbabel.batch import (
     qa_id,
     reconstruct_id,
 )
-from spatialbabel.frames import Matrix
-from spatialbabel.palette import PALETTE_HEX
-from spatialbabel.qa import Question, parse_mode
-from spatialbabel.relations import CONTACT_GAP
 from spatialbabel.scene import Camera, Ground
 
 PROMPT_VERSION: Final = "2"
@@ -71,7 +71,7 @@ SYSTEM_QA_OPEN: Final = (
 )
 
 #: What every relation and comparison a question may use means, stated once in the shared
-#: context of every QA prompt; ``spatialbabel.relations`` decides them so (docs/qa.md).
+#: context of every QA prompt; ``spatialbabel.geometry.relations`` decides them so (docs/qa.md).
 DEFINITIONS: Final = (
     'Definitions: an object\'s centre is the centre of its bounding box. "Left of" and '
     '"right of" compare where the centres appear across the image; "in front of" and "behind" '
@@ -753,7 +753,7 @@ def batch_request(
     ``data:video/...`` URL goes as a ``video_url`` part (vLLM's extension for video models).
 
     ``max_tokens`` defaults to the paper's budget for the id's task and mode
-    (``spatialbabel.batch.default_max_tokens``; a question suite gives its own); ``temperature``
+    (``spatialbabel.run.batch.default_max_tokens``; a question suite gives its own); ``temperature``
     to 0, and ``None`` leaves it out of the request (for models that refuse one); ``top_p`` is
     written only when given (the papers set none), so a request without it keeps its bytes."""
     urls = (image_url,) if isinstance(image_url, str) else tuple(image_url)

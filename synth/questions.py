@@ -39,7 +39,24 @@ from typing import Any, Final
 import numpy as np
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
-from spatialbabel.footprints import depth_inside
+from spatialbabel.geometry.footprints import depth_inside
+from spatialbabel.geometry.relations import (
+    AXES,
+    COMPARISONS,
+    DEFAULT_MARGINS,
+    RELATION_PHRASES,
+    RELATIONS,
+    VERTICAL,
+    Axis,
+    Comparison,
+    Margins,
+    Relation,
+    Truth,
+    ViewMeasures,
+    comparison_truth,
+    measure,
+    relation_truth,
+)
 from spatialbabel.open_classes import (
     askable_open_class,
     class_group,
@@ -57,23 +74,6 @@ from spatialbabel.qa import (
     Question,
     Step,
     run_program,
-)
-from spatialbabel.relations import (
-    AXES,
-    COMPARISONS,
-    DEFAULT_MARGINS,
-    RELATION_PHRASES,
-    RELATIONS,
-    VERTICAL,
-    Axis,
-    Comparison,
-    Margins,
-    Relation,
-    Truth,
-    ViewMeasures,
-    comparison_truth,
-    measure,
-    relation_truth,
 )
 from synth.stacking import SUPPORT_CLASSES
 

@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 
 from spatialbabel import Scene, SceneObject, world_aabb
-from spatialbabel.footprints import contains, footprint
+from spatialbabel.geometry.footprints import contains, footprint
 
 #: Classes with a flat top another object can rest on (when upright, as generated ones are).
 SUPPORT_CLASSES: Final = frozenset({"cube", "cylinder"})

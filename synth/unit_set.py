@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from spatialbabel.executor import Executor
+from spatialbabel.run.executor import Executor
 from synth.pool import run_pool
 from synth.workers import BlenderWorker
 

@@ -4,7 +4,7 @@ pool of Blender workers (``synth.blender_stage``), for suites that pick their ow
 A job is one scene state and its cameras; each camera gives ``<name>.png`` (the image, as the
 split's images are made) and ``<name>_ids.png`` (the ID pass, value = 1 + object index, as the
 split's masks) in the job's folder. A job is a work unit of a long-lived Blender loop, so any
-executor runs it (``spatialbabel.executor``: local processes, or Ray actors). Files are
+executor runs it (``spatialbabel.run.executor``: local processes, or Ray actors). Files are
 written atomically and a view whose two files
 exist is not rendered again, so an interrupted run resumes.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from spatialbabel import Camera, Scene
-from spatialbabel.executor import Executor, Progress, UnitLoop
 from spatialbabel.files import atomic_write_bytes
+from spatialbabel.run.executor import Executor, Progress, UnitLoop
 from synth.workers import BlenderWorker, init_worker
 
 
@@ -93,7 +93,7 @@ def render_views(
     bar = Progress(len(pending), unit="scene", desc="views") if progress else None
     if executor is not None:
         return sum(executor.map(loop, pending, progress=bar))
-    from spatialbabel.local_pool import LocalExecutor
+    from spatialbabel.run.local_pool import LocalExecutor
 
     local = LocalExecutor(min(workers, len(pending)))
     try:

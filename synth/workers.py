@@ -2,7 +2,7 @@
 
 ``init_worker`` is the ``setup`` of a Blender work-unit loop (``synth.pool``); ``run_unit``
 makes one scene of a split and ``run_clip_unit`` one clip of a clip set, each a function of
-the worker and the unit's index alone. The executor (``spatialbabel.executor``) starts each
+the worker and the unit's index alone. The executor (``spatialbabel.run.executor``) starts each
 worker fresh, never in the calling process, so the parent never imports bpy and a worker never
 inherits a half-initialised Blender from it.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialbabel.executor import WorkerContext
+from spatialbabel.run.executor import WorkerContext
 
 _BLENDER_SCRIPTS = re.compile(r"[/\\]bpy[/\\]\d+\.\d+[/\\]scripts([/\\]|$)")
 

@@ -20,8 +20,8 @@ from demo.cmd_demo import (
 from demo.replies import MOCK_MODELS, NL_COT_MODELS
 from s3ft.demo_replies import FAILURES, MOCK_BASE
 from spatialbabel import LANGUAGES
-from spatialbabel.batch import S3FT_PHASE1, parse_request_id
 from spatialbabel.files import read_jsonl
+from spatialbabel.run.batch import S3FT_PHASE1, parse_request_id
 
 pytestmark = [pytest.mark.bpy, pytest.mark.render, pytest.mark.slow]
 

@@ -11,9 +11,9 @@ import pytest
 
 from demo.qa_replies import QA_MODES, answer_reply, qa_step
 from demo.replies import MOCK_MODELS
-from spatialbabel.batch import parse_request_id
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import read_json, read_jsonl
+from spatialbabel.run.batch import parse_request_id
 from suites.qa.code_cot_languages import side_file
 from tests.qa.test_code_cot_best_worst import _gap
 from tests.qa.test_score_qa import _questions

@@ -104,8 +104,8 @@ def test_plain_install_parses_without_bpy_or_pyrender(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "import spatialbabel, parsers, scoring, s3ft, s3ft.cmd_s3ft, spatialbabel.executor, "
-            "spatialbabel.local_pool, parsers.cmd_parse, scoring.cmd_score, synth.cmd_generate, "
+            "import spatialbabel, parsers, scoring, s3ft, s3ft.cmd_s3ft, spatialbabel.run.executor, "
+            "spatialbabel.run.local_pool, parsers.cmd_parse, scoring.cmd_score, synth.cmd_generate, "
             "synth.cmd_clips; "
             "print(sys.modules.get('bpy'), sys.modules.get('datasets'), sys.modules.get('ray'))".replace(
                 "sys.", "__import__('sys')."

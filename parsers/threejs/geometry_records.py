@@ -114,7 +114,7 @@ class GeometryMethods(VertexGeometryMethods):
             reading = geometry_affine(ctx, engine, r)
             if reading is None or not isinstance(r.native, GeometryState):
                 return r
-            from spatialbabel.geometry import primitive_aabb
+            from spatialbabel.geometry.bounds import primitive_aabb
 
             class_name, affine = reading
             lo, hi = primitive_aabb(class_name, affine)

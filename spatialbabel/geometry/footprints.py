@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbabel.geometry import world_aabb, world_corners
+from spatialbabel.geometry.bounds import world_aabb, world_corners
 from spatialbabel.scene import SceneObject
 
 ROUND_CLASSES = frozenset({"sphere", "cylinder", "cone", "torus"})

@@ -1,5 +1,5 @@
 """What a camera sees of each object, by ray casts through pixel centres against the exact
-shapes (``spatialbabel.raycast``): the same question an object-ID pass answers by rendering.
+shapes (``spatialbabel.geometry.raycast``): the same question an object-ID pass answers by rendering.
 
 A pixel (x, y) is seen along the ray through its centre (x + 0.5, y + 0.5) with the camera's
 ``K``. Casts go through a grid of pixels: every ``stride``-th one each way, starting at pixel
@@ -34,8 +34,8 @@ from typing import Any, Final, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbabel.geometry import cached_world_aabb
-from spatialbabel.raycast import pair_hits
+from spatialbabel.geometry.bounds import cached_world_aabb
+from spatialbabel.geometry.raycast import pair_hits
 from spatialbabel.scene import Camera, SceneObject
 
 Array = NDArray[np.float64]

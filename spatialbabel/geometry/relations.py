@@ -25,9 +25,9 @@ from typing import Final, Literal
 import numpy as np
 
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
-from spatialbabel.footprints import Footprint, clearance, depth_inside, footprint
 from spatialbabel.frames import Matrix
-from spatialbabel.geometry import cached_world_aabb, world_aabb
+from spatialbabel.geometry.bounds import cached_world_aabb, world_aabb
+from spatialbabel.geometry.footprints import Footprint, clearance, depth_inside, footprint
 from spatialbabel.scene import Camera, SceneObject
 
 Relation = Literal["left", "right", "in front", "behind", "above", "below"]

@@ -8,7 +8,7 @@ object moves with it (``Scene.descendants``).
 - ``turn_layout``: every object turned rigidly about a vertical axis (positions and facings),
   the cameras left where they are.
 
-Angles are degrees, counter-clockwise seen from above (``spatialbabel.directions.turn``).
+Angles are degrees, counter-clockwise seen from above (``spatialbabel.geometry.directions.turn``).
 ``change_problems`` says why a changed scene is not a valid one: an object leaves the ground's
 ranges, or two objects' exact bounding boxes overlap with positive volume where they did not
 before (touching, and resting on a support, are not collisions).
@@ -23,9 +23,9 @@ from typing import Final
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbabel.directions import turn
 from spatialbabel.frames import Matrix, axis_rotation
-from spatialbabel.geometry import cached_world_aabb
+from spatialbabel.geometry.bounds import cached_world_aabb
+from spatialbabel.geometry.directions import turn
 from spatialbabel.scene import Scene, SceneObject
 
 #: Metres of overlap along every axis below which two boxes only touch.

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Generic, Protocol, TypeVar
 
-from spatialbabel.executor import Progress, UnitFailed, UnitLoop
+from spatialbabel.run.executor import Progress, UnitFailed, UnitLoop
 
 H = TypeVar("H", bound=Hashable)
 

@@ -6,8 +6,8 @@ scenes) and a ``run(state, unit)`` that does one unit and returns a small result
 module-level functions, so any worker on any machine can import them. An ``Executor`` maps a
 loop over units and returns the results in the order of the units:
 
-- ``spatialbabel.local_pool.LocalExecutor`` (the default): worker processes on this machine;
-- ``spatialbabel.ray_cluster.RayExecutor``: Ray actors (``long_lived`` loops: one per CPU,
+- ``spatialbabel.run.local_pool.LocalExecutor`` (the default): worker processes on this machine;
+- ``spatialbabel.run.ray_cluster.RayExecutor``: Ray actors (``long_lived`` loops: one per CPU,
   each keeping its Blender) or plain Ray tasks; the only module that imports ``ray``.
 
 Whichever runs it, a unit is the same call with the same arguments, so what it writes is the
@@ -151,7 +151,7 @@ def make_executor(options: ExecutorOptions, *, default_workers: int = 1) -> Exec
     """The executor ``options`` asks for. Ray is imported only here, and only when asked for:
     without it this raises ``ModuleNotFoundError`` (name ``ray``)."""
     if options.executor == "ray":
-        from spatialbabel.ray_cluster import RayExecutor
+        from spatialbabel.run.ray_cluster import RayExecutor
 
         return RayExecutor(
             options.workers,
@@ -159,7 +159,7 @@ def make_executor(options: ExecutorOptions, *, default_workers: int = 1) -> Exec
             max_retries=options.max_retries,
             init=options.ray_init,
         )
-    from spatialbabel.local_pool import LocalExecutor
+    from spatialbabel.run.local_pool import LocalExecutor
 
     workers = options.workers if options.workers is not None else default_workers
     return LocalExecutor(workers, max_retries=options.max_retries)

@@ -2,7 +2,7 @@
 
 Each worker slot is a one-process ``concurrent.futures.ProcessPoolExecutor``, so the parent
 knows which units a worker held when it died: that worker alone is started again and the unit
-it was running is retried (``spatialbabel.dispatch``); the other workers go on. Long-lived
+it was running is retried (``spatialbabel.run.dispatch``); the other workers go on. Long-lived
 loops (Blender) start their workers with "spawn", so this process never imports what they do;
 the others fork, so a loop's arguments (scoring's extra metrics) may be closures, and a small
 run stays in this process. Workers ignore Ctrl-C: the parent alone handles it, and stops them.
@@ -20,8 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
-from spatialbabel.dispatch import ProgressBar, WorkerLost, dispatch
-from spatialbabel.executor import (
+from spatialbabel.run.dispatch import ProgressBar, WorkerLost, dispatch
+from spatialbabel.run.executor import (
     DEFAULT_MAX_RETRIES,
     Progress,
     UnitLoop,

@@ -4,7 +4,7 @@ Long-lived loops (Blender) run on actors, one per CPU of the cluster, each build
 once and keeping it for every unit it is given; the other loops run as plain Ray tasks, each
 worker process building the loop's state on its first task and keeping it for the next. The
 driver (this process) hands out the units, feeds the progress bar as results come back and
-retries the units of a worker that died (``spatialbabel.dispatch``). Units write their files
+retries the units of a worker that died (``spatialbabel.run.dispatch``). Units write their files
 themselves, so the output folder must be one path that every node can write (docs/scale.md).
 """
 
@@ -22,8 +22,8 @@ from typing import Any, Final, TypeVar
 import ray
 from ray.exceptions import GetTimeoutError, RayError, RayTaskError
 
-from spatialbabel.dispatch import WorkerLost, dispatch
-from spatialbabel.executor import DEFAULT_MAX_RETRIES, Progress, UnitLoop, WorkerContext
+from spatialbabel.run.dispatch import WorkerLost, dispatch
+from spatialbabel.run.executor import DEFAULT_MAX_RETRIES, Progress, UnitLoop, WorkerContext
 
 U = TypeVar("U")
 R = TypeVar("R")

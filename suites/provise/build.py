@@ -26,8 +26,8 @@ from numpy.typing import NDArray
 from spatialbabel import Camera, Scene, SceneObject
 from spatialbabel.classes import TORUS_MAJOR_RADIUS, TORUS_MINOR_RADIUS, UNIT_EXTENTS
 from spatialbabel.files import FileFormatError, atomic_write_bytes
-from spatialbabel.footprints import ROUND_CLASSES, clearance, footprint
-from spatialbabel.relations import (
+from spatialbabel.geometry.footprints import ROUND_CLASSES, clearance, footprint
+from spatialbabel.geometry.relations import (
     DEFAULT_MARGINS,
     OPPOSITE,
     RELATION_PHRASES,

@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Camera, SceneObject, object_affine
-from spatialbabel.footprints import Footprint
+from spatialbabel.geometry.footprints import Footprint
 from synth.meshes import unit_mesh
 
 Array = NDArray[np.float64]

@@ -27,9 +27,9 @@ from typing import Any, Final, Literal
 
 from spatialbabel.classes import canonical_class
 from spatialbabel.colors import color_from_name
+from spatialbabel.geometry.relations import OPPOSITE, Relation
 from spatialbabel.palette import nearest_palette_name, palette_distance
 from spatialbabel.qa import ObjectMention, Question
-from spatialbabel.relations import OPPOSITE, Relation
 from suites.qa.reading import (
     Reading,
     answer_text,

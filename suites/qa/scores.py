@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
-from spatialbabel.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.files import (
     FileFormatError,
     is_truncated,
@@ -28,9 +27,10 @@ from spatialbabel.files import (
     read_jsonl,
 )
 from spatialbabel.qa import CATEGORIES, QAFormatError, Question, parse_mode
+from spatialbabel.run.batch import QA, parse_request_id, record_task, reply_from_batch_record
 from spatialbabel.scene import Scene
 from spatialbabel.stats import bootstrap_mean
-from suites.answers import FirstAnswers, Problem
+from suites.answers import FirstAnswers, UngradedLine
 from suites.qa.codecot import OUTCOMES, code_check, parser_available
 from suites.qa.paper_protocol import Protocol, grade_with
 
@@ -106,7 +106,7 @@ def read_answers(
     *,
     batch: bool = False,
     other_tasks: list[int] | None = None,
-) -> tuple[list[Answer], list[Problem]]:
+) -> tuple[list[Answer], list[UngradedLine]]:
     """The scorable answers of ``path`` and a problem for every other line (nothing dropped
     silently): unreadable lines, failed requests, unknown questions, a scene id that is not
     the question's, unknown modes, and repeats of (question, model, mode), of which the first
@@ -114,11 +114,11 @@ def read_answers(
     if not path.is_file():
         raise FileFormatError(path, "no such file")
     answers: list[Answer] = []
-    problems: list[Problem] = []
+    problems: list[UngradedLine] = []
     first = FirstAnswers()
     for item in read_jsonl(path):
         if item.record is None:
-            problems.append(Problem(item.line, item.error or "unreadable line"))
+            problems.append(UngradedLine(item.line, item.error or "unreadable line"))
             continue
         if record_task(item.record) not in (None, QA):
             if other_tasks is not None:
@@ -127,7 +127,7 @@ def read_answers(
         error = item.record.get("error")
         if error and not batch:
             name = item.record.get("request_id") or item.record.get("question_id")
-            problems.append(Problem(item.line, f"{name}: the request failed: {error}"))
+            problems.append(UngradedLine(item.line, f"{name}: the request failed: {error}"))
             continue
         try:
             answer = (
@@ -137,17 +137,17 @@ def read_answers(
             )
             parse_mode(answer.mode)
         except (ValueError, QAFormatError) as error:
-            problems.append(Problem(item.line, str(error)))
+            problems.append(UngradedLine(item.line, str(error)))
             continue
         question = questions.get(answer.question_id)
         if question is None:
-            problems.append(Problem(item.line, f"unknown question_id {answer.question_id!r}"))
+            problems.append(UngradedLine(item.line, f"unknown question_id {answer.question_id!r}"))
             continue
         if not answer.scene_id:
             answer = replace(answer, scene_id=question.scene_id)
         if answer.scene_id != question.scene_id:
             problems.append(
-                Problem(
+                UngradedLine(
                     item.line,
                     f"scene_id {answer.scene_id!r} is not the question's ({question.scene_id!r})",
                 )
@@ -340,7 +340,7 @@ def format_table(summary: Mapping[str, Any]) -> str:
 __all__ = [
     "ANSWER_FIELDS",
     "Answer",
-    "Problem",
+    "UngradedLine",
     "answer_from_batch_output",
     "answer_from_record",
     "format_table",

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from spatialbabel import LANGUAGES
-from spatialbabel.batch import QA, default_max_tokens
 from spatialbabel.files import FileFormatError, split_paths
 from spatialbabel.qa import CATEGORIES, SCHEMA_VERSION, Question, parse_mode
+from spatialbabel.run.batch import QA, default_max_tokens
 from spatialbabel.scene import Scene
 from spatialbabel.split import Split
 from suites.base import Grade, Item, PromptText, Reply, Suite, SuiteError

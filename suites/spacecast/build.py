@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Camera, Scene
-from spatialbabel.directions import (
+from spatialbabel.geometry.directions import (
     CARDINALS,
     SECTORS,
     camera_forward,
@@ -33,9 +33,9 @@ from spatialbabel.directions import (
     sectors,
     unit,
 )
-from spatialbabel.occlusion import OCCLUSION_STATES, ViewCaster, occlusion_state
-from spatialbabel.raycast import pair_hits
-from spatialbabel.transforms import ChangeCheck, component, move, remove, turn_layout
+from spatialbabel.geometry.occlusion import OCCLUSION_STATES, ViewCaster, occlusion_state
+from spatialbabel.geometry.raycast import pair_hits
+from spatialbabel.geometry.transforms import ChangeCheck, component, move, remove, turn_layout
 from suites.spacecast import text
 from suites.spacecast.labels import (
     ABOVE,

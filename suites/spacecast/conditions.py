@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from spatialbabel import Camera, Scene
-from spatialbabel.geometry import world_aabb
+from spatialbabel.geometry.bounds import world_aabb
 from suites.base import Item, SuiteError
 from suites.spacecast import text
 from suites.spacecast.tasks import TASKS

@@ -1,7 +1,7 @@
 """SpaceCast's labels on one state of a scene (before or after a change), from the hub's exact
-geometry: directions in 8 sectors plus resting on (``spatialbabel.directions``,
-``spatialbabel.relations.rests_on_truth``), surface distances in four bins
-(``spatialbabel.distances``), occlusion in three states (``spatialbabel.occlusion``) and the
+geometry: directions in 8 sectors plus resting on (``spatialbabel.geometry.directions``,
+``spatialbabel.geometry.relations.rests_on_truth``), surface distances in four bins
+(``spatialbabel.geometry.distances``), occlusion in three states (``spatialbabel.geometry.occlusion``) and the
 set of objects that move with a root (``Scene.descendants``). Each returns None where the
 answer lies within a margin: such questions are not asked.
 """
@@ -14,10 +14,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Scene
-from spatialbabel.directions import CARDINALS, SECTORS, sector
-from spatialbabel.distances import surface_distance
-from spatialbabel.occlusion import OcclusionState, PixelCount, ViewCaster, occlusion_state
-from spatialbabel.relations import Truth, rests_on_truth
+from spatialbabel.geometry.directions import CARDINALS, SECTORS, sector
+from spatialbabel.geometry.distances import surface_distance
+from spatialbabel.geometry.occlusion import OcclusionState, PixelCount, ViewCaster, occlusion_state
+from spatialbabel.geometry.relations import Truth, rests_on_truth
 
 #: Bin edges of surface distances (metres) and the margin kept from each.
 DISTANCE_EDGES: Final = (1.0, 2.0, 3.3)

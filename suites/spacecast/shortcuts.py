@@ -44,7 +44,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Camera, Scene
-from spatialbabel.directions import (
+from spatialbabel.geometry.bounds import cached_world_aabb
+from spatialbabel.geometry.directions import (
     CARDINALS,
     SECTORS,
     bearing,
@@ -54,9 +55,8 @@ from spatialbabel.directions import (
     sector_of_bearing,
     unit,
 )
-from spatialbabel.geometry import cached_world_aabb
-from spatialbabel.occlusion import OCCLUSION_STATES, ViewCaster
-from spatialbabel.transforms import component, move, orbit, remove, turn_layout
+from spatialbabel.geometry.occlusion import OCCLUSION_STATES, ViewCaster
+from spatialbabel.geometry.transforms import component, move, orbit, remove, turn_layout
 from suites.base import Item, Reply, Shortcut
 from suites.choices import letter
 from suites.spacecast import text

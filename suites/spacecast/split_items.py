@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel import Camera, Scene
-from spatialbabel.executor import ExecutorOptions, open_executor
+from spatialbabel.run.executor import ExecutorOptions, open_executor
 from spatialbabel.split import Split
 from suites.base import Item, SuiteError
 from suites.spacecast.build import Draft, SplitBalance, scene_drafts

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from spatialbabel.executor import ExecutorOptions, executor_options
+from spatialbabel.run.executor import ExecutorOptions, executor_options
 from suites.base import Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import grade_choice, letter, options_block
 from suites.spacecast import conditions, text

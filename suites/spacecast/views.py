@@ -31,9 +31,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbabel import Camera, Scene
-from spatialbabel.geometry import cached_world_aabb
-from spatialbabel.occlusion import DEFAULT_OCCLUSION_MARGINS, ViewCaster, occlusion_state
-from spatialbabel.raycast import Solids, pair_hits
+from spatialbabel.geometry.bounds import cached_world_aabb
+from spatialbabel.geometry.occlusion import DEFAULT_OCCLUSION_MARGINS, ViewCaster, occlusion_state
+from spatialbabel.geometry.raycast import Solids, pair_hits
 from suites.spacecast.labels import OCCLUSION_LARGE, OCCLUSION_STRIDE
 
 Presence = Literal["referable", "absent", "partly"]

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from spatialbabel import Scene
-from spatialbabel.directions import CARDINALS, SECTORS
-from spatialbabel.occlusion import OCCLUSION_STATES
+from spatialbabel.geometry.directions import CARDINALS, SECTORS
+from spatialbabel.geometry.occlusion import OCCLUSION_STATES
 from suites.base import Item
 from suites.choices import letter, place
 from suites.spacecast import text

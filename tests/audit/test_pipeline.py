@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 import audit.python_engines
-from audit.pipeline import Reply, audit_predictions, draw, write_audit
+from audit.pipeline import PredictionLine, audit_predictions, draw, write_audit
 from audit.python_engines import PythonEngine
 from audit.sandbox import Limits, sandbox_missing
 from spatialbabel import ModelOutput
 from spatialbabel.audit_file import audit_markdown, audit_text, read_audit
 
 
-def reply(line: int, model: str, language: str, scene: str = "s") -> Reply:
-    return Reply(line, ModelOutput(scene, model, language, "direct", "{}"))
+def reply(line: int, model: str, language: str, scene: str = "s") -> PredictionLine:
+    return PredictionLine(line, ModelOutput(scene, model, language, "direct", "{}"))
 
 
 def test_the_draw_is_seeded_per_cell_and_keeps_input_order() -> None:

@@ -80,7 +80,7 @@ def compare_scenes(
     exact primitive's world AABB centre and extents."""
     from scipy.optimize import linear_sum_assignment
 
-    from spatialbabel.geometry import world_aabb
+    from spatialbabel.geometry.bounds import world_aabb
 
     if len(got.objects) != len(expected.objects):
         return [f"{len(got.objects)} objects, expected {len(expected.objects)}"]

@@ -2,7 +2,7 @@
 
 For every Blender and Open3D fixture the engine runs the reply again: the stored
 ``<case>.expected.json`` must be the scene it builds now, and each expected object's exact
-primitive (``spatialbabel.geometry.world_aabb``) must match the engine's own vertices: equal
+primitive (``spatialbabel.geometry.bounds.world_aabb``) must match the engine's own vertices: equal
 bounding boxes for boxes and pyramids, and for curved shapes turned by quarter turns whose
 tessellation reaches the shape's extremes; otherwise the exact shape's box must contain the
 mesh's (a tessellation lies inside its shape, and never reaches past it). Tilted tori are the one
@@ -18,7 +18,7 @@ import pytest
 
 from audit.engine_scenes import EngineRun, angles_are_right, reply_code, run_engine
 from spatialbabel import Scene, language_frame, world_aabb
-from spatialbabel.geometry import object_affine
+from spatialbabel.geometry.bounds import object_affine
 from tests.engines.fixture_runs import (
     FIXTURES,
     engine_reply,

@@ -19,7 +19,7 @@ from parsers.build import NativeObject, build_objects
 from parsers.result import Diagnostics
 from spatialbabel import Scene, language_frame, world_aabb
 from spatialbabel.frames import axis_rotation
-from spatialbabel.geometry import object_affine
+from spatialbabel.geometry.bounds import object_affine
 from tests.engines.fixture_runs import (
     FIXTURES,
     engine_reply,

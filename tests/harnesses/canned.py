@@ -15,7 +15,7 @@ import numpy as np
 
 from demo.replies import MOCK_MODELS, mock_reply
 from spatialbabel import Scene
-from spatialbabel.batch import parse_request_id
+from spatialbabel.run.batch import parse_request_id
 
 
 def _draw(custom_id: str) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harnesses.grading import Reply, score_replies
+from harnesses.grading import HarnessReply, score_replies
 from spatialbabel.cli import main
 from tests.harnesses.conftest import MODEL, Built
 
@@ -105,7 +105,7 @@ def test_answers_keyed_by_the_dataset_ids_score_as_on_the_original(
     between: dict[str, bool] = {}
     for config in built.export.configs:
         rows = built.rows(config.config.name)
-        replies = [Reply(row["id"], built.replies[row["id"]], MODEL) for row in rows]
+        replies = [HarnessReply(row["id"], built.replies[row["id"]], MODEL) for row in rows]
         scored = score_replies(
             built.export.folder, config.config, replies, tmp_path / config.config.name
         )

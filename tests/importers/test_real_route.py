@@ -19,12 +19,12 @@ pytest.importorskip("pandas", reason="the real extra (pandas) is not installed")
 from importers.subsets import STRATA, evaluation_subsets
 from s3ft.demo_replies import batch_line
 from spatialbabel import Scene
-from spatialbabel.batch import s3ft_phase1_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_jsonl, write_jsonl
+from spatialbabel.geometry.relations import DEFAULT_MARGINS
 from spatialbabel.open_classes import class_group, is_catch_all
 from spatialbabel.qa import Question, run_program
-from spatialbabel.relations import DEFAULT_MARGINS
+from spatialbabel.run.batch import s3ft_phase1_id
 from synth.prompts import SYSTEM_QA_OPEN, SYSTEM_S3FT_PHASE1_OPEN, s3ft_phase1_prompt
 from tests.importers import open_route
 from tests.importers.hypersim_layout import write_miniature

@@ -17,7 +17,7 @@ from parsers.custom_mesh import affine_image, shape_from_vertices
 from parsers.open3d import shapes
 from parsers.shape_words import class_of_word, tokens
 from spatialbabel.frames import axis_angle_to_matrix
-from spatialbabel.geometry import primitive_aabb
+from spatialbabel.geometry.bounds import primitive_aabb
 from tests.engines.fixture_runs import compare_scenes
 
 OPEN3D_CASES = [

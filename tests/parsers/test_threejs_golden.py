@@ -12,7 +12,7 @@ import pytest
 from parsers import parse
 from parsers.threejs.geometries import read_geometry
 from spatialbabel import Scene
-from spatialbabel.geometry import world_aabb
+from spatialbabel.geometry.bounds import world_aabb
 from spatialbabel.palette import linear_to_srgb
 from tests.engines.fixture_runs import compare_scenes, fixture_replies
 

@@ -6,7 +6,7 @@ at ... looking at ..., with a vertical field of view of ...° and an image of W 
 the definitions of the words. It reads every relation and comparison by the definition the
 prompt states, and it refuses a word the prompt does not define. Of the ground truth it takes
 the objects: class, colour, centre, turn and size. Nothing of the generator is used: no
-program, no ``spatialbabel.relations``, no footprints, no bounding boxes, no stored camera; the
+program, no ``spatialbabel.geometry.relations``, no footprints, no bounding boxes, no stored camera; the
 camera is rebuilt from the prompt's words, outlines seen from above and volumes come from the
 shapes' definitions, heights from ``size`` (the scenes turn objects about the vertical only).
 

@@ -13,9 +13,9 @@ import pytest
 
 from scoring.gaps import LanguageGap
 from spatialbabel import LANGUAGES
-from spatialbabel.batch import parse_request_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_json, read_jsonl
+from spatialbabel.run.batch import parse_request_id
 from spatialbabel.stats import Estimate
 from suites.qa.code_cot_languages import read_picks, resolve_modes, side_file
 from tests.qa.test_score_qa import _questions, _write, reply_for

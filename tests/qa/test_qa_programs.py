@@ -9,6 +9,14 @@ import numpy as np
 import pytest
 
 from spatialbabel import Camera, Scene, SceneObject
+from spatialbabel.geometry.relations import (
+    DEFAULT_MARGINS,
+    UNIT_VOLUMES,
+    Truth,
+    measure,
+    object_volume,
+    relation_truth,
+)
 from spatialbabel.qa import (
     AmbiguousProgram,
     ProgramError,
@@ -16,14 +24,6 @@ from spatialbabel.qa import (
     Question,
     parse_mode,
     run_program,
-)
-from spatialbabel.relations import (
-    DEFAULT_MARGINS,
-    UNIT_VOLUMES,
-    Truth,
-    measure,
-    object_volume,
-    relation_truth,
 )
 
 FRONT = Camera.looking_at("front", (0.0, 7.778, 7.778), width=512, height=512, fov_y_deg=44.0)

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Scene, SceneObject
+from spatialbabel.geometry.relations import DEFAULT_MARGINS
 from spatialbabel.qa import run_program
-from spatialbabel.relations import DEFAULT_MARGINS
 from suites.qa.codecot import reconstruct_answer
 from suites.qa.grading import grade
 from synth.cameras import scene_cameras

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from spatialbabel import Scene
+from spatialbabel.geometry.relations import DEFAULT_MARGINS
 from spatialbabel.qa import CATEGORIES, Question, run_program
-from spatialbabel.relations import DEFAULT_MARGINS
 from synth.questions import QUOTAS, SplitRules, generate_scene_questions, generate_split_questions
 from tests.qa.answerability import PHRASES, assert_decided_as_stored
 from tests.qa.scene_factory import FACTORY_RULES, generator_scenes, random_scene

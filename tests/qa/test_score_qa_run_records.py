@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from spatialbabel.batch import qa_id, reconstruct_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_jsonl
 from spatialbabel.qa import Question
+from spatialbabel.run.batch import qa_id, reconstruct_id
 from tests.qa.test_score_qa import reply_for
 from tests.qa.tiny_split import make_split
 

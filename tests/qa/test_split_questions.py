@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from spatialbabel import Camera, Scene, SceneObject
+from spatialbabel.geometry.relations import AXES
 from spatialbabel.qa import Question
-from spatialbabel.relations import AXES
 from synth.prompts import DEFINITIONS, qa_prompt
 from synth.questions import SplitRules, generate_scene_questions, generate_split_questions
 from tests.qa.answerability import (

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from runner.stub_server import Canned, FaultKind, FaultPlan, StubServer, canned_replies
-from spatialbabel.batch import read_batch_output
 from spatialbabel.cli import ExitCode, main
+from spatialbabel.run.batch import read_batch_output
 from tests.runner.workspace import Workspace, build, lines, scores
 
 pytest.importorskip("openai")

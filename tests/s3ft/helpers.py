@@ -12,8 +12,8 @@ import numpy as np
 
 from s3ft.demo_replies import batch_line, mock_base_reply
 from spatialbabel import Scene
-from spatialbabel.batch import reconstruct_id
 from spatialbabel.files import write_json, write_jsonl
+from spatialbabel.run.batch import reconstruct_id
 from synth.cameras import scene_cameras
 from synth.config import ScenePaths
 from tests.qa.scene_factory import random_scene

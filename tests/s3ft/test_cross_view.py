@@ -14,8 +14,8 @@ from s3ft.pseudo import PseudoTruth
 from s3ft.records import Record, scene_records
 from s3ft.tasks import View, answer_text, task
 from spatialbabel import Scene
+from spatialbabel.geometry.relations import DEFAULT_MARGINS
 from spatialbabel.qa import AmbiguousProgram, ProgramError, Question, run_program
-from spatialbabel.relations import DEFAULT_MARGINS
 from synth.cameras import scene_cameras
 from synth.questions import generate_scene_questions
 from tests.qa.scene_factory import FACTORY_RULES, random_scene

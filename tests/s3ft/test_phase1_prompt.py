@@ -18,9 +18,9 @@ from s3ft.build import build
 from s3ft.demo_replies import batch_line, mock_base_reply, request_id
 from s3ft.stats import OLD_ROUTE_NOTE, format_summary
 from spatialbabel import Camera, Scene
-from spatialbabel.batch import S3FT_PHASE1, parse_request_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import read_jsonl, write_jsonl
+from spatialbabel.run.batch import S3FT_PHASE1, parse_request_id
 from synth.prompts import (
     SYSTEM_RECONSTRUCT,
     SYSTEM_S3FT_PHASE1,

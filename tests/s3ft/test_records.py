@@ -14,7 +14,7 @@ from s3ft.pseudo import PseudoTruth
 from s3ft.records import Record, scene_records
 from s3ft.tasks import TASK_NAMES
 from spatialbabel import Scene, world_aabb
-from spatialbabel.relations import RELATION_PHRASES
+from spatialbabel.geometry.relations import RELATION_PHRASES
 from synth.cameras import scene_cameras
 from synth.questions import generate_scene_questions
 from tests.qa.scene_factory import FACTORY_RULES, random_scene

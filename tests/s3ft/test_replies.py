@@ -10,8 +10,8 @@ import pytest
 from s3ft.demo_replies import batch_line
 from s3ft.phase1 import Phase1Split
 from s3ft.replies import ModelChoiceError, ReplySet, read_replies
-from spatialbabel.batch import qa_id, reconstruct_id
 from spatialbabel.files import write_json, write_jsonl
+from spatialbabel.run.batch import qa_id, reconstruct_id
 from synth.questions import SplitRules
 from tests.s3ft.helpers import make_split, prediction, reply_text
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from spatialbabel.executor import (
+from spatialbabel.run.executor import (
     ExecutorOptions,
     Progress,
     UnitFailed,
@@ -22,7 +22,7 @@ from spatialbabel.executor import (
     executor_options,
     make_executor,
 )
-from spatialbabel.local_pool import LocalExecutor
+from spatialbabel.run.local_pool import LocalExecutor
 
 State = tuple[int, Path]
 

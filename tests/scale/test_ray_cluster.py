@@ -25,14 +25,14 @@ from parsers.cmd_parse import parse_loop
 from s3ft.build import BuildOptions, BuildResult, build
 from scoring import NumberedOutput, ReplyScore, aggregate, score_outputs
 from spatialbabel import LANGUAGES, ModelOutput, Scene
-from spatialbabel.executor import Executor
-from spatialbabel.local_pool import LocalExecutor
+from spatialbabel.run.executor import Executor
+from spatialbabel.run.local_pool import LocalExecutor
 from tests.s3ft.helpers import batch_replies, make_split
 from tests.scoring.helpers import layout, moved
 
 ray = pytest.importorskip("ray")
 
-from spatialbabel.ray_cluster import RayExecutor  # noqa: E402
+from spatialbabel.run.ray_cluster import RayExecutor  # noqa: E402
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray")]
 

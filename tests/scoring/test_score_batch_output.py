@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from parsers import write
-from spatialbabel.batch import item_id, qa_id, reconstruct_id
 from spatialbabel.cli import ExitCode, main
+from spatialbabel.run.batch import item_id, qa_id, reconstruct_id
 from tests.scoring.test_cmd_score import EVAL, SplitFixture, make_split
 
 

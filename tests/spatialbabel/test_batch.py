@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from spatialbabel.batch import (
+from spatialbabel.run.batch import (
     DEFAULT_TEMPERATURE,
     RequestId,
     default_max_tokens,
@@ -154,7 +154,7 @@ def test_a_batch_reply_becomes_the_record_score_reads_with_its_cut_kept(tmp_path
 
 
 def test_record_task_names_the_task_of_a_records_request() -> None:
-    from spatialbabel.batch import record_task
+    from spatialbabel.run.batch import record_task
 
     assert record_task({"request_id": "qa/q1/direct", "custom_id": "reconstruct/s/json"}) == "qa"
     assert record_task({"custom_id": "spacecast/i1/v1"}) == "spacecast"

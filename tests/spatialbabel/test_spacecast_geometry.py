@@ -12,12 +12,12 @@ import pytest
 from scipy.spatial import cKDTree
 
 from spatialbabel import Camera, Ground, Scene, SceneObject, world_aabb
-from spatialbabel.directions import SECTORS, bearing, sector, sectors, turn
-from spatialbabel.distances import surface_distance
 from spatialbabel.frames import axis_rotation
-from spatialbabel.occlusion import DEFAULT_OCCLUSION_MARGINS, ViewCaster
-from spatialbabel.raycast import first_hits, hit_distances
-from spatialbabel.transforms import (
+from spatialbabel.geometry.directions import SECTORS, bearing, sector, sectors, turn
+from spatialbabel.geometry.distances import surface_distance
+from spatialbabel.geometry.occlusion import DEFAULT_OCCLUSION_MARGINS, ViewCaster
+from spatialbabel.geometry.raycast import first_hits, hit_distances
+from spatialbabel.geometry.transforms import (
     ChangeCheck,
     change_problems,
     move,

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from spatialbabel import Scene
-from spatialbabel.transforms import move, orbit, remove
+from spatialbabel.geometry.transforms import move, orbit, remove
 from synth.blender_stage import BlenderStage
 from tests.suites.shapes import CARDINALS
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from spatialbabel import Scene
-from spatialbabel.batch import parse_request_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.files import FileFormatError
+from spatialbabel.run.batch import parse_request_id
 from spatialbabel.stats import bootstrap_macro_mean
 from suites import SUITES, load_suite
 from suites.base import Grade, Item, SuiteError

@@ -24,7 +24,7 @@ from suites.items import ItemSet, read_items
 pytest.importorskip("bpy")
 cv2 = pytest.importorskip("cv2")
 
-from spatialbabel.footprints import footprint  # noqa: E402
+from spatialbabel.geometry.footprints import footprint  # noqa: E402
 from suites.grading import grade_references  # noqa: E402
 from suites.provise import SUITE, TASKS, pixels  # noqa: E402
 from suites.provise.build import PLAN_CLEARANCE  # noqa: E402

@@ -155,7 +155,7 @@ def test_the_birds_eye_view_shows_the_whole_scene_from_above(items: Path) -> Non
     object that nothing rests on (at least 50 pixels), and whose frame holds every object's
     exact bounding box and the whole floor."""
     from spatialbabel import Scene
-    from spatialbabel.geometry import world_aabb
+    from spatialbabel.geometry.bounds import world_aabb
     from suites.spacecast.conditions import bev_camera, bev_input
 
     scenes = sorted({r["scene_id"] for r in _records(items)})

@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import binom
 
 from spatialbabel import Ground, Scene
-from spatialbabel.geometry import world_aabb
+from spatialbabel.geometry.bounds import world_aabb
 from suites import load_suite
 from suites.answers import with_missing
 from suites.base import Item, Reply

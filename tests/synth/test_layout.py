@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy.spatial import cKDTree
 
 from spatialbabel import CLASSES, PALETTE_NAMES, Ground, SceneObject, world_aabb
-from spatialbabel.footprints import Footprint, clearance, footprint
+from spatialbabel.geometry.footprints import Footprint, clearance, footprint
 from synth.layout import HEIGHT_RATIOS, LayoutError, LayoutRules, move_objects, sample_layout
 from synth.tiers import TIER_NAMES, TIERS, parse_tiers, tier_of
 from tests.synth.geometry_checks import (

@@ -2,7 +2,7 @@
 on the ground or resting fully on its parent's flat top, nothing intersecting, every stack
 framed), unstacked layouts stay those of the generator before stacking existed, and the hub's
 ``contains`` and ``depth_inside`` agree with dense sampling. The checks are written from the
-shapes' definitions (tests/synth/geometry_checks.py), not with ``spatialbabel.footprints``."""
+shapes' definitions (tests/synth/geometry_checks.py), not with ``spatialbabel.geometry.footprints``."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spatialbabel import CLASSES, Scene, SceneObject
-from spatialbabel.footprints import contains, depth_inside, footprint
+from spatialbabel.geometry.footprints import contains, depth_inside, footprint
 from synth.config import SceneParameters
 from synth.layout import MAX_HEIGHT, LayoutRules, move_objects, sample_layout
 from synth.stacking import attachment_problems
@@ -188,7 +188,7 @@ def test_degenerate_footprints_have_no_inside() -> None:
     assert depth_inside((0.0, 0.0), point) == 0.0
     assert depth_inside((1.0, 0.0), point) == pytest.approx(-1.0)
     far = footprint(SceneObject("g", "cube", (2.0, 0.0, 0.0), size=(0.0, 0.0, 0.0)))
-    from spatialbabel.footprints import clearance
+    from spatialbabel.geometry.footprints import clearance
 
     assert clearance(point, far) == pytest.approx(2.0)
     assert math.isclose(clearance(point, point), 0.0)

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spatialbabel.batch import parse_request_id
 from spatialbabel.cli import ExitCode, main
 from spatialbabel.clip import Clip
+from spatialbabel.run.batch import parse_request_id
 from suites import load_suite
 from suites.base import Reply
 from suites.choices import letter
