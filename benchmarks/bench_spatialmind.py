@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from suites.spatialmind.build import BuildOptions, build_items, load_clip_set
+from suites.spatialmind.build import build_items, load_clip_set
+from suites.spatialmind.options import SpatialMindOptions
 
 
 def cpu_seconds(run: Callable[[], object], repeats: int) -> float:
@@ -42,7 +43,9 @@ def main() -> None:
     count = len(load_clip_set(args.clips))
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch)
-        build = cpu_seconds(lambda: build_items(args.clips, out, BuildOptions()), args.repeats)
+        build = cpu_seconds(
+            lambda: build_items(args.clips, out, SpatialMindOptions()), args.repeats
+        )
     load = cpu_seconds(lambda: load_clip_set(args.clips), args.repeats)
     print(f"{count} clips, median of {args.repeats} runs, CPU seconds per clip")
     print(f"  build items       {build / count:.4f}")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final, Literal
 
 from spatialbabel.errors import SpatialBabelError
+from suites.options import NoOptions, options_from_args
 
 #: A JSON value as items and grades hold it.
 Json = Any
@@ -258,16 +259,21 @@ class Suite(ABC):
     #: The baseline that stands for chance: shortcuts must not beat its CI on any task.
     chance_baseline: ClassVar[str] = "random"
 
-    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:  # noqa: B027
-        """Flags of ``spatialbabel suite build`` that only this suite reads (none by default).
-        Their ``dest`` names must start with the suite's name and an underscore, so that suites
-        never clash, and ``suite.json`` records them."""
+    #: The frozen dataclass of the suite's build options (``suites.options``): each ``option``
+    #: field is a flag ``--<name>-<field>`` of ``spatialbabel suite build``, recorded in
+    #: ``suite.json``. None by default.
+    options_type: ClassVar[type] = NoOptions
+
+    def options_from(self, args: argparse.Namespace) -> object:
+        """The build options the parsed flags of ``spatialbabel suite build`` say."""
+        return options_from_args(self.options_type, args, self.name)
 
     @abstractmethod
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
-        """The items of a split, in a deterministic order. ``out`` is the items folder, where
-        the suite may write the inputs it renders (their paths in ``Item.inputs`` are relative
-        to it). Raise ``SuiteError`` naming the file for a split the suite cannot use."""
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
+        """The items of a split, in a deterministic order, built with ``options`` (an
+        ``options_type``). ``out`` is the items folder, where the suite may write the inputs it
+        renders (their paths in ``Item.inputs`` are relative to it). Raise ``SuiteError``
+        naming the file for a split the suite cannot use."""
 
     @abstractmethod
     def prompt(self, item: Item, variant: str) -> PromptText:

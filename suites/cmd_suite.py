@@ -19,6 +19,7 @@ from spatialbabel.run.batch import add_decoding_arguments, decoding_problem
 from spatialbabel.run.executor import add_executor_arguments
 from suites import SUITES, load_suite
 from suites.base import Suite, SuiteError
+from suites.options import add_option_flags, recorded_options
 
 HELP = "Question suites over generated splits (SpaceCast, SpatialMind, ProVisE): build, prompts, score."
 ACTIONS = ("build", "prompts", "score", "list")
@@ -64,7 +65,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_executor_arguments(common)
     for name in SUITES.names():
         suite = load_suite(name)
-        suite.add_build_arguments(parser.add_argument_group(f"build, --suite {name}"))
+        group = parser.add_argument_group(f"build, --suite {name}")
+        add_option_flags(group, suite.options_type, suite.name)
 
 
 class _UsageError(Exception):
@@ -77,27 +79,19 @@ def _need(args: argparse.Namespace, *names: str) -> None:
         raise _UsageError(f"{args.action} needs {', '.join(missing)}")
 
 
-def _suite_options(args: argparse.Namespace, suite: Suite) -> dict[str, object]:
-    prefix = suite.name + "_"
-    return {
-        key: (str(value) if isinstance(value, Path) else value)
-        for key, value in sorted(vars(args).items())
-        if key.startswith(prefix)
-    }
-
-
 def _build(args: argparse.Namespace, suite: Suite) -> int:
     from suites.items import write_items
 
     _need(args, "split", "out")
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
+    options = suite.options_from(args)
     built = write_items(
         args.out,
         suite,
-        suite.build(args.split, args.out, args),
+        suite.build(args.split, args.out, options),
         split=args.split,
-        options=_suite_options(args, suite),
+        options=recorded_options(options, suite.name),
     )
     seconds = time.perf_counter() - start
     print(f"{len(built.items)} {suite.name} items in {args.out} ({seconds:.1f} s)")

@@ -12,15 +12,16 @@ are imported when items are built or graded.
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from suites.base import Aggregation, Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import letter, options_block
+from suites.options import check_options, option
 
 TASKS = (
     "counting",
@@ -41,6 +42,22 @@ VISUAL_SYSTEM = (
 TEXT_SYSTEM = "You answer questions about an image. Give the answer only, in the form asked."
 
 
+@dataclass(frozen=True)
+class ProViseOptions:
+    tasks: tuple[str, ...] = option(
+        TASKS,
+        nargs="+",
+        choices=TASKS,
+        metavar="TASK",
+        help=f"the tasks to build (default: all of {', '.join(TASKS)})",
+    )
+    seed: int = option(0, help="seed of the choices among valid items (default 0)")
+
+    def __post_init__(self) -> None:
+        if self.seed < 0:
+            raise SuiteError(f"--provise-seed must not be negative, got {self.seed}")
+
+
 class ProViseSuite(Suite):
     name = "provise"
     version = "2"
@@ -49,37 +66,18 @@ class ProViseSuite(Suite):
     breakdowns = ("level",)
     # Paper §E.4: 10,000 replicates, resampled within each task; Overall is the macro mean.
     aggregation = Aggregation(overall="macro", resample="within_task", resamples=10_000)
+    options_type = ProViseOptions
 
     def __init__(self) -> None:
         self._folder: Path | None = None
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
 
-    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
-        group.add_argument(
-            "--provise-tasks",
-            dest="provise_tasks",
-            nargs="+",
-            choices=TASKS,
-            default=list(TASKS),
-            metavar="TASK",
-            help=f"the tasks to build (default: all of {', '.join(TASKS)})",
-        )
-        group.add_argument(
-            "--provise-seed",
-            dest="provise_seed",
-            type=int,
-            default=0,
-            help="seed of the choices among valid items (default 0)",
-        )
-
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
         from suites.provise.build import build_items
         from suites.provise.protocols import protocol
 
-        tasks = list(getattr(options, "provise_tasks", None) or TASKS)
-        seed = int(getattr(options, "provise_seed", 0) or 0)
-        if seed < 0:
-            raise SuiteError(f"--provise-seed must not be negative, got {seed}")
+        settings = check_options(options, ProViseOptions, self.name)
+        tasks, seed = list(settings.tasks), settings.seed
         hashes = {task: protocol(task).sha256 for task in TASKS}
         return build_items(split, out, tasks, seed, hashes)
 

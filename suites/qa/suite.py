@@ -14,7 +14,6 @@ An items folder of this suite has the layout of a split (``images/<scene>.png``,
 
 from __future__ import annotations
 
-import argparse
 import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -106,7 +105,7 @@ class QASuite(Suite):
         self._folder: Path | None = None
         self._scenes: dict[str, Scene] = {}
 
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
         paths, copied = split_paths(split), split_paths(out)
         if not paths["scenes"].is_dir():
             raise FileFormatError(paths["scenes"], "no such folder: is this a split?")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ import numpy as np
 from spatialbabel.run.executor import ExecutorOptions, executor_options
 from suites.base import Grade, Item, PromptText, Reply, Shortcut, Suite, SuiteError
 from suites.choices import grade_choice, letter, options_block
+from suites.options import check_options, option, options_from_args
 from suites.spacecast import conditions, text
 from suites.spacecast.tasks import TASK_NAMES, TASKS
 
@@ -26,6 +28,23 @@ if TYPE_CHECKING:
 ATTACHMENT_SETS = tuple(["".join(c) for n in (1, 2, 3) for c in combinations("ABC", n)] + ["D"])
 
 
+@dataclass(frozen=True)
+class SpaceCastOptions:
+    seed: int = option(0, help="seed of the items")
+    workers: int = option(1, help="Blender workers rendering the chosen views")
+    resolution: int = option(512, help="square views of this many pixels")
+    scenes: int | None = option(None, help="only the first N scenes of the split")
+    bev: bool = option(
+        False, help="also render each scene's bird's-eye view (the +bev variants show it)"
+    )
+    #: Where the views render; None: locally, with ``workers`` processes.
+    executor: ExecutorOptions | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers < 1 or self.resolution < 16:
+            raise SuiteError("--spacecast-workers must be >= 1 and --spacecast-resolution >= 16")
+
+
 class SpaceCastSuite(Suite):
     name = "spacecast"
     version = "2"
@@ -33,71 +52,36 @@ class SpaceCastSuite(Suite):
     #: The paper's two prompts, then each with one analysis condition (``conditions``).
     variants = conditions.VARIANTS
     breakdowns = ("level", "relation", "frame", "change")
+    options_type = SpaceCastOptions
 
     def __init__(self) -> None:
         self._folder: Path | None = None
         self._scenes: tuple[str, ...] = ()
         self._truths: dict[str, Scene] = {}
 
-    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
-        group.add_argument(
-            "--spacecast-seed", dest="spacecast_seed", type=int, default=0, help="seed of the items"
-        )
-        group.add_argument(
-            "--spacecast-workers",
-            dest="spacecast_workers",
-            type=int,
-            default=1,
-            help="Blender workers rendering the chosen views",
-        )
-        group.add_argument(
-            "--spacecast-resolution",
-            dest="spacecast_resolution",
-            type=int,
-            default=512,
-            help="square views of this many pixels",
-        )
-        group.add_argument(
-            "--spacecast-scenes",
-            dest="spacecast_scenes",
-            type=int,
-            default=None,
-            help="only the first N scenes of the split",
-        )
-        group.add_argument(
-            "--spacecast-bev",
-            dest="spacecast_bev",
-            action="store_true",
-            help="also render each scene's bird's-eye view (the +bev variants show it)",
-        )
-
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
-        from suites.spacecast.split_items import build_split
-
-        seed = getattr(options, "spacecast_seed", 0)
-        workers = getattr(options, "spacecast_workers", 1)
-        resolution = getattr(options, "spacecast_resolution", 512)
-        scenes = getattr(options, "spacecast_scenes", None)
-        bev = getattr(options, "spacecast_bev", False)
-        if workers < 1 or resolution < 16:
-            raise SuiteError("--spacecast-workers must be >= 1 and --spacecast-resolution >= 16")
+    def options_from(self, args: argparse.Namespace) -> SpaceCastOptions:
+        """The ``--spacecast-*`` flags, run where the command's ``--executor`` flags say."""
+        options = options_from_args(SpaceCastOptions, args, self.name)
         try:
-            # The command's --executor flags; a caller's bare Namespace runs locally.
-            executor = (
-                executor_options(options, workers=workers)
-                if hasattr(options, "max_retries")
-                else ExecutorOptions(workers=workers)
-            )
+            executor = executor_options(args, workers=options.workers)
         except ValueError as error:
             raise SuiteError(str(error)) from error
+        return replace(options, executor=executor)
+
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
+        from suites.spacecast.split_items import build_split
+
+        settings = check_options(options, SpaceCastOptions, self.name)
+        # Without the command's --executor flags, the views render locally.
+        executor = settings.executor or ExecutorOptions(workers=settings.workers)
         yield from build_split(
             split,
             out,
-            seed=seed,
+            seed=settings.seed,
             executor=executor,
-            resolution=resolution,
-            limit=scenes,
-            bev=bev,
+            resolution=settings.resolution,
+            limit=settings.scenes,
+            bev=settings.bev,
         )
 
     def prompt(self, item: Item, variant: str) -> PromptText:

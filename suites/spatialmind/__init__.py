@@ -12,7 +12,6 @@ writes every item's state chain as training records (``suites.spatialmind.chain`
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -22,8 +21,9 @@ from spatialbabel.files import write_json
 from suites.base import Aggregation, Grade, Item, PromptText, Reply, Shortcut, Suite
 from suites.choices import grade_choice, options_block
 from suites.numeric import grade_number
+from suites.options import check_options
+from suites.spatialmind.options import SpatialMindOptions
 from suites.spatialmind.shortcuts import battery, chance, persistence
-from suites.spatialmind.stamps import MODES
 from suites.spatialmind.tasks import SECTIONS, TASKS, UNIT_WORDS
 
 LABELS_FILE: Final = "labels.json"
@@ -53,57 +53,13 @@ class SpatialMind(Suite):
     breakdowns = ("level",)
     aggregation = Aggregation(overall="macro", resample="scenes")
     chance_baseline = "chance"
+    options_type = SpatialMindOptions
 
-    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
-        group.add_argument(
-            "--spatialmind-inputs",
-            dest="spatialmind_inputs",
-            choices=("frames", "video"),
-            default="frames",
-            help="show the observed frames as images (default) or the clip's MP4",
-        )
-        group.add_argument(
-            "--spatialmind-per-clip",
-            dest="spatialmind_per_clip",
-            type=int,
-            default=1,
-            help="items per task and clip (default %(default)s)",
-        )
-        group.add_argument(
-            "--spatialmind-min-visible",
-            dest="spatialmind_min_visible",
-            type=float,
-            default=0.0005,
-            help="least share of the image a target covers in every frame asked about "
-            "(default %(default)s: 131 pixels at 512x512)",
-        )
-        group.add_argument(
-            "--spatialmind-timestamps",
-            dest="spatialmind_timestamps",
-            choices=MODES,
-            default="none",
-            help="the frames' times: not given apart from the frame rate (default), listed in "
-            "the prompt (text), or drawn in each frame's corner (overlay)",
-        )
-        group.add_argument(
-            "--spatialmind-seed",
-            dest="spatialmind_seed",
-            type=int,
-            default=0,
-            help="seed of the choice of intervals, targets and balanced items (default %(default)s)",
-        )
-
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
-        from suites.spatialmind.build import BuildOptions, build_items
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
+        from suites.spatialmind.build import build_items
         from suites.spatialmind.chain import write_training
 
-        settings = BuildOptions(
-            inputs=getattr(options, "spatialmind_inputs", "frames"),
-            per_clip=getattr(options, "spatialmind_per_clip", 1),
-            min_visible=getattr(options, "spatialmind_min_visible", 0.0005),
-            seed=getattr(options, "spatialmind_seed", 0),
-            timestamps=getattr(options, "spatialmind_timestamps", "none"),
-        )
+        settings = check_options(options, SpatialMindOptions, self.name)
         items, histograms = build_items(split, out, settings)
         write_json(out / LABELS_FILE, {"labels": histograms})
         write_training(out, self, items)

@@ -18,7 +18,6 @@ import math
 import os
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
@@ -28,8 +27,9 @@ from spatialbabel.clip import Clip
 from spatialbabel.files import FileFormatError, read_json
 from suites.base import Item, SuiteError
 from suites.choices import letter
+from suites.spatialmind.options import SpatialMindOptions
 from suites.spatialmind.spread import spread
-from suites.spatialmind.stamps import MODES, stamped_inputs
+from suites.spatialmind.stamps import stamped_inputs
 from suites.spatialmind.tasks import (
     BUILDERS,
     OPTIONS,
@@ -42,27 +42,6 @@ from suites.spatialmind.tasks import (
 
 CLIP_SET_KIND: Final = "spatialbabel-clips"
 SUITE_NAME: Final = "spatialmind"
-
-
-@dataclass(frozen=True)
-class BuildOptions:
-    inputs: str = "frames"
-    per_clip: int = 1
-    min_visible: float = 0.0005
-    seed: int = 0
-    timestamps: str = "none"
-
-    def __post_init__(self) -> None:
-        if self.inputs not in ("frames", "video"):
-            raise ValueError(f"inputs must be frames or video, got {self.inputs!r}")
-        if self.timestamps not in MODES:
-            raise ValueError(
-                f"timestamps must be one of {', '.join(MODES)}, got {self.timestamps!r}"
-            )
-        if self.per_clip < 1:
-            raise ValueError(f"items per clip and task must be at least 1, got {self.per_clip}")
-        if not 0.0 <= self.min_visible < 1.0:
-            raise ValueError(f"the least visible share must lie in [0, 1), got {self.min_visible}")
 
 
 def load_clip_set(root: Path) -> list[Clip]:
@@ -248,7 +227,7 @@ def _inputs(root: Path, out: Path, clip: Clip, kind: str) -> tuple[str, ...]:
 
 
 def build_items(
-    root: Path, out: Path, options: BuildOptions
+    root: Path, out: Path, options: SpatialMindOptions
 ) -> tuple[list[Item], dict[str, dict[str, int]]]:
     """The items of a clip set, and the label histogram of each multiple-choice task."""
     clips = load_clip_set(root)
@@ -298,7 +277,6 @@ def build_items(
 
 __all__ = [
     "CLIP_SET_KIND",
-    "BuildOptions",
     "balance",
     "build_items",
     "load_clip_set",

@@ -3,9 +3,9 @@ per scene, "how many objects?" (4 options) and "which colours appear?" (multi-se
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +15,12 @@ from spatialbabel.files import split_paths
 from suites import SUITES
 from suites.base import Aggregation, Grade, Item, PromptText, Reply, Suite
 from suites.choices import balanced_positions, grade_choice, letter, options_block, place
+from suites.options import check_options, option
+
+
+@dataclass(frozen=True)
+class ToyOptions:
+    views: int = option(1, help="views per item (a flag for the shared machinery to carry)")
 
 
 class ToySuite(Suite):
@@ -25,10 +31,10 @@ class ToySuite(Suite):
     breakdowns = ("level",)
     aggregation = Aggregation(resamples=200)
 
-    def add_build_arguments(self, group: argparse._ArgumentGroup) -> None:
-        group.add_argument("--toy-views", dest="toy_views", type=int, default=1)
+    options_type = ToyOptions
 
-    def build(self, split: Path, out: Path, options: argparse.Namespace) -> Iterator[Item]:
+    def build(self, split: Path, out: Path, options: object) -> Iterator[Item]:
+        check_options(options, ToyOptions, self.name)
         paths = split_paths(split)
         scenes = [Scene.load(p) for p in sorted(paths["scenes"].glob("*.json"))]
         positions = balanced_positions(len(scenes), 4, seed=7)
