@@ -28,11 +28,24 @@ def test_flags_parse_back_into_the_dataclass() -> None:
     assert options == SpaceCastOptions(seed=3, scenes=2)
     assert options.executor is None  # not a flag: the command's --executor flags set it
     assert recorded_options(options, "spacecast") == {
+        "spacecast_bev": False,
         "spacecast_resolution": 512,
         "spacecast_scenes": 2,
         "spacecast_seed": 3,
         "spacecast_workers": 1,
     }
+
+
+def test_a_bool_option_is_a_switch() -> None:
+    off = options_from_args(
+        SpaceCastOptions, _parse(SpaceCastOptions, "spacecast", []), "spacecast"
+    )
+    on = options_from_args(
+        SpaceCastOptions, _parse(SpaceCastOptions, "spacecast", ["--spacecast-bev"]), "spacecast"
+    )
+    assert (off.bev, on.bev) == (False, True)
+    with pytest.raises(SystemExit):  # a switch takes no value
+        _parse(SpaceCastOptions, "spacecast", ["--spacecast-bev", "False"])
 
 
 def test_defaults_are_the_dataclass_defaults() -> None:
