@@ -8,7 +8,7 @@ The engines themselves and the reading of what they built are the product's (``a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,6 +52,47 @@ def fixture_expected_scene(run: EngineRun, language: str) -> Scene:
     return expected_scene(
         run, language, ran=None if twin is None else f"the completed twin {twin.name}"
     )
+
+
+#: How far a stored expected file's rotation may sit from the engine's, as rotation matrices:
+#: bpy, open3d's legacy meshes and Mono compute in floats, and the last bits of a float
+#: rotation (an Euler angle of -6e-8 against 2e-7 degrees, a flip of -180 to 180 at a zero
+#: component) move with the CPU the engine runs on.
+ROTATION_TOLERANCE: Final = 1e-6
+
+
+def expected_files_agree(built: Any, stored: Any) -> bool:
+    """A scene file as the engine builds it against the stored one: every number to 1e-9,
+    rotations as the matrices they make (``ROTATION_TOLERANCE``)."""
+    if isinstance(built, dict) and isinstance(stored, dict):
+        if built.keys() != stored.keys():
+            return False
+        return all(
+            _same_rotation(built[k], stored[k])
+            if k == "rotation"
+            else expected_files_agree(built[k], stored[k])
+            for k in built
+        )
+    if isinstance(built, list) and isinstance(stored, list):
+        return len(built) == len(stored) and all(
+            expected_files_agree(x, y) for x, y in zip(built, stored, strict=True)
+        )
+    if isinstance(built, float) or isinstance(stored, float):
+        return (
+            isinstance(built, int | float)
+            and isinstance(stored, int | float)
+            and abs(built - stored) <= 1e-9
+        )
+    return bool(built == stored)
+
+
+def _same_rotation(built: Any, stored: Any) -> bool:
+    from spatialbabel.frames import euler_to_matrix
+
+    if not (isinstance(built, list) and isinstance(stored, list)):
+        return expected_files_agree(built, stored)
+    difference = euler_to_matrix(tuple(built)) - euler_to_matrix(tuple(stored))
+    return float(np.max(np.abs(difference))) <= ROTATION_TOLERANCE
 
 
 def unity_fixture_scene(run: UnityRun) -> Scene:

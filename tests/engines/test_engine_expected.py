@@ -22,6 +22,7 @@ from spatialbabel.geometry.bounds import object_affine
 from tests.engines.fixture_runs import (
     FIXTURES,
     engine_reply,
+    expected_files_agree,
     fixture_cases,
     fixture_expected_scene,
 )
@@ -61,23 +62,15 @@ PARAMS = [
 ]
 
 
-def _close(a: Any, b: Any) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, int | float) and isinstance(b, int | float) and abs(a - b) <= 1e-9
-    return bool(a == b)
-
-
 @pytest.mark.parametrize(("language", "case"), PARAMS)
 def test_stored_expected_scene_is_the_engines(language: str, case: str) -> None:
     run = _runs(language)[case]
     built = fixture_expected_scene(run, language)
     stored = Scene.load(FIXTURES / language / f"{case}.expected.json")
     assert run.error is None
-    assert _close(built.to_dict(), stored.to_dict()), f"re-run make_expected for {language}/{case}"
+    assert expected_files_agree(built.to_dict(), stored.to_dict()), (
+        f"re-run make_expected for {language}/{case}"
+    )
 
 
 @pytest.mark.parametrize(("language", "case"), PARAMS)
@@ -120,3 +113,12 @@ def test_exact_primitive_matches_engine_vertices(language: str, case: str) -> No
                 v_hi,
                 e_hi,
             )
+
+
+def test_stored_files_agree_up_to_float_rotations_only() -> None:
+    stored = {"position": [0.0, 0.5, 1.0], "rotation": [180.0, 0.0, 2.1e-7]}
+    # The same rotation written another way, and float noise in an angle: still the stored file.
+    assert expected_files_agree({**stored, "rotation": [-180.0, 0.0, -6.3e-8]}, stored)
+    assert not expected_files_agree({**stored, "rotation": [179.0, 0.0, 0.0]}, stored)
+    assert not expected_files_agree({**stored, "position": [0.0, 0.5, 1.0 + 1e-6]}, stored)
+    assert not expected_files_agree({"position": stored["position"]}, stored)

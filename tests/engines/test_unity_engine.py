@@ -23,6 +23,7 @@ from spatialbabel.geometry.bounds import object_affine
 from tests.engines.fixture_runs import (
     FIXTURES,
     engine_reply,
+    expected_files_agree,
     fixture_cases,
     unity_fixture_scene,
 )
@@ -53,16 +54,6 @@ def _runs() -> dict[str, UnityRun]:
     return _RUNS
 
 
-def _close(a: Any, b: Any) -> bool:
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) or isinstance(b, float):
-        return isinstance(a, int | float) and isinstance(b, int | float) and abs(a - b) <= 1e-9
-    return bool(a == b)
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_every_fixture_compiles_and_runs(case: str) -> None:
     run = _runs()[case]
@@ -78,7 +69,9 @@ def test_stored_expected_scene_is_what_mono_builds(case: str) -> None:
     built = unity_fixture_scene(_runs()[case])
     stored = Scene.load(FIXTURES / "unity" / f"{case}.expected.json")
     assert built.objects, "the facade builds nothing"
-    assert _close(built.to_dict(), stored.to_dict()), f"re-run make_expected unity --case {case}"
+    assert expected_files_agree(built.to_dict(), stored.to_dict()), (
+        f"re-run make_expected unity --case {case}"
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
