@@ -19,6 +19,7 @@ processes (docs/audit.md says why this route and what each wall stops).
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import shutil
@@ -60,8 +61,11 @@ class Limits:
     open_files: int = 256
 
     def reply_limits(self) -> ReplyLimits:
+        # The CPU limit stands one second behind the wall clock: were they equal, a
+        # single-threaded loop would race the two (CI saw either win), and the report would
+        # name a different wall from run to run. Threads burning both cores still reach it first.
         return ReplyLimits(
-            cpu_seconds=max(1, int(self.seconds + 0.999)),
+            cpu_seconds=max(1, math.ceil(self.seconds)) + 1,
             memory_bytes=self.memory_mb * 1024 * 1024,
             file_bytes=self.file_mb * 1024 * 1024,
             open_files=self.open_files,
