@@ -145,6 +145,10 @@ def _system_arguments() -> list[str]:
     return arguments
 
 
+def _bind_arguments(bind: Bind) -> list[str]:
+    return ["--bind" if bind.writable else "--ro-bind", str(bind.source), bind.target]
+
+
 @dataclass(frozen=True)
 class Sandbox:
     """Builds the bwrap command lines of one audit run."""
@@ -185,10 +189,15 @@ class Sandbox:
             "sandbox",
             *_system_arguments(),
         ]
-        for bind in binds:
-            arguments += ["--bind" if bind.writable else "--ro-bind", str(bind.source), bind.target]
+        # A bind under /tmp (a checkout or virtual environment kept there) goes on top of the
+        # fresh /tmp, which would otherwise hide it: bwrap mounts in the order it is given.
+        under_tmp = [b for b in binds if b.target == "/tmp" or b.target.startswith("/tmp/")]
+        for bind in [b for b in binds if b not in under_tmp]:
+            arguments += _bind_arguments(bind)
         arguments += ["--proc", "/proc", "--dev", "/dev"]
         arguments += ["--size", str(self.limits.file_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+        for bind in under_tmp:
+            arguments += _bind_arguments(bind)
         # bwrap builds / and /dev on tmpfs of its own; neither stays writable (non-recursive:
         # /tmp keeps its own, writable mount).
         arguments += ["--remount-ro", "/dev", "--remount-ro", "/"]

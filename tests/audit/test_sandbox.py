@@ -6,9 +6,12 @@ the audit hook)."""
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -22,9 +25,24 @@ from audit.sandbox import Limits, Sandbox, python_binds, rlimit_setter, sandbox_
 from audit.sessions import ForkServerSession, OneShotSession, RunOutcome
 
 HERE = Path(__file__).resolve()
-#: A file of the host that exists (this test) and a path beside it no reply may create.
-OUTSIDE = str(HERE)
-ESCAPED = HERE.with_name("escaped_by_a_reply.txt")
+
+
+def _host_file() -> Path:
+    """A file of the host that exists outside /tmp (which the sandbox replaces with its own, so
+    a host file there would be missing inside rather than refused): this test, or, when the
+    checkout itself sits under /tmp, a file made in /var/tmp for the session."""
+    if not HERE.is_relative_to("/tmp"):
+        return HERE
+    folder = Path(tempfile.mkdtemp(prefix="spatialbabel-escapes-", dir="/var/tmp"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    secret = folder / "host_secret.txt"
+    secret.write_text("host\n")
+    return secret
+
+
+#: A file of the host and a path beside it no reply may create.
+OUTSIDE = str(_host_file())
+ESCAPED = Path(OUTSIDE).with_name("escaped_by_a_reply.txt")
 LIMITS = Limits(seconds=4.0, memory_mb=3072)
 
 pytestmark = pytest.mark.skipif(sandbox_missing() is not None, reason=str(sandbox_missing()))
