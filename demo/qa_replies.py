@@ -35,7 +35,7 @@ import numpy as np
 from demo.replies import _FENCES, MOCK_MODELS, MockModel, _bend
 from spatialbabel.cli import ExitCode
 from spatialbabel.files import read_jsonl, split_paths, write_jsonl
-from spatialbabel.geometry.relations import OPPOSITE, Relation
+from spatialbabel.geometry.relations import OPPOSITE, RELATION_PHRASES
 from spatialbabel.qa import ProgramError, Question, parse_mode, run_program
 from spatialbabel.run.batch import QA, parse_request_id
 from spatialbabel.scene import Scene
@@ -54,14 +54,6 @@ STYLES: Final[dict[str, dict[str, float]]] = {
     "mock-mirrored": {"bold": 0.5, "sentence": 0.25},
 }
 
-_PHRASES: Final[dict[Relation, str]] = {
-    "left": "to the left of",
-    "right": "to the right of",
-    "in front": "in front of",
-    "behind": "behind",
-    "above": "above",
-    "below": "below",
-}
 _LOSES: Final = {"larger": "smaller than", "taller": "shorter than", "closer": "farther from the camera than"}  # fmt: skip
 
 
@@ -95,7 +87,7 @@ def _stated(question: Question, value: Any, style: str) -> str:
         return f"Final answer: {words}, not {_other(question, value)}"
     if style == "sentence" and question.category == "relationship":
         target, anchor = question.objects[0].ref, question.objects[1].ref
-        seen_back = _PHRASES[OPPOSITE[value]]
+        seen_back = RELATION_PHRASES[OPPOSITE[value]]
         return f"{anchor[0].upper()}{anchor[1:]} is {seen_back} {target}."
     if style == "sentence" and question.category == "comparison":
         loser = _other(question, value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -67,35 +68,21 @@ from parsers.evaluator.csharp.text import (
 
 Operators = Callable[[str, Value, Value], Value]
 
-#: Operators whose result on two doubles (or a float's two values) is Python's own.
-_DOUBLE_FAST: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "===": lambda a, b: a == b,
-    "!==": lambda a, b: a != b,
-}
-#: The same for two ints (then wrapped to 32 bits).
-_INT_FAST: dict[str, Callable[[int, int], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
-    "===": lambda a, b: a == b,
-    "!==": lambda a, b: a != b,
+#: Operators whose result on two doubles (or a float's two values) is Python's own; on two
+#: ints too, the result then wrapped to 32 bits.
+_FAST: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "===": operator.eq,
+    "!==": operator.ne,
 }
 _COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b,
+    op: _FAST[op] for op in ("<", "<=", ">", ">=")
 }
 #: The static method a C# operator declaration is lowered to (its CLR name).
 _OPERATOR_METHODS = {
@@ -501,13 +488,13 @@ class CSharp(Dialect):
         left_type, right_type = type(left), type(right)
         # The commonest cases first: two doubles, two ints, floats with floats or ints.
         if left_type is float and right_type is float:
-            fast = _DOUBLE_FAST.get(op)
+            fast = _FAST.get(op)
             if fast is not None:
                 return fast(left, right)
             if op == "/":
                 return _real_division(left, right)
         elif left_type is int and right_type is int:
-            fast = _INT_FAST.get(op)
+            fast = _FAST.get(op)
             if fast is not None:
                 made = fast(left, right)
                 return made if type(made) is bool or INT_MIN <= made <= INT_MAX else wrap(made, 32)
@@ -515,7 +502,7 @@ class CSharp(Dialect):
             right_type is float and (left_type is Single or left_type is int)
         ):
             # A double with a float or an int: double arithmetic.
-            fast = _DOUBLE_FAST.get(op)
+            fast = _FAST.get(op)
             if fast is not None:
                 return fast(float(left), float(right))
             if op == "/":
@@ -523,7 +510,7 @@ class CSharp(Dialect):
         elif (left_type is Single or left_type is int) and (
             right_type is Single or right_type is int
         ):
-            fast = _DOUBLE_FAST.get(op)
+            fast = _FAST.get(op)
             if fast is not None:
                 made = fast(float(left), float(right))
                 return made if type(made) is bool else single(made)

@@ -407,28 +407,29 @@ def array_includes(
     return array_index_of(ctx, lst, [target, arg(args, 1)], kwargs) != -1.0
 
 
-@array_method("findLast")
-def array_find_last(
-    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
-) -> Value:
+def _last_match(ctx: CallContext, lst: Any, args: list[Value]) -> int:
+    """The index of the last element the callback accepts, or -1 (``findLast``'s search)."""
     js = dialect_of(ctx)
     for i in range(len(lst) - 1, -1, -1):
         ctx.interp.budget.step()
         if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
-            return lst[i]
-    return UNDEFINED
+            return i
+    return -1
+
+
+@array_method("findLast")
+def array_find_last(
+    ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    found = _last_match(ctx, lst, args)
+    return lst[found] if found >= 0 else UNDEFINED
 
 
 @array_method("findLastIndex")
 def array_find_last_index(
     ctx: CallContext, lst: Any, args: list[Value], kwargs: dict[str, Value]
 ) -> Value:
-    js = dialect_of(ctx)
-    for i in range(len(lst) - 1, -1, -1):
-        ctx.interp.budget.step()
-        if js.truthy(ctx.call(arg(args, 0), [lst[i], float(i), lst])):
-            return float(i)
-    return -1.0
+    return float(_last_match(ctx, lst, args))
 
 
 @array_method("reduceRight")
