@@ -5,14 +5,16 @@ object.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from parsers.blender import materials
-from parsers.blender.object_model import BlenderObjects
 from parsers.blender.shapes import MeshShape
 from parsers.evaluator import (
     UNDEFINED,
     Args,
     CallContext,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -20,21 +22,24 @@ from parsers.evaluator import (
     type_name,
 )
 
+if TYPE_CHECKING:
+    from parsers.blender.engine import BlenderEngine
 
-class BlendDataMethods(BlenderObjects):
+
+class BlendDataMethods(Part):
     """The methods of ``bpy.data``'s collections."""
 
+    engine: BlenderEngine
+
     # --- bpy.data ----------------------------------------------------------------------------------
-    def _by_name_method(
-        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
-    ) -> Value:
-        found = self.missing_member(ctx, record, str(arg(args, 0)))
+    def by_name_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        found = self.engine.missing_member(ctx, record, str(arg(args, 0)))
         if isinstance(found, Unknown):
             default = arg(args, 1)
             return None if default is UNDEFINED else default
         return found
 
-    def _objects_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def objects_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0, kwargs, "name")
         data = arg(args, 1, kwargs, "object_data")
         object_type = (
@@ -44,63 +49,59 @@ class BlendDataMethods(BlenderObjects):
             if data is None or data is UNDEFINED
             else "OTHER"
         )
-        return self.new_object(
+        return self.engine.new_object(
             ctx,
             name if isinstance(name, str) else "Object",
             data if isinstance(data, Record) else None,
             object_type,
         )
 
-    def _objects_remove(
-        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
-    ) -> Value:
+    def objects_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         target = arg(args, 0, kwargs, "object")
         if isinstance(target, Record) and target.kind == "Object":
-            self._remove_object(target)
+            self.engine.remove_object(target)
         return None
 
-    def _meshes_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def meshes_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0, kwargs, "name")
-        return self.new_mesh(
+        return self.engine.new_mesh(
             name if isinstance(name, str) else "Mesh", MeshShape(None, vertices=[])
         )
 
-    def _meshes_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def meshes_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         mesh = arg(args, 0)
-        if isinstance(mesh, Record) and mesh in self.meshes:
-            self.meshes.remove(mesh)
-            for obj in self.objects:
+        if isinstance(mesh, Record) and mesh in self.engine.meshes:
+            self.engine.meshes.remove(mesh)
+            for obj in self.engine.objects:
                 if obj.fields.get("data") is mesh:
-                    self._remove_object(obj)
+                    self.engine.remove_object(obj)
         return None
 
-    def _materials_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def materials_new(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0, kwargs, "name")
-        taken = {str(m.fields.get("name")) for m in self.materials_list}
+        taken = {str(m.fields.get("name")) for m in self.engine.materials_list}
         material = materials.new_material(
-            self._unique(name if isinstance(name, str) else "Material", taken)
+            self.engine.unique(name if isinstance(name, str) else "Material", taken)
         )
-        self.materials_list.append(material)
+        self.engine.materials_list.append(material)
         return material
 
-    def _generic_remove(
-        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
-    ) -> Value:
+    def generic_remove(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         items = materials.collection_items(record)
         value = arg(args, 0)
         if items is not None and value in items:
             items.remove(value)
         return None
 
-    def _collections_new(
+    def collections_new(
         self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
     ) -> Value:
         name = arg(args, 0, kwargs, "name")
-        collection = self._new_collection(name if isinstance(name, str) else "Collection")
-        self.collections.append(collection)
+        collection = self.engine.new_collection(name if isinstance(name, str) else "Collection")
+        self.engine.collections.append(collection)
         return collection
 
-    def _link_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def link_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         target = arg(args, 0, kwargs, "object")
         if isinstance(target, Record) and target.kind == "Object" and not target.native.removed:
             target.native.linked = True
@@ -110,14 +111,16 @@ class BlendDataMethods(BlenderObjects):
             )
         return None
 
-    def _unlink_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def unlink_method(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         target = arg(args, 0, kwargs, "object")
         if isinstance(target, Record) and target.kind == "Object":
             target.native.linked = False
         return None
 
-    def _view_layer_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def view_layer_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "active":
-            self.active = value if isinstance(value, Record) and value.kind == "Object" else None
+            self.engine.active = (
+                value if isinstance(value, Record) and value.kind == "Object" else None
+            )
             return True
         return False

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, partial
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from parsers.blender import materials, vectors
-from parsers.blender.object_members import ObjectMembers
 from parsers.blender.shapes import OPERATORS, legacy_arguments, primitive_shape, scaled
 from parsers.evaluator import (
     UNDEFINED,
@@ -23,10 +22,14 @@ from parsers.evaluator import (
     CallContext,
     Kwargs,
     Namespace,
+    Part,
     Record,
     Value,
 )
 from spatialbabel.frames import axis_angle_to_matrix
+
+if TYPE_CHECKING:
+    from parsers.blender.engine import BlenderEngine
 
 #: Modifiers that change an object's shape; others (bevel, subdivision...) keep its bounds.
 SHAPE_MODIFIERS = frozenset(
@@ -68,7 +71,7 @@ def _method(method: Callable[[Operators, CallContext, Args, Kwargs], Value]) -> 
     (a parse's engine table is made afresh)."""
 
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        return method(cast(Operators, ctx.interp.engine), ctx, args, kwargs)
+        return method(cast("BlenderEngine", ctx.interp.engine).operators, ctx, args, kwargs)
 
     return call
 
@@ -77,7 +80,7 @@ def _made(make: Callable[[Operators], OperatorFn]) -> OperatorFn:
     """The operator ``make`` builds for the engine running the call (as ``_method``)."""
 
     def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        return make(cast(Operators, ctx.interp.engine))(ctx, args, kwargs)
+        return make(cast("BlenderEngine", ctx.interp.engine).operators)(ctx, args, kwargs)
 
     return call
 
@@ -149,11 +152,13 @@ def _group(name: str, table: dict[str, Value]) -> Namespace:
     )
 
 
-class Operators(ObjectMembers):
+class Operators(Part):
     """The ``bpy.ops`` namespace and its operators."""
 
+    engine: BlenderEngine
+
     # --- bpy.ops -------------------------------------------------------------------------------------
-    def _ops(self) -> Namespace:
+    def ops(self) -> Namespace:
         # A script may assign into the namespaces: each run gets its own, over shared built-ins.
         return Namespace(
             "bpy.ops",
@@ -180,15 +185,15 @@ class Operators(ObjectMembers):
             if align not in ("WORLD", UNDEFINED):
                 ctx.info("blender.align", f"align={align!r} depends on the view; read as 'WORLD'")
             base = OPERATORS[operator][1]
-            mesh = self.new_mesh(base, shape)
-            record = self.new_object(ctx, base, mesh)
+            mesh = self.engine.new_mesh(base, shape)
+            record = self.engine.new_object(ctx, base, mesh)
             if "location" in kwargs:
                 location = vectors.fixed(ctx, kwargs["location"], "location", 3, [0.0, 0.0, 0.0])
                 record.fields["location"].native[:] = location or [0.0, 0.0, 0.0]
             if "rotation" in kwargs:
                 rotation = vectors.fixed(ctx, kwargs["rotation"], "rotation", 3, [0.0, 0.0, 0.0])
                 record.fields["rotation_euler"].native[:] = rotation or [0.0, 0.0, 0.0]
-            self._add_to_scene(record)
+            self.engine.add_to_scene(record)
             return ["FINISHED"]
 
         return add
@@ -197,7 +202,7 @@ class Operators(ObjectMembers):
         self, object_type: str, name: str
     ) -> Callable[[CallContext, Args, Kwargs], Value]:
         def add(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            record = self.new_object(ctx, name, Record("Inert", {"name": name}), object_type)
+            record = self.engine.new_object(ctx, name, Record("Inert", {"name": name}), object_type)
             location = (
                 vectors.fixed(
                     ctx, kwargs.get("location", UNDEFINED), "location", 3, [0.0, 0.0, 0.0]
@@ -207,14 +212,14 @@ class Operators(ObjectMembers):
             )
             if location is not None:
                 record.fields["location"].native[:] = location
-            self._add_to_scene(record)
+            self.engine.add_to_scene(record)
             return ["FINISHED"]
 
         return add
 
     def _op_select_all(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         action = kwargs.get("action", "TOGGLE")
-        objects = self.linked_objects()
+        objects = self.engine.linked_objects()
         if action == "TOGGLE":
             action = "DESELECT" if any(o.native.selected for o in objects) else "SELECT"
         for obj in objects:
@@ -226,7 +231,7 @@ class Operators(ObjectMembers):
     def _op_select_by_type(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         wanted = kwargs.get("type", "MESH")
         extend = ctx.truthy(kwargs.get("extend", False))
-        for obj in self.linked_objects():
+        for obj in self.engine.linked_objects():
             if obj.native.type == wanted:
                 obj.native.selected = True
             elif not extend:
@@ -234,8 +239,8 @@ class Operators(ObjectMembers):
         return ["FINISHED"]
 
     def _op_delete(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        for obj in self.selected():
-            self._remove_object(obj)
+        for obj in self.engine.selected():
+            self.engine.remove_object(obj)
         return ["FINISHED"]
 
     def _op_duplicate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -245,21 +250,21 @@ class Operators(ObjectMembers):
         if isinstance(move, dict) and "value" in move:
             offset = vectors.fixed(ctx, move["value"], "duplicate_move value", 3, [0.0, 0.0, 0.0])
         copies = []
-        for obj in self.selected():
-            copy = self._object_copy(ctx, obj, [], {})
+        for obj in self.engine.selected():
+            copy = self.engine.object_members.object_copy(ctx, obj, [], {})
             assert isinstance(copy, Record)
             data = obj.fields.get("data")
             if not linked and isinstance(data, Record) and data.kind == "Mesh":
-                copy.fields["data"] = self._mesh_copy(ctx, data, [], {})
+                copy.fields["data"] = self.engine.object_members.mesh_copy(ctx, data, [], {})
             copy.native.linked = True
             if offset is not None:
                 location = copy.fields["location"].native
                 location[:] = [a + b for a, b in zip(location, offset, strict=True)]
             copies.append(copy)
-        for obj in self.linked_objects():
+        for obj in self.engine.linked_objects():
             obj.native.selected = obj in copies
         if copies:
-            self.active = copies[-1]
+            self.engine.active = copies[-1]
         return ["FINISHED"]
 
     def _op_transform_apply(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -267,44 +272,44 @@ class Operators(ObjectMembers):
             name: ctx.truthy(kwargs.get(name, True)) is not False
             for name in ("location", "rotation", "scale")
         }
-        for obj in self.selected():
-            shape = self.mesh_shape(obj)
-            basis = self.basis_matrix(obj)
+        for obj in self.engine.selected():
+            shape = self.engine.mesh_shape(obj)
+            basis = self.engine.basis_matrix(obj)
             if flags["location"]:
                 obj.fields["location"].native[:] = [0.0, 0.0, 0.0]
             if flags["rotation"]:
-                self.set_rotation(obj, np.eye(3))
+                self.engine.set_rotation(obj, np.eye(3))
             if flags["scale"]:
                 obj.fields["scale"].native[:] = [1.0, 1.0, 1.0]
             if shape is not None:
                 # The world shape stays put: the mesh takes what the object's transform lost.
-                shape.transform(np.linalg.inv(self.basis_matrix(obj)) @ basis)
+                shape.transform(np.linalg.inv(self.engine.basis_matrix(obj)) @ basis)
         return ["FINISHED"]
 
     def _op_parent_set(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        parent = self.active
+        parent = self.engine.active
         if parent is None:
             ctx.warning("blender.no_active", "parent_set with no active object; ignored")
             return ["CANCELLED"]
-        inverse = np.linalg.inv(self.world_matrix(parent))
-        for obj in self.selected():
+        inverse = np.linalg.inv(self.engine.world_matrix(parent))
+        for obj in self.engine.selected():
             if obj is parent:
                 continue
-            world = self.world_matrix(obj)
+            world = self.engine.world_matrix(obj)
             obj.fields["parent"] = parent
             obj.native.parent_inverse = inverse.copy()
             if ctx.truthy(kwargs.get("keep_transform", False)):
-                self.set_world(obj, world)
+                self.engine.set_world(obj, world)
         return ["FINISHED"]
 
     def _op_parent_clear(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         keep = kwargs.get("type", "CLEAR") == "CLEAR_KEEP_TRANSFORM"
-        for obj in self.selected():
-            world = self.world_matrix(obj)
+        for obj in self.engine.selected():
+            world = self.engine.world_matrix(obj)
             obj.fields["parent"] = None
             obj.native.parent_inverse = np.eye(4)
             if keep:
-                self.set_basis(obj, world)
+                self.engine.set_basis(obj, world)
         return ["FINISHED"]
 
     def _op_modifier_add(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -330,13 +335,17 @@ class Operators(ObjectMembers):
             return ["FINISHED"]
         bounds = kwargs.get("center", "MEDIAN") == "BOUNDS"
         cursor = vectors.fixed(
-            ctx, self.cursor.fields.get("location"), "scene.cursor.location", 3, [0.0, 0.0, 0.0]
+            ctx,
+            self.engine.cursor.fields.get("location"),
+            "scene.cursor.location",
+            3,
+            [0.0, 0.0, 0.0],
         ) or [0.0, 0.0, 0.0]
-        for obj in self.selected():
-            shape = self.mesh_shape(obj)
+        for obj in self.engine.selected():
+            shape = self.engine.mesh_shape(obj)
             if shape is None:
                 continue
-            world = self.world_matrix(obj)
+            world = self.engine.world_matrix(obj)
             if kind == "ORIGIN_CURSOR":
                 point = (np.linalg.inv(world) @ np.array([*cursor, 1.0]))[:3]
             else:
@@ -345,7 +354,7 @@ class Operators(ObjectMembers):
             shift[:3, 3] = -np.asarray(point, dtype=float)
             shape.transform(shift)
             if kind != "GEOMETRY_ORIGIN":
-                self.set_world(obj, world @ np.linalg.inv(shift))
+                self.engine.set_world(obj, world @ np.linalg.inv(shift))
         return ["FINISHED"]
 
     def _op_join(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
@@ -355,7 +364,7 @@ class Operators(ObjectMembers):
         return ["FINISHED"]
 
     def _transform_targets(self) -> list[Record]:
-        return self.selected()
+        return self.engine.selected()
 
     def _op_translate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         offset = vectors.fixed(
@@ -408,7 +417,7 @@ class Operators(ObjectMembers):
             if "center_override" in kwargs
             else None
         )
-        worlds = [self.world_matrix(obj) for obj in targets]
+        worlds = [self.engine.world_matrix(obj) for obj in targets]
         centre = (
             np.asarray(pivot, dtype=float)
             if pivot is not None
@@ -418,7 +427,7 @@ class Operators(ObjectMembers):
         turn[:3, :3] = axis_angle_to_matrix((axis[0], axis[1], axis[2]), angle)
         turn[:3, 3] = centre - turn[:3, :3] @ centre
         for obj, world in zip(targets, worlds, strict=True):
-            self.set_world(obj, turn @ world)
+            self.engine.set_world(obj, turn @ world)
         return ["FINISHED"]
 
     def _rotate_axis(self, ctx: CallContext, kwargs: Kwargs, index: int) -> list[float] | None:
@@ -439,8 +448,8 @@ class Operators(ObjectMembers):
                 return None
             return axis
         orientation = str(kwargs.get("orient_type", "GLOBAL"))
-        if orientation == "LOCAL" and self.active is not None:
-            column = self.world_matrix(self.active)[:3, index]
+        if orientation == "LOCAL" and self.engine.active is not None:
+            column = self.engine.world_matrix(self.engine.active)[:3, index]
             return [float(c) for c in column / np.linalg.norm(column)]
         if orientation not in ("GLOBAL", "VIEW", "CURSOR", "LOCAL"):
             ctx.warning(
@@ -452,22 +461,22 @@ class Operators(ObjectMembers):
         return axis
 
     def _op_read_factory(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        for obj in self.objects:
-            self._remove_object(obj)
-        self.meshes.clear()
-        self.materials_list.clear()
+        for obj in self.engine.objects:
+            self.engine.remove_object(obj)
+        self.engine.meshes.clear()
+        self.engine.materials_list.clear()
         if ctx.truthy(kwargs.get("use_empty", False)) is not True:
             # Blender's startup file: a 2 m cube with a default material, a light and a camera.
             cube_op = self._primitive("primitive_cube_add")
             cube_op(ctx, [], {})
-            cube = self.active
+            cube = self.engine.active
             material = materials.new_material("Material")
-            self.materials_list.append(material)
+            self.engine.materials_list.append(material)
             if cube is not None:
-                self._set_slot(ctx, cube, 0, material)
+                self.engine.set_slot(ctx, cube, 0, material)
             self._op_non_mesh("LIGHT", "Light")(ctx, [], {"location": [4.08, 1.0, 5.9]})
             self._op_non_mesh("CAMERA", "Camera")(ctx, [], {"location": [7.36, -6.93, 4.96]})
-            for obj in self.linked_objects():
+            for obj in self.engine.linked_objects():
                 obj.native.selected = False
-            self.active = cube
+            self.engine.active = cube
         return ["FINISHED"]

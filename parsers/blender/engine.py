@@ -11,9 +11,10 @@ no effect on the objects (render, save, shading, lights, cameras) are accepted a
 After the program, ``native_objects`` reads every mesh object linked into the scene.
 
 ``BlenderEngine`` holds the table of kinds, the ``bpy`` namespace, imports and the reading of
-the scene; the rest lives in ``object_model`` (the base: objects, meshes, their matrices),
-``object_members``, ``bpy_data`` and ``bpy_ops``; mathutils in ``vectors``, materials and
-their node trees in ``materials``.
+the scene. Its base, ``object_model``, holds the objects, meshes and their matrices; the parts
+it holds (``Part``) are ``object_members``, ``bpy_data`` (``blend_data``) and ``bpy_ops``
+(``operators``), whose method tables ``_register_kinds`` merges into the kinds; mathutils is in
+``vectors``, materials and their node trees in ``materials``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import numpy as np
 from parsers.blender import bmesh_model, materials, stubs, vectors
 from parsers.blender.bpy_data import BlendDataMethods
 from parsers.blender.bpy_ops import Operators
+from parsers.blender.object_members import ObjectMembers
+from parsers.blender.object_model import BlenderObjects
 from parsers.blender.shapes import MeshShape
 from parsers.build import MAX_OBJECTS, NativeObject
 from parsers.custom_mesh import bounding_affine, shape_from_vertices
@@ -65,17 +68,20 @@ _COLLECTION_KINDS = frozenset(
 )
 
 
-class BlenderEngine(Operators, BlendDataMethods):
+class BlenderEngine(BlenderObjects):
     name = "blender"
 
     def __init__(self) -> None:
         super().__init__()
+        self.object_members = ObjectMembers(self)
+        self.blend_data = BlendDataMethods(self)
+        self.operators = Operators(self)
         vectors.register(self)
         materials.register(self)
         bmesh_model.register(self)
         numpy_lib.register(self)
         self._register_kinds()
-        self.scene_collection = self._new_collection("Scene Collection")
+        self.scene_collection = self.new_collection("Scene Collection")
         self.scene = Record(
             "Scene",
             {
@@ -134,7 +140,7 @@ class BlenderEngine(Operators, BlendDataMethods):
             {
                 "context": self.context,
                 "data": self.data,
-                "ops": self._ops(),
+                "ops": self.operators.ops(),
                 "types": Namespace("bpy.types", missing=lambda n: Record("Inert")),
                 "app": Namespace(
                     "bpy.app",
@@ -161,9 +167,9 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "Object",
                 methods={
-                    "select_set": self._select_set,
+                    "select_set": self.object_members.select_set,
                     "select_get": lambda ctx, r, a, k: r.native.selected,
-                    "copy": self._object_copy,
+                    "copy": self.object_members.object_copy,
                     "hide_set": lambda ctx, r, a, k: None,
                     "evaluated_get": lambda ctx, r, a, k: r,
                 },
@@ -173,10 +179,10 @@ class BlenderEngine(Operators, BlendDataMethods):
                     "matrix_parent_inverse": lambda ctx, r: vectors.new_matrix(
                         r.native.parent_inverse
                     ),
-                    "dimensions": self._dimensions,
+                    "dimensions": self.object_members.dimensions,
                     "select": lambda ctx, r: r.native.selected,
-                    "active_material": self._active_material,
-                    "material_slots": self._material_slots,
+                    "active_material": self.object_members.active_material,
+                    "material_slots": self.object_members.material_slots,
                     "children": lambda ctx, r: [
                         o
                         for o in self.objects
@@ -186,7 +192,7 @@ class BlenderEngine(Operators, BlendDataMethods):
                         [self.scene_collection] if r.native.linked else []
                     ),
                 },
-                on_set=self._object_set,
+                on_set=self.object_members.object_set,
                 inert=True,
             )
         )
@@ -194,13 +200,13 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "Mesh",
                 methods={
-                    "from_pydata": self._from_pydata,
-                    "copy": self._mesh_copy,
-                    "transform": self._mesh_transform,
+                    "from_pydata": self.object_members.from_pydata,
+                    "copy": self.object_members.mesh_copy,
+                    "transform": self.object_members.mesh_transform,
                     "update": lambda ctx, r, a, k: None,
                     "validate": lambda ctx, r, a, k: False,
                 },
-                on_set=self._mesh_set,
+                on_set=self.object_members.mesh_set,
                 inert=True,
             )
         )
@@ -208,22 +214,22 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "MeshMaterials",
                 methods={
-                    "append": self._materials_append,
-                    "clear": self._materials_clear,
-                    "pop": self._materials_pop,
+                    "append": self.object_members.materials_append,
+                    "clear": self.object_members.materials_clear,
+                    "pop": self.object_members.materials_pop,
                 },
                 inert=True,
             )
         )
-        self.add_kind(Kind("MaterialSlot", on_set=self._slot_set, inert=True))
+        self.add_kind(Kind("MaterialSlot", on_set=self.object_members.slot_set, inert=True))
         self.add_kind(
             Kind(
                 "BlendDataObjects",
                 methods={
-                    "new": self._objects_new,
-                    "remove": self._objects_remove,
-                    "get": self._by_name_method,
-                    "link": self._link_method,
+                    "new": self.blend_data.objects_new,
+                    "remove": self.blend_data.objects_remove,
+                    "get": self.blend_data.by_name_method,
+                    "link": self.blend_data.link_method,
                 },
                 inert=True,
             )
@@ -232,9 +238,9 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "BlendDataMeshes",
                 methods={
-                    "new": self._meshes_new,
-                    "remove": self._meshes_remove,
-                    "get": self._by_name_method,
+                    "new": self.blend_data.meshes_new,
+                    "remove": self.blend_data.meshes_remove,
+                    "get": self.blend_data.by_name_method,
                 },
                 inert=True,
             )
@@ -243,9 +249,9 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "BlendDataMaterials",
                 methods={
-                    "new": self._materials_new,
-                    "remove": self._generic_remove,
-                    "get": self._by_name_method,
+                    "new": self.blend_data.materials_new,
+                    "remove": self.blend_data.generic_remove,
+                    "get": self.blend_data.by_name_method,
                 },
                 inert=True,
             )
@@ -254,9 +260,9 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "BlendDataCollections",
                 methods={
-                    "new": self._collections_new,
-                    "remove": self._generic_remove,
-                    "get": self._by_name_method,
+                    "new": self.blend_data.collections_new,
+                    "remove": self.blend_data.generic_remove,
+                    "get": self.blend_data.by_name_method,
                 },
                 inert=True,
             )
@@ -267,7 +273,7 @@ class BlenderEngine(Operators, BlendDataMethods):
                 methods={
                     "new": lambda ctx, r, a, k: Record("Inert", {"name": arg(a, 0)}),
                     "remove": lambda ctx, r, a, k: None,
-                    "get": self._by_name_method,
+                    "get": self.blend_data.by_name_method,
                 },
                 inert=True,
             )
@@ -276,7 +282,10 @@ class BlenderEngine(Operators, BlendDataMethods):
         self.add_kind(
             Kind(
                 "CollectionObjects",
-                methods={"link": self._link_method, "unlink": self._unlink_method},
+                methods={
+                    "link": self.blend_data.link_method,
+                    "unlink": self.blend_data.unlink_method,
+                },
                 inert=True,
             )
         )
@@ -291,12 +300,12 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "SceneObjects",
                 methods={
-                    "link": self._link_method,
-                    "unlink": self._unlink_method,
-                    "get": self._by_name_method,
+                    "link": self.blend_data.link_method,
+                    "unlink": self.blend_data.unlink_method,
+                    "get": self.blend_data.by_name_method,
                 },
                 getters={"active": lambda ctx, r: self.active},
-                on_set=self._scene_objects_set,
+                on_set=self.object_members.scene_objects_set,
                 inert=True,
             )
         )
@@ -316,7 +325,7 @@ class BlenderEngine(Operators, BlendDataMethods):
             Kind(
                 "ViewLayerObjects",
                 getters={"active": lambda ctx, r: self.active},
-                on_set=self._view_layer_set,
+                on_set=self.blend_data.view_layer_set,
                 inert=True,
             )
         )
@@ -398,7 +407,7 @@ class BlenderEngine(Operators, BlendDataMethods):
         colour = stubs.stub_linear_colour(reading.colour)
         if colour is not None:
             record.fields["color"].native[:] = [*colour, 1.0]
-        self._add_to_scene(record)
+        self.add_to_scene(record)
         return record
 
     # --- reading the scene ---------------------------------------------------------------------------
@@ -433,7 +442,7 @@ class BlenderEngine(Operators, BlendDataMethods):
                     "info", "blender.hidden", f"{name}: hidden from renders; left out", line, None
                 )
                 continue
-            items = self._object_materials(obj) or []
+            items = self.object_materials(obj) or []
             material = next(
                 (m for m in items if isinstance(m, Record) and m.kind == "Material"), None
             )

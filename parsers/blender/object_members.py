@@ -6,15 +6,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from parsers.blender import materials, rotations, vectors
-from parsers.blender.object_model import BlenderObjects
 from parsers.blender.shapes import MeshShape
 from parsers.evaluator import (
     Args,
     CallContext,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -22,6 +24,9 @@ from parsers.evaluator import (
     is_number,
     type_name,
 )
+
+if TYPE_CHECKING:
+    from parsers.blender.engine import BlenderEngine
 
 #: Object properties that place the object in Blender but that the reader does not follow.
 _UNMODELLED_PLACEMENT = frozenset(
@@ -35,11 +40,13 @@ _UNMODELLED_PLACEMENT = frozenset(
 )
 
 
-class ObjectMembers(BlenderObjects):
+class ObjectMembers(Part):
     """The methods, getters and field hooks of objects, meshes and material slots."""
 
+    engine: BlenderEngine
+
     # --- object members ----------------------------------------------------------------------------
-    def _object_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def object_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name in ("location", "scale"):
             current = record.fields[name]
             values = vectors.fixed(ctx, value, name, 3, list(current.native))
@@ -72,9 +79,9 @@ class ObjectMembers(BlenderObjects):
                 "QUATERNION",
                 "AXIS_ANGLE",
             ):
-                rotation = self.rotation_matrix(record)
+                rotation = self.engine.rotation_matrix(record)
                 record.fields["rotation_mode"] = value
-                self.set_rotation(record, rotation)
+                self.engine.set_rotation(record, rotation)
             else:
                 ctx.warning(
                     "blender.bad_value",
@@ -82,7 +89,7 @@ class ObjectMembers(BlenderObjects):
                 )
             return True
         if name == "dimensions":
-            shape = self.mesh_shape(record)
+            shape = self.engine.mesh_shape(record)
             values = vectors.fixed(ctx, value, "dimensions", 3, [0.0, 0.0, 0.0])
             if values is not None and shape is not None:
                 extent = shape.extent
@@ -93,8 +100,8 @@ class ObjectMembers(BlenderObjects):
             return True
         if name == "name":
             if isinstance(value, str):
-                taken = self._object_names() - {str(record.fields.get("name"))}
-                record.fields["name"] = self._unique(value, taken)
+                taken = self.engine.object_names() - {str(record.fields.get("name"))}
+                record.fields["name"] = self.engine.unique(value, taken)
             return True
         if name == "parent":
             record.fields["parent"] = (
@@ -121,12 +128,12 @@ class ObjectMembers(BlenderObjects):
                     "blender.bad_value", f"{name} set to a value that is not a 4x4 matrix; ignored"
                 )
             elif name == "matrix_world":
-                self.set_world(record, matrix)
+                self.engine.set_world(record, matrix)
             else:
-                self.set_basis(record, matrix)
+                self.engine.set_basis(record, matrix)
             return True
         if name == "active_material":
-            self._set_slot(ctx, record, 0, value)
+            self.engine.set_slot(ctx, record, 0, value)
             return True
         if name == "select":
             # Blender 2.7x; 2.80 replaced it with select_set() (the property is gone).
@@ -146,7 +153,7 @@ class ObjectMembers(BlenderObjects):
             return True
         return False
 
-    def _scene_objects_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def scene_objects_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         """``scene.objects.active = obj``: Blender 2.7x's active object (2.80 moved it to
         ``view_layer.objects.active``)."""
         if name != "active":
@@ -155,16 +162,16 @@ class ObjectMembers(BlenderObjects):
             "blender.legacy_api",
             "scene.objects.active is Blender 2.7x's (2.80 moved it to view_layer.objects.active); read as that",
         )
-        self.active = value if isinstance(value, Record) and value.kind == "Object" else None
+        self.engine.active = value if isinstance(value, Record) and value.kind == "Object" else None
         return True
 
-    def _select_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def select_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         state = ctx.truthy(arg(args, 0, kwargs, "state"))
         record.native.selected = state is not False
         return None
 
-    def _object_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        copy = self.new_object(
+    def object_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+        copy = self.engine.new_object(
             ctx, str(record.fields.get("name")), record.fields.get("data"), record.native.type
         )
         for name in (
@@ -181,19 +188,19 @@ class ObjectMembers(BlenderObjects):
         copy.native.parent_inverse = record.native.parent_inverse.copy()
         return copy
 
-    def _dimensions(self, ctx: CallContext, record: Record) -> Value:
-        shape = self.mesh_shape(record)
+    def dimensions(self, ctx: CallContext, record: Record) -> Value:
+        shape = self.engine.mesh_shape(record)
         scale = record.fields["scale"].native
         if shape is None:
             return vectors.vector([0.0, 0.0, 0.0])
         return vectors.vector([float(e) * abs(s) for e, s in zip(shape.extent, scale, strict=True)])
 
-    def _active_material(self, ctx: CallContext, record: Record) -> Value:
-        items = self._object_materials(record)
+    def active_material(self, ctx: CallContext, record: Record) -> Value:
+        items = self.engine.object_materials(record)
         return items[0] if items else None
 
-    def _material_slots(self, ctx: CallContext, record: Record) -> Value:
-        items = self._object_materials(record) or []
+    def material_slots(self, ctx: CallContext, record: Record) -> Value:
+        items = self.engine.object_materials(record) or []
         return [
             Record(
                 "MaterialSlot",
@@ -203,15 +210,15 @@ class ObjectMembers(BlenderObjects):
             for i, m in enumerate(items)
         ]
 
-    def _slot_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def slot_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "material":
             owner, index = record.native
-            self._set_slot(ctx, owner, index, value)
+            self.engine.set_slot(ctx, owner, index, value)
             record.fields["material"] = value
             return True
         return False
 
-    def _materials_append(
+    def materials_append(
         self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
     ) -> Value:
         value = arg(args, 0)
@@ -225,7 +232,7 @@ class ObjectMembers(BlenderObjects):
                 )
         return None
 
-    def _materials_clear(
+    def materials_clear(
         self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
     ) -> Value:
         items = materials.collection_items(record)
@@ -233,7 +240,7 @@ class ObjectMembers(BlenderObjects):
             items.clear()
         return None
 
-    def _materials_pop(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def materials_pop(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         items = materials.collection_items(record)
         index = arg(args, 0, kwargs, "index")
         if items:
@@ -241,7 +248,7 @@ class ObjectMembers(BlenderObjects):
         return None
 
     # --- meshes ------------------------------------------------------------------------------------
-    def _from_pydata(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def from_pydata(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         source = arg(args, 0, kwargs, "vertices")
         points = ctx.iterate(source) if not isinstance(source, Unknown) else None
         vertices: list[list[float]] = []
@@ -263,7 +270,7 @@ class ObjectMembers(BlenderObjects):
         )
         return None
 
-    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name != "materials":
             if name in ("vertices", "polygons", "edges", "loops"):
                 ctx.warning(
@@ -286,16 +293,14 @@ class ObjectMembers(BlenderObjects):
         items[:] = given
         return True
 
-    def _mesh_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def mesh_copy(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         shape = record.native.copy() if isinstance(record.native, MeshShape) else MeshShape(None)
-        copy = self.new_mesh(str(record.fields.get("name")), shape)
+        copy = self.engine.new_mesh(str(record.fields.get("name")), shape)
         items = materials.collection_items(record.fields.get("materials")) or []
         copy.fields["materials"].native["items"].extend(items)
         return copy
 
-    def _mesh_transform(
-        self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs
-    ) -> Value:
+    def mesh_transform(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         matrix = vectors.matrix_of(arg(args, 0, kwargs, "matrix"))
         if matrix is None or not isinstance(record.native, MeshShape):
             ctx.warning(

@@ -51,7 +51,7 @@ class BlenderObjects(Engine):
     def linked_objects(self) -> list[Record]:
         return [o for o in self.objects if o.native.linked and not o.native.removed]
 
-    def _unique(self, base: str, taken: set[str]) -> str:
+    def unique(self, base: str, taken: set[str]) -> str:
         if base not in taken:
             return base
         count = 1
@@ -59,12 +59,12 @@ class BlenderObjects(Engine):
             count += 1
         return f"{base}.{count:03d}"
 
-    def _object_names(self) -> set[str]:
+    def object_names(self) -> set[str]:
         return {str(o.fields.get("name")) for o in self.objects if not o.native.removed}
 
     def new_mesh(self, name: str, shape: MeshShape) -> Record:
         taken = {str(m.fields.get("name")) for m in self.meshes}
-        mesh = Record("Mesh", {"name": self._unique(name, taken)}, native=shape)
+        mesh = Record("Mesh", {"name": self.unique(name, taken)}, native=shape)
         mesh.fields["materials"] = Record("MeshMaterials", native={"items": [], "owner": mesh})
         self.meshes.append(mesh)
         return mesh
@@ -76,7 +76,7 @@ class BlenderObjects(Engine):
             raise BudgetExceeded(f"more than {MAX_CREATED} objects made")
         record = Record(
             "Object",
-            {"name": self._unique(name, self._object_names())},
+            {"name": self.unique(name, self.object_names())},
             native=ObjectState(ctx.line, object_type),
         )
         record.fields.update(
@@ -98,7 +98,7 @@ class BlenderObjects(Engine):
         self.objects.append(record)
         return record
 
-    def _add_to_scene(self, record: Record) -> None:
+    def add_to_scene(self, record: Record) -> None:
         record.native.linked = True
         for other in self.objects:
             other.native.selected = False
@@ -163,14 +163,14 @@ class BlenderObjects(Engine):
             return data.native
         return None
 
-    def _object_materials(self, record: Record) -> list[Record] | None:
+    def object_materials(self, record: Record) -> list[Record] | None:
         data = record.fields.get("data")
         if isinstance(data, Record) and data.kind == "Mesh":
             return materials.collection_items(data.fields.get("materials"))
         return None
 
-    def _set_slot(self, ctx: CallContext, record: Record, index: int, value: Value) -> None:
-        items = self._object_materials(record)
+    def set_slot(self, ctx: CallContext, record: Record, index: int, value: Value) -> None:
+        items = self.object_materials(record)
         if items is None:
             ctx.info(
                 "blender.no_mesh", f"{record.fields.get('name')} has no mesh to take a material"
@@ -183,13 +183,13 @@ class BlenderObjects(Engine):
             items.append(None)  # type: ignore[arg-type]
         items[index] = value  # type: ignore[assignment]
 
-    def _remove_object(self, record: Record) -> None:
+    def remove_object(self, record: Record) -> None:
         record.native.removed = True
         record.native.linked = False
         if self.active is record:
             self.active = None
 
-    def _new_collection(self, name: str) -> Record:
+    def new_collection(self, name: str) -> Record:
         collection = Record("Collection", {"name": name})
         collection.fields["objects"] = Record(
             "CollectionObjects", native={"items": [], "owner": collection}

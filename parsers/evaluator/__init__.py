@@ -17,7 +17,7 @@ from parsers.evaluator.core.arguments import Args, Kwargs, arg
 from parsers.evaluator.core.context import CallContext, Reporter
 from parsers.evaluator.core.control_flow import ThrowSignal
 from parsers.evaluator.core.dialect import Dialect
-from parsers.evaluator.core.engine import Engine, HelperCall, Kind
+from parsers.evaluator.core.engine import Engine, HelperCall, Kind, Part
 from parsers.evaluator.core.interpreter import Interpreter
 from parsers.evaluator.core.limits import Budget, BudgetExceeded, Limits
 from parsers.evaluator.core.treesitter import ParseTimeout, SourceTree, error_count
@@ -146,6 +146,7 @@ __all__ = [
     "Limits",
     "Namespace",
     "ParseTimeout",
+    "Part",
     "Record",
     "Reporter",
     "SourceTree",

@@ -8,13 +8,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsers.evaluator import (
     UNDEFINED,
     Args,
     CallContext,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -22,25 +23,30 @@ from parsers.evaluator import (
     is_number,
     type_name,
 )
-from parsers.threejs.records import ThreeRecords, finite_number, num_or
+from parsers.threejs.records import finite_number, num_or
 from spatialbabel.colors import color_from_text
 from spatialbabel.css_colors import CSS_COLORS
 from spatialbabel.palette import RGB, hex_to_rgb, linear_to_srgb, srgb_to_linear
 
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
-class ColorMethods(ThreeRecords):
+
+class ColorMethods(Part):
     """The constructor and methods of ``Color`` records."""
 
-    def _new_color(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        record = self.color()
+    engine: ThreeEngine
+
+    def new_color(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        record = self.engine.color()
         if args:
-            self._color_set(ctx, record, args, kwargs)
+            self.color_set(ctx, record, args, kwargs)
         return record
 
-    def _color_from(self, ctx: CallContext, value: Value) -> Record:
-        record = self.color()
+    def color_from(self, ctx: CallContext, value: Value) -> Record:
+        record = self.engine.color()
         if value is not UNDEFINED:
-            self._color_set(ctx, record, [value], {})
+            self.color_set(ctx, record, [value], {})
         return record
 
     # --- Color --------------------------------------------------------------------------------
@@ -79,7 +85,7 @@ class ColorMethods(ThreeRecords):
         srgb = ((number >> 16 & 255) / 255, (number >> 8 & 255) / 255, (number & 255) / 255)
         return self._store_linear(record, srgb_to_linear(srgb))
 
-    def _color_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def color_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         if len(args) >= 3:
             return self._set_rgb(ctx, record, args, kwargs)
         value = arg(args, 0)
@@ -116,8 +122,8 @@ class ColorMethods(ThreeRecords):
             linear = srgb_to_linear(linear)
         return self._store_linear(record, linear)
 
-    def _color_methods(self) -> dict[str, Any]:
-        engine = self
+    def color_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def set_hsl(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             values = [ctx.number(arg(a, i), "an HSL component", 0.0) for i in range(3)]
@@ -147,12 +153,12 @@ class ColorMethods(ThreeRecords):
             space = arg(a, 3)
             if isinstance(space, str) and space.lower() == "srgb":
                 rgb = srgb_to_linear(rgb)
-            return engine._store_linear(r, rgb)
+            return self._store_linear(r, rgb)
 
         def scaled(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             s = arg(a, 0)
             if not is_number(s):
-                return engine._store_linear(r, Unknown("a colour scaled by an unknown factor"))
+                return self._store_linear(r, Unknown("a colour scaled by an unknown factor"))
             for c in "rgb":
                 value = r.fields.get(c)
                 r.fields[c] = value * s if is_number(value) else value
@@ -161,7 +167,7 @@ class ColorMethods(ThreeRecords):
         def lerp(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             other, t = arg(a, 0), arg(a, 1)
             if not (isinstance(other, Record) and is_number(t)):
-                return engine._store_linear(
+                return self._store_linear(
                     r, Unknown("a colour blend that cannot be known statically")
                 )
             for c in "rgb":
@@ -192,27 +198,25 @@ class ColorMethods(ThreeRecords):
                 if isinstance(values, Unknown):
                     return r
                 rgb = (values[0], values[1], values[2])
-                return engine._store_linear(
+                return self._store_linear(
                     r, srgb_to_linear(rgb) if to_linear else linear_to_srgb(rgb)
                 )
 
             return fn
 
         return {
-            "set": self._color_set,
-            "setHex": lambda ctx, r, a, k: engine.set_hex(ctx, r, arg(a, 0)),
+            "set": self.color_set,
+            "setHex": lambda ctx, r, a, k: self.set_hex(ctx, r, arg(a, 0)),
             "setRGB": self._set_rgb,
             "setHSL": set_hsl,
             "setStyle": lambda ctx, r, a, k: (
-                engine.set_style(ctx, r, arg(a, 0)) if isinstance(arg(a, 0), str) else r
+                self.set_style(ctx, r, arg(a, 0)) if isinstance(arg(a, 0), str) else r
             ),
             "setColorName": lambda ctx, r, a, k: (
-                engine.set_style(ctx, r, arg(a, 0)) if isinstance(arg(a, 0), str) else r
+                self.set_style(ctx, r, arg(a, 0)) if isinstance(arg(a, 0), str) else r
             ),
-            "setScalar": lambda ctx, r, a, k: engine._store_linear(
-                r, (num_or(arg(a, 0), 0.0),) * 3
-            ),
-            "copy": lambda ctx, r, a, k: engine._color_set(ctx, r, [arg(a, 0)], {}),
+            "setScalar": lambda ctx, r, a, k: self._store_linear(r, (num_or(arg(a, 0), 0.0),) * 3),
+            "copy": lambda ctx, r, a, k: self.color_set(ctx, r, [arg(a, 0)], {}),
             "clone": lambda ctx, r, a, k: Record("Color", dict(r.fields)),
             "getHex": get_hex,
             "getHexString": lambda ctx, r, a, k: (

@@ -8,10 +8,13 @@ around a page (``window``, ``document``, ``requestAnimationFrame``) is stubbed: 
 callbacks never run, page ``load`` handlers run once after the script, as a browser would.
 
 ``ThreeEngine`` holds the hooks the interpreter calls (globals, imports, unbound names), the
-``THREE`` namespace and its constructors, the table of kinds and the browser stubs. The kinds'
-members live in a module each: ``records`` (the base: records, number reading, rotation sync,
-world matrices), ``object3d``, ``vectors``, ``euler_quaternion``, ``matrices``, ``colors``,
-``materials``, ``geometry_records``; the names three's scripts use are in ``three_names``.
+``THREE`` namespace and its constructors, the table of kinds and the browser stubs. Its base,
+``records``, holds the state and what every kind uses (records, number reading, rotation sync,
+world matrices). The kinds' members are parts the engine holds (``Part``), a module each:
+``vectors``, ``euler_quaternion`` (``rotations``), ``matrices``, ``colors``, ``materials``,
+``vertex_geometry`` (``vertices``), ``geometry_records`` (``geometries``), ``object3d``
+(``object_members``), ``instancing`` and ``stubs``; ``_register_kinds`` merges their method
+tables into the kinds. The names three's scripts use are in ``three_names``.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from parsers.evaluator import (
     CallContext,
     Closure,
     EngineClass,
+    HelperCall,
     Kind,
     Kwargs,
     Namespace,
@@ -39,6 +43,7 @@ from parsers.evaluator import (
     is_number,
     type_name,
 )
+from parsers.threejs.colors import ColorMethods
 from parsers.threejs.euler_quaternion import EulerQuaternionMethods
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS, OTHER_GEOMETRIES
 from parsers.threejs.geometry_records import GeometryMethods
@@ -62,25 +67,24 @@ from parsers.threejs.three_names import (
     THREE_NAMES,
 )
 from parsers.threejs.vectors import VectorMethods
-from parsers.threejs.vertex_geometry import ATTRIBUTE_KINDS
+from parsers.threejs.vertex_geometry import ATTRIBUTE_KINDS, VertexGeometryMethods
 
 
-class ThreeEngine(
-    HelperStubs,
-    InstancingMethods,
-    Object3DMethods,
-    GeometryMethods,
-    MaterialMethods,
-    Matrix4Methods,
-    EulerQuaternionMethods,
-    VectorMethods,
-    ThreeRecords,
-):
+class ThreeEngine(ThreeRecords):
     name = "threejs"
 
     def __init__(self) -> None:
         super().__init__()
-        self.stub_meshes = []
+        self.vectors = VectorMethods(self)
+        self.rotations = EulerQuaternionMethods(self)
+        self.matrices = Matrix4Methods(self)
+        self.colors = ColorMethods(self)
+        self.materials = MaterialMethods(self)
+        self.vertices = VertexGeometryMethods(self)
+        self.geometries = GeometryMethods(self)
+        self.object_members = Object3DMethods(self)
+        self.instancing = InstancingMethods(self)
+        self.stubs = HelperStubs(self)
         self._register_kinds()
         self.three = Namespace("THREE", {}, missing=self._three_member)
         self.addons = {name: self._inert_class(name) for name in ADDON_CLASSES}
@@ -140,6 +144,12 @@ class ThreeEngine(
             ),
         }
 
+    def object_count(self) -> int:
+        return self.stubs.object_count()
+
+    def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
+        return self.stubs.helper_without_body(ctx, call)
+
     def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
         if THREE_MODULE.search(module.strip()):
             if name is None:
@@ -191,7 +201,7 @@ class ThreeEngine(
                     "threejs.implicit_scene",
                     f"objects added to something undefined ({receiver.reason}); kept as the scene",
                 )
-            self._add(ctx, self.implicit_scene, args, {})
+            self.object_members.add(ctx, self.implicit_scene, args, {})
             return self.implicit_scene
         return None
 
@@ -219,9 +229,13 @@ class ThreeEngine(
 
     def _missing_class(self, name: str) -> Value:
         if name.endswith("Geometry"):
-            return EngineClass(name, lambda ctx, args, kwargs: self._geometry(ctx, name, args))
+            return EngineClass(
+                name, lambda ctx, args, kwargs: self.geometries.geometry(ctx, name, args)
+            )
         if name.endswith("Material"):
-            return EngineClass(name, lambda ctx, args, kwargs: self._material(ctx, name, args))
+            return EngineClass(
+                name, lambda ctx, args, kwargs: self.materials.material(ctx, name, args)
+            )
         if name[:1].isupper() and name[1:2].islower():
             return self._inert_class(name)
         return Unknown(f"THREE.{name} is not modelled")
@@ -264,18 +278,22 @@ class ThreeEngine(
             if kind == "InstancedMesh":
                 continue
             members[kind] = self._engine_class(kind, self._object_constructor(kind))
-        members["InstancedMesh"] = self._engine_class("InstancedMesh", self._instanced_mesh)
+        members["InstancedMesh"] = self._engine_class(
+            "InstancedMesh", self.instancing.instanced_mesh
+        )
         for kind in (*GEOMETRY_PARAMETERS, *OTHER_GEOMETRIES):
-            members[kind] = self._engine_class(kind, self._geometry_constructor(kind))
+            members[kind] = self._engine_class(kind, self.geometries.geometry_constructor(kind))
             if kind != "BufferGeometry" and kind.endswith("Geometry"):
                 # The pre-r125 names (BoxBufferGeometry) still appear in model code; the
                 # constructor reads them as the geometry and says so.
                 alias = kind.replace("Geometry", "BufferGeometry")
-                members[alias] = self._engine_class(alias, self._geometry_constructor(alias))
+                members[alias] = self._engine_class(
+                    alias, self.geometries.geometry_constructor(alias)
+                )
         for kind in MATERIAL_KINDS:
-            members[kind] = self._engine_class(kind, self._material_constructor(kind))
+            members[kind] = self._engine_class(kind, self.materials.material_constructor(kind))
         for kind in ATTRIBUTE_KINDS:
-            members[kind] = self._engine_class(kind, self._attribute_constructor())
+            members[kind] = self._engine_class(kind, self.vertices.attribute_constructor())
         members["Vector3"] = self._engine_class(
             "Vector3", lambda ctx, args, kwargs: self.vector3(*[num_or(a, 0.0) for a in args[:3]])
         )
@@ -297,8 +315,8 @@ class ThreeEngine(
                 )
             ),
         )
-        members["Matrix4"] = self._engine_class("Matrix4", self._new_matrix)
-        members["Color"] = self._engine_class("Color", self._new_color)
+        members["Matrix4"] = self._engine_class("Matrix4", self.matrices.new_matrix)
+        members["Color"] = self._engine_class("Color", self.colors.new_color)
         for name in INERT_CLASSES:
             members[name] = self._inert_class(name)
         members["MathUtils"] = self._math_utils()
@@ -362,9 +380,9 @@ class ThreeEngine(
                 geometry = arg(args, 0)
                 material = arg(args, 1)
                 if geometry is UNDEFINED:
-                    geometry = self._geometry(ctx, "BufferGeometry", [])
+                    geometry = self.geometries.geometry(ctx, "BufferGeometry", [])
                 if material is UNDEFINED:
-                    material = self._material(ctx, "MeshBasicMaterial", [])
+                    material = self.materials.material(ctx, "MeshBasicMaterial", [])
                 record = self.object3d(ctx, kind, geometry=geometry, material=material)
             elif kind == "Scene":
                 record = self.object3d(ctx, kind, background=None, fog=None)
@@ -373,7 +391,7 @@ class ThreeEngine(
                 record = self.object3d(
                     ctx,
                     kind,
-                    color=self._color_from(ctx, arg(args, 0))
+                    color=self.colors.color_from(ctx, arg(args, 0))
                     if kind != "HemisphereLight"
                     else self.color(),
                     intensity=num_or(arg(args, 1), 1.0),
@@ -407,16 +425,24 @@ class ThreeEngine(
 
     # --- kinds --------------------------------------------------------------------------------
     def _register_kinds(self) -> None:
-        self.add_kind(Kind("Vector3", factory=self._vector_methods))
-        self.add_kind(Kind("Vector2", methods={"set": self._vector2_set}))
-        self.add_kind(Kind("Euler", factory=self._euler_methods, on_set=self._euler_set_hook))
+        self.add_kind(Kind("Vector3", factory=self.vectors.vector_methods))
+        self.add_kind(Kind("Vector2", methods={"set": self.vectors.vector2_set}))
         self.add_kind(
-            Kind("Quaternion", factory=self._quaternion_methods, on_set=self._quaternion_set_hook)
+            Kind(
+                "Euler", factory=self.rotations.euler_methods, on_set=self.rotations.euler_set_hook
+            )
+        )
+        self.add_kind(
+            Kind(
+                "Quaternion",
+                factory=self.rotations.quaternion_methods,
+                on_set=self.rotations.quaternion_set_hook,
+            )
         )
         self.add_kind(
             Kind(
                 "Matrix4",
-                factory=self._matrix_methods,
+                factory=self.matrices.matrix_methods,
                 getters={
                     "elements": lambda ctx, r: [
                         float(v) for v in np.asarray(r.native).T.reshape(-1)
@@ -425,20 +451,22 @@ class ThreeEngine(
             )
         )
         self.add_kind(
-            Kind("Color", factory=self._color_methods, getters={"isColor": lambda ctx, r: True})
+            Kind(
+                "Color", factory=self.colors.color_methods, getters={"isColor": lambda ctx, r: True}
+            )
         )
         self.add_kind(
             Kind(
                 "Object3D",
-                factory=self._object_methods,
-                getters=self._object_getters(),
-                on_set=self._object_set_hook,
+                factory=self.object_members.object_methods,
+                getters=self.object_members.object_getters(),
+                on_set=self.object_members.object_set_hook,
             )
         )
         for kind in OBJECT3D_KINDS:
             if kind not in ("Object3D", "InstancedMesh"):
                 self.add_kind(Kind(kind, base="Object3D"))
-        self._register_instancing()
+        self.instancing.register_instancing()
         self.add_kind(
             Kind(
                 "Camera",
@@ -458,18 +486,18 @@ class ThreeEngine(
         self.add_kind(
             Kind(
                 "BufferGeometry",
-                factory=self._geometry_methods,
+                factory=self.geometries.geometry_methods,
                 getters={
                     "isBufferGeometry": lambda ctx, r: True,
-                    "attributes": lambda ctx, r: {"position": self.position_attribute(r)},
+                    "attributes": lambda ctx, r: {"position": self.vertices.position_attribute(r)},
                 },
             )
         )
-        self.register_attribute_kinds()
+        self.vertices.register_attribute_kinds()
         self.add_kind(
             Kind(
                 "Material",
-                factory=self._material_methods,
+                factory=self.materials.material_methods,
                 getters={"isMaterial": lambda ctx, r: True},
             )
         )

@@ -6,33 +6,37 @@ one of their components.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from parsers.evaluator import Args, CallContext, Kwargs, Record, Unknown, Value, arg
+from parsers.evaluator import Args, CallContext, Kwargs, Part, Record, Unknown, Value, arg
 from parsers.threejs import three_math as tm
-from parsers.threejs.records import ThreeRecords
+
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
 
-class EulerQuaternionMethods(ThreeRecords):
+class EulerQuaternionMethods(Part):
     """The methods and field hooks of ``Euler`` and ``Quaternion`` records."""
 
+    engine: ThreeEngine
+
     # --- Euler and Quaternion -------------------------------------------------------------------
-    def _euler_set_hook(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def euler_set_hook(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         record.fields[name] = value
         if name in ("x", "y", "z", "order"):
-            self.sync_from_euler(record)
+            self.engine.sync_from_euler(record)
         return True
 
-    def _quaternion_set_hook(
+    def quaternion_set_hook(
         self, ctx: CallContext, record: Record, name: str, value: Value
     ) -> bool:
         record.fields[name] = value
         if name in ("x", "y", "z", "w"):
-            self.sync_from_quaternion(record)
+            self.engine.sync_from_quaternion(record)
         return True
 
-    def _euler_methods(self) -> dict[str, Any]:
-        engine = self
+    def euler_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def set_(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             r.fields.update({"x": arg(a, 0), "y": arg(a, 1), "z": arg(a, 2)})
@@ -115,8 +119,8 @@ class EulerQuaternionMethods(ThreeRecords):
             ],
         }
 
-    def _quaternion_methods(self) -> dict[str, Any]:
-        engine = self
+    def quaternion_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def store(r: Record, q: tm.Quat | Unknown | None) -> Record:
             if q is None:

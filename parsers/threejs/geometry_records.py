@@ -7,28 +7,32 @@ primitive is ``geometries.read_geometry``'s to say.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Record, Value, arg
+from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Part, Record, Value, arg
 from parsers.threejs import three_math as tm
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS
 from parsers.threejs.records import GeometryState, returns_undefined
-from parsers.threejs.vertex_geometry import VertexGeometryMethods
 from spatialbabel.frames import Matrix
 
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
-class GeometryMethods(VertexGeometryMethods):
+
+class GeometryMethods(Part):
     """The constructors and methods of geometry records."""
 
-    def _geometry_constructor(self, kind: str) -> Callable[[CallContext, Args, Kwargs], Record]:
-        return lambda ctx, args, kwargs: self._geometry(ctx, kind, args)
+    engine: ThreeEngine
 
-    def _geometry(self, ctx: CallContext, kind: str, args: Args) -> Record:
+    def geometry_constructor(self, kind: str) -> Callable[[CallContext, Args, Kwargs], Record]:
+        return lambda ctx, args, kwargs: self.geometry(ctx, kind, args)
+
+    def geometry(self, ctx: CallContext, kind: str, args: Args) -> Record:
         if "BufferGeometry" in kind and kind != "BufferGeometry":
             new = kind.replace("BufferGeometry", "Geometry")
-            self.report_legacy(
+            self.engine.report_legacy(
                 ctx,
                 kind,
                 f"THREE.{kind} is three's older name for {new} (the same class since r125, "
@@ -44,13 +48,13 @@ class GeometryMethods(VertexGeometryMethods):
             {"type": kind, "parameters": parameters, "userData": {}},
             native=GeometryState(ctx.line),
         )
-        if kind not in self.kinds:
-            self.add_kind(Kind(kind, base="BufferGeometry"))
+        if kind not in self.engine.kinds:
+            self.engine.add_kind(Kind(kind, base="BufferGeometry"))
         return record
 
     # --- geometry ------------------------------------------------------------------------------
-    def _geometry_methods(self) -> dict[str, Any]:
-        engine = self
+    def geometry_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def transform(build: Callable[[CallContext, Args], Matrix | None]) -> Callable[..., Value]:
             def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
@@ -138,7 +142,7 @@ class GeometryMethods(VertexGeometryMethods):
 
         def non_indexed(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             # three's toNonIndexed() makes a plain BufferGeometry of the same vertices.
-            made = engine._geometry(ctx, "BufferGeometry", [])
+            made = self.geometry(ctx, "BufferGeometry", [])
             if isinstance(r.native, GeometryState):
                 if r.kind == "BufferGeometry":
                     made.native = r.native.copy()
@@ -161,7 +165,7 @@ class GeometryMethods(VertexGeometryMethods):
             "computeBoundingBox": returns_undefined,
             "computeBoundingSphere": returns_undefined,
             "dispose": returns_undefined,
-            **engine._vertex_geometry_methods(),
+            **engine.vertices.vertex_geometry_methods(),
             "toNonIndexed": non_indexed,
         }
         return {**methods, **engine.legacy_methods("BufferGeometry", methods)}

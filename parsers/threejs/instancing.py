@@ -9,13 +9,17 @@ material's (the shader's ``vColor *= instanceColor``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Record, Value, arg
+from parsers.evaluator import UNDEFINED, Args, CallContext, Kind, Kwargs, Part, Record, Value, arg
 from parsers.evaluator.core.engine import MethodImpl
-from parsers.threejs.records import ThreeRecords, returns_undefined
+from parsers.threejs.records import returns_undefined
 from spatialbabel.frames import Matrix
+
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
 #: More instances than this is no scene of the benchmark; the matrices are not kept.
 MAX_INSTANCES = 10_000
@@ -33,12 +37,16 @@ def _float32(values: Matrix) -> Matrix:
     return np.asarray(values, dtype=np.float32).astype(float)
 
 
-class InstancingMethods(ThreeRecords):
+class InstancingMethods(Part):
     """The ``InstancedMesh`` constructor and methods."""
 
-    def _register_instancing(self) -> None:
-        self.add_kind(Kind("InstancedMesh", base="Object3D", factory=self._instanced_methods))
-        self.add_kind(
+    engine: ThreeEngine
+
+    def register_instancing(self) -> None:
+        self.engine.add_kind(
+            Kind("InstancedMesh", base="Object3D", factory=self._instanced_methods)
+        )
+        self.engine.add_kind(
             Kind(
                 "InstancedBufferAttribute",
                 methods={"setUsage": lambda ctx, r, a, k: r},
@@ -46,7 +54,7 @@ class InstancingMethods(ThreeRecords):
             )
         )
 
-    def _instanced_mesh(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+    def instanced_mesh(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         raw = arg(args, 2)
         count = (
             0 if raw is UNDEFINED else int(max(0.0, ctx.number(raw, "InstancedMesh count", 0.0)))
@@ -57,7 +65,9 @@ class InstancingMethods(ThreeRecords):
                 f"an InstancedMesh of {count} instances; only the first {MAX_INSTANCES} are kept",
             )
             count = MAX_INSTANCES
-        record = self.object3d(ctx, "InstancedMesh", geometry=arg(args, 0), material=arg(args, 1))
+        record = self.engine.object3d(
+            ctx, "InstancedMesh", geometry=arg(args, 0), material=arg(args, 1)
+        )
         record.fields["count"] = float(count)
         record.fields["instanceMatrix"] = Record(
             "InstancedBufferAttribute",
@@ -139,7 +149,7 @@ class InstancingMethods(ThreeRecords):
                     "InstancedBufferAttribute",
                     {"count": float(len(found.matrices)), "itemSize": 3.0, "needsUpdate": False},
                 )
-            linear = self.numbers(arg(args, 1), "rgb")
+            linear = self.engine.numbers(arg(args, 1), "rgb")
             if isinstance(linear, tuple):
                 r, g, b = (float(np.float32(c)) for c in linear)
                 found.colors[index] = (r, g, b)

@@ -5,7 +5,7 @@ parameters (a ``color`` as a ``Color`` record), ``setValues`` and ``clone``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parsers.evaluator import (
     UNDEFINED,
@@ -13,23 +13,28 @@ from parsers.evaluator import (
     CallContext,
     Kind,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
     arg,
 )
-from parsers.threejs.colors import ColorMethods
 from parsers.threejs.records import returns_undefined
 from parsers.threejs.three_names import COLORLESS_MATERIALS, DEFAULT_COLOR_LINEAR
 
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
-class MaterialMethods(ColorMethods):
+
+class MaterialMethods(Part):
     """The constructors and methods of material records."""
 
-    def _material_constructor(self, kind: str) -> Callable[[CallContext, Args, Kwargs], Record]:
-        return lambda ctx, args, kwargs: self._material(ctx, kind, args)
+    engine: ThreeEngine
 
-    def _material(self, ctx: CallContext, kind: str, args: Args) -> Record:
+    def material_constructor(self, kind: str) -> Callable[[CallContext, Args, Kwargs], Record]:
+        return lambda ctx, args, kwargs: self.material(ctx, kind, args)
+
+    def material(self, ctx: CallContext, kind: str, args: Args) -> Record:
         fields: dict[str, Value] = {
             "type": kind,
             "transparent": False,
@@ -39,7 +44,7 @@ class MaterialMethods(ColorMethods):
             "userData": {},
         }
         if kind not in COLORLESS_MATERIALS:
-            fields["color"] = self.color(
+            fields["color"] = self.engine.color(
                 (0.0, 0.0, 0.0) if kind == "ShadowMaterial" else DEFAULT_COLOR_LINEAR
             )
         if (
@@ -47,10 +52,10 @@ class MaterialMethods(ColorMethods):
             and kind not in COLORLESS_MATERIALS
             and kind not in ("MeshBasicMaterial", "MeshMatcapMaterial")
         ):
-            fields["emissive"] = self.color((0.0, 0.0, 0.0))
+            fields["emissive"] = self.engine.color((0.0, 0.0, 0.0))
         record = Record(kind, fields)
-        if kind not in self.kinds:
-            self.add_kind(Kind(kind, base="Material"))
+        if kind not in self.engine.kinds:
+            self.engine.add_kind(Kind(kind, base="Material"))
         params = arg(args, 0)
         if isinstance(params, dict):
             self._set_values(ctx, record, params)
@@ -71,7 +76,7 @@ class MaterialMethods(ColorMethods):
                 continue
             current = record.fields.get(key)
             if isinstance(current, Record) and current.kind == "Color":
-                self._color_set(ctx, current, [value], {})
+                self.engine.colors.color_set(ctx, current, [value], {})
             elif key == "colour":
                 ctx.warning(
                     "threejs.material_parameter",
@@ -80,13 +85,11 @@ class MaterialMethods(ColorMethods):
             else:
                 record.fields[key] = value
 
-    def _material_methods(self) -> dict[str, Any]:
-        engine = self
-
+    def material_methods(self) -> dict[str, Any]:
         def set_values(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             params = arg(a, 0)
             if isinstance(params, dict):
-                engine._set_values(ctx, r, params)
+                self._set_values(ctx, r, params)
             return UNDEFINED
 
         def clone(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:

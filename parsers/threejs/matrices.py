@@ -5,21 +5,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parsers.evaluator import Args, CallContext, Kwargs, Record, Unknown, Value, arg
+from parsers.evaluator import Args, CallContext, Kwargs, Part, Record, Unknown, Value, arg
 from parsers.threejs import three_math as tm
-from parsers.threejs.records import ThreeRecords
 from spatialbabel.frames import Matrix
 
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
-class Matrix4Methods(ThreeRecords):
+
+class Matrix4Methods(Part):
     """The constructor and methods of ``Matrix4`` records."""
 
-    def _new_matrix(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        record = self.matrix4()
+    engine: ThreeEngine
+
+    def new_matrix(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+        record = self.engine.matrix4()
         if len(args) == 16:
             self._matrix_set(ctx, record, args, kwargs)
         return record
@@ -33,8 +37,8 @@ class Matrix4Methods(ThreeRecords):
             record.native = np.array(values, dtype=float).reshape(4, 4)
         return record
 
-    def _matrix_methods(self) -> dict[str, Any]:
-        engine = self
+    def matrix_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def make(builder: Callable[[CallContext, Args], Matrix | None]) -> Callable[..., Value]:
             def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:

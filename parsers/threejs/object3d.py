@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from parsers.evaluator import (
     Args,
     CallContext,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -22,21 +23,22 @@ from parsers.evaluator import (
     type_name,
 )
 from parsers.threejs import three_math as tm
-from parsers.threejs.records import ObjectState, ThreeRecords, returns_undefined
+from parsers.threejs.records import ObjectState, returns_undefined
 from parsers.threejs.three_names import MESH_KINDS
 
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
-class Object3DMethods(ThreeRecords):
+
+class Object3DMethods(Part):
     """The getters, field hook and methods of ``Object3D`` records."""
 
-    def copy_instances(self, target: Record, source: Record) -> None:
-        """An InstancedMesh's instances copied onto ``target`` (``parsers.threejs.instancing``)."""
-        raise NotImplementedError
+    engine: ThreeEngine
 
     # --- Object3D -------------------------------------------------------------------------------
-    def _object_getters(self) -> dict[str, Any]:
+    def object_getters(self) -> dict[str, Any]:
         def flag(*kinds: str) -> Callable[[CallContext, Record], Value]:
-            return lambda ctx, r: any(self.is_a(r, kind) for kind in kinds)
+            return lambda ctx, r: any(self.engine.is_a(r, kind) for kind in kinds)
 
         return {
             "isObject3D": lambda ctx, r: True,
@@ -46,11 +48,11 @@ class Object3DMethods(ThreeRecords):
             "isCamera": flag("Camera"),
             "isLight": flag("Light"),
             "id": lambda ctx, r: float(r.native.serial if isinstance(r.native, ObjectState) else 0),
-            "matrix": lambda ctx, r: self.matrix4(self.local_matrix(r)),
-            "matrixWorld": lambda ctx, r: self.matrix4(self.world_matrix(r)),
+            "matrix": lambda ctx, r: self.engine.matrix4(self.engine.local_matrix(r)),
+            "matrixWorld": lambda ctx, r: self.engine.matrix4(self.engine.world_matrix(r)),
         }
 
-    def _object_set_hook(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def object_set_hook(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name in ("position", "rotation", "quaternion", "scale"):
             what = {
                 "position": "set or copy",
@@ -65,12 +67,12 @@ class Object3DMethods(ThreeRecords):
             return True
         return False
 
-    def _add(self, ctx: CallContext, parent: Record, args: Args, kwargs: Kwargs) -> Value:
+    def add(self, ctx: CallContext, parent: Record, args: Args, kwargs: Kwargs) -> Value:
         for child in args:
             if child is parent:
                 ctx.warning("threejs.bad_add", "an object cannot be added to itself; ignored")
                 continue
-            if not self.is_object3d(child):
+            if not self.engine.is_object3d(child):
                 reason = child.reason if isinstance(child, Unknown) else f"a {type_name(child)}"
                 ctx.warning(
                     "threejs.bad_add",
@@ -112,24 +114,24 @@ class Object3DMethods(ThreeRecords):
                 stack.extend(reversed([c for c in children if isinstance(c, Record)]))
         return result
 
-    def _object_methods(self) -> dict[str, Any]:
-        engine = self
+    def object_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def remove(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             for child in a:
                 if isinstance(child, Record) and child.fields.get("parent") is r:
-                    engine._detach(child)
+                    self._detach(child)
             return r
 
         def remove_from_parent(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            engine._detach(r)
+            self._detach(r)
             return r
 
         def clear(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             children = r.fields.get("children")
             for child in list(children) if isinstance(children, list) else []:
                 if isinstance(child, Record):
-                    engine._detach(child)
+                    self._detach(child)
             return r
 
         def attach(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
@@ -138,7 +140,7 @@ class Object3DMethods(ThreeRecords):
                 return r
             world = engine.world_matrix(child)
             inverse = np.linalg.inv(engine.world_matrix(r))
-            engine._add(ctx, r, [child], {})
+            self.add(ctx, r, [child], {})
             position, q, s = tm.decompose(inverse @ world)
             child.fields["position"].fields.update(dict(zip("xyz", position, strict=True)))
             child.fields["scale"].fields.update(dict(zip("xyz", s, strict=True)))
@@ -147,14 +149,14 @@ class Object3DMethods(ThreeRecords):
 
         def traverse(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             callback = arg(a, 0)
-            for node in engine.descendants(r)[: ctx.interp.limits.max_loop_iterations]:
+            for node in self.descendants(r)[: ctx.interp.limits.max_loop_iterations]:
                 ctx.interp.budget.step()
                 ctx.call(callback, [node])
             return UNDEFINED
 
         def by_name(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             name = arg(a, 0)
-            for node in engine.descendants(r):
+            for node in self.descendants(r):
                 if node.fields.get("name") == name:
                     return node
             return UNDEFINED
@@ -302,12 +304,12 @@ class Object3DMethods(ThreeRecords):
 
         def clone(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             recursive = arg(a, 0)
-            return engine._clone(ctx, r, recursive is not False)
+            return self._clone(ctx, r, recursive is not False)
 
         def copy(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             source = arg(a, 0)
             if isinstance(source, Record):
-                engine._copy_into(ctx, r, source, arg(a, 1) is not False)
+                self._copy_into(ctx, r, source, arg(a, 1) is not False)
             return r
 
         def world_position(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
@@ -344,7 +346,7 @@ class Object3DMethods(ThreeRecords):
             return vector
 
         methods: dict[str, Any] = {
-            "add": self._add,
+            "add": self.add,
             "remove": remove,
             "removeFromParent": remove_from_parent,
             "clear": clear,
@@ -389,25 +391,27 @@ class Object3DMethods(ThreeRecords):
         target.fields["rotation"].fields["order"] = source.fields["rotation"].fields.get(
             "order", "XYZ"
         )
-        q = self.numbers(source.fields.get("quaternion"), "xyzw")
-        self.set_quaternion(target, q if isinstance(q, Unknown) else (q[0], q[1], q[2], q[3]))
+        q = self.engine.numbers(source.fields.get("quaternion"), "xyzw")
+        self.engine.set_quaternion(
+            target, q if isinstance(q, Unknown) else (q[0], q[1], q[2], q[3])
+        )
         for name in ("name", "visible", "castShadow", "receiveShadow", "geometry", "material"):
             if name in source.fields:
                 target.fields[name] = source.fields[name]
         user_data = source.fields.get("userData")
         target.fields["userData"] = dict(user_data) if isinstance(user_data, dict) else {}
         if source.kind == "InstancedMesh":
-            self.copy_instances(target, source)
+            self.engine.instancing.copy_instances(target, source)
         if recursive:
             children = source.fields.get("children")
             for child in list(children) if isinstance(children, list) else []:
-                if isinstance(child, Record) and self.is_object3d(child):
-                    self._add(ctx, target, [self._clone(ctx, child, True)], {})
+                if isinstance(child, Record) and self.engine.is_object3d(child):
+                    self.add(ctx, target, [self._clone(ctx, child, True)], {})
 
     def _clone(self, ctx: CallContext, source: Record, recursive: bool) -> Record:
-        clone = self.object3d(ctx, source.kind)
+        clone = self.engine.object3d(ctx, source.kind)
         clone.cls = source.cls
         if source.kind == "Scene":
-            self.scenes.append(clone)
+            self.engine.scenes.append(clone)
         self._copy_into(ctx, clone, source, recursive)
         return clone

@@ -137,7 +137,7 @@ def material_linear(
             "threejs.color_assigned",
             f"{where}: material.color was replaced by a {type_name(color)}; three cannot render that; read as a colour",
         )
-        engine._color_set(ctx, probe, [color], {})
+        engine.colors.color_set(ctx, probe, [color], {})
         color = probe
     linear = engine.numbers(color, "rgb")
     if isinstance(linear, Unknown):
@@ -167,8 +167,8 @@ def read_scene(ctx: CallContext, engine: ThreeEngine) -> list[NativeObject]:
     visited: set[int] = set()
     scenes = chosen_scenes(ctx, engine)
     # Meshes read from helpers without a body and handed to no scene are read as drawn.
-    for scene in [*scenes, *engine.stub_meshes]:
-        for node in engine.descendants(scene):
+    for scene in [*scenes, *engine.stubs.stub_meshes]:
+        for node in engine.object_members.descendants(scene):
             if id(node) in visited:
                 continue
             visited.add(id(node))
@@ -234,7 +234,7 @@ def _instances(
     state = node.native if isinstance(node.native, ObjectState) else ObjectState(0, 0)
     at = CallContext(ctx.interp, state.line, 1)
     where = f"instanced mesh made at line {state.line}" if state.line else "an instanced mesh"
-    found = engine.instances(node)
+    found = engine.instancing.instances(node)
     reading = geometry_affine(at, engine, node.fields.get("geometry"))
     if found is None or reading is None:
         at.warning(

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from parsers.evaluator import CallContext, HelperCall, Record, Value, is_number
+from parsers.evaluator import CallContext, HelperCall, Part, Record, Value, is_number
 from parsers.helper_calls import ValueReaders, Vec3, read_helper_call
-from parsers.threejs.geometry_records import GeometryMethods
-from parsers.threejs.materials import MaterialMethods
 from parsers.threejs.records import GeometryState
 from parsers.threejs.three_names import MESH_KINDS
 from spatialbabel.colors import color_from_text
+
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
 _GEOMETRY_HELPER = re.compile(r"geom|geo$|Geo[A-Z_]|geometry", re.IGNORECASE)
 #: Numbers read by order as a colour (``0xff0000``): whole numbers beyond any size.
@@ -61,20 +63,24 @@ READERS = ValueReaders(
 )
 
 
-class HelperStubs(GeometryMethods, MaterialMethods):
+class HelperStubs(Part):
     """``Engine.object_count`` and ``Engine.helper_without_body`` for three.js."""
 
-    #: Meshes read from helpers without a body and handed to no scene: read as drawn.
-    stub_meshes: list[Record]
+    engine: ThreeEngine
+
+    def __init__(self, engine: ThreeEngine) -> None:
+        super().__init__(engine)
+        #: Meshes read from helpers without a body and handed to no scene: read as drawn.
+        self.stub_meshes: list[Record] = []
 
     def object_count(self) -> int:
-        return sum(1 for obj in self.objects if obj.kind in MESH_KINDS)
+        return sum(1 for obj in self.engine.objects if obj.kind in MESH_KINDS)
 
     def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
         reading = read_helper_call(call, READERS)
         if reading is None:
             return None
-        geometry = self._geometry(ctx, "BufferGeometry", [])
+        geometry = self.engine.geometries.geometry(ctx, "BufferGeometry", [])
         state: GeometryState = geometry.native
         state.placeholder = (
             reading.class_name,
@@ -86,11 +92,11 @@ class HelperStubs(GeometryMethods, MaterialMethods):
             return geometry
         # Without a colour in the call the object's colour is unknown: a material without one.
         material = (
-            self._material(ctx, "MeshStandardMaterial", [{"color": reading.colour}])
+            self.engine.materials.material(ctx, "MeshStandardMaterial", [{"color": reading.colour}])
             if reading.colour is not None
-            else self._material(ctx, "MeshNormalMaterial", [])
+            else self.engine.materials.material(ctx, "MeshNormalMaterial", [])
         )
-        mesh = self.object3d(ctx, "Mesh", geometry=geometry, material=material)
+        mesh = self.engine.object3d(ctx, "Mesh", geometry=geometry, material=material)
         if reading.position is None:
             return mesh
         ctx.call(ctx.member(mesh.fields["position"], "set"), list(reading.position))

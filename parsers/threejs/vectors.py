@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,6 +14,7 @@ from parsers.evaluator import (
     Args,
     CallContext,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -22,15 +23,20 @@ from parsers.evaluator import (
     type_name,
 )
 from parsers.threejs import three_math as tm
-from parsers.threejs.records import ThreeRecords, num_or
+from parsers.threejs.records import num_or
+
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
 
-class VectorMethods(ThreeRecords):
+class VectorMethods(Part):
     """The methods of ``Vector3`` and ``Vector2`` records."""
 
+    engine: ThreeEngine
+
     # --- Vector3 ------------------------------------------------------------------------------
-    def _vector_methods(self) -> dict[str, Any]:
-        engine = self
+    def vector_methods(self) -> dict[str, Any]:
+        engine = self.engine
 
         def store(record: Record, values: tuple[Value, Value, Value] | Unknown) -> Record:
             if isinstance(values, Unknown):
@@ -316,6 +322,6 @@ class VectorMethods(ThreeRecords):
             ),
         }
 
-    def _vector2_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def vector2_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         record.fields.update({"x": arg(args, 0), "y": arg(args, 1)})
         return record

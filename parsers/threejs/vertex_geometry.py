@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,13 +28,17 @@ from parsers.evaluator import (
     CallContext,
     Kind,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
     arg,
 )
 from parsers.evaluator.core.values import is_number
-from parsers.threejs.records import GeometryState, ThreeRecords, returns_undefined
+from parsers.threejs.records import GeometryState, returns_undefined
+
+if TYPE_CHECKING:
+    from parsers.threejs.engine import ThreeEngine
 
 #: three's attribute classes (``Float32BufferAttribute`` and the other typed ones).
 ATTRIBUTE_KINDS = (
@@ -67,8 +71,10 @@ def _flat(value: Value) -> list[Value] | None:
     return None
 
 
-class VertexGeometryMethods(ThreeRecords):
+class VertexGeometryMethods(Part):
     """Attributes and the ``BufferGeometry`` members that set and read them."""
+
+    engine: ThreeEngine
 
     # --- attributes -----------------------------------------------------------------------------
     def _attribute(self, state: AttributeState) -> Record:
@@ -83,7 +89,7 @@ class VertexGeometryMethods(ThreeRecords):
             native=state,
         )
 
-    def _attribute_constructor(self) -> Callable[[CallContext, Args, Kwargs], Record]:
+    def attribute_constructor(self) -> Callable[[CallContext, Args, Kwargs], Record]:
         def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
             size = arg(args, 1)
             values = _flat(arg(args, 0))
@@ -142,7 +148,7 @@ class VertexGeometryMethods(ThreeRecords):
         }
 
     def register_attribute_kinds(self) -> None:
-        self.add_kind(
+        self.engine.add_kind(
             Kind(
                 "BufferAttribute",
                 factory=self._attribute_methods,
@@ -194,7 +200,7 @@ class VertexGeometryMethods(ThreeRecords):
             "a position attribute whose vertices cannot be known statically",
         )
 
-    def _vertex_geometry_methods(self) -> dict[str, Any]:
+    def vertex_geometry_methods(self) -> dict[str, Any]:
         def set_attribute(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             if arg(a, 0) == "position":
                 self.set_positions(ctx, r, arg(a, 1))
@@ -209,7 +215,7 @@ class VertexGeometryMethods(ThreeRecords):
             points = arg(a, 0)
             rows: list[tuple[float, ...]] = []
             for point in points if isinstance(points, list) else []:
-                found = self.numbers(point, "xyz")
+                found = self.engine.numbers(point, "xyz")
                 if isinstance(found, Unknown):
                     rows = []
                     break

@@ -14,9 +14,10 @@ mesh; the class of an object with no matching primitive comes from what the mode
 (see ``naming``).
 
 ``UnityEngine`` holds the table of kinds, the names a script sees (``GameObject``,
-``PrimitiveType``, ``Mathf``...) and the reading of the scene; GameObjects, components,
-materials and meshes live in ``game_objects``, transforms in ``transforms`` (the base), the
-value types in ``structs``.
+``PrimitiveType``, ``Mathf``...) and the reading of the scene. Its base, ``transforms``, holds
+the GameObjects made and their transforms; the parts it holds (``Part``) are ``game_objects``
+(GameObjects, components, materials), ``meshes`` and ``stubs`` (helpers without a body), whose
+method tables ``_register_kinds`` merges into the kinds; the value types are in ``structs``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from parsers.evaluator import (
     Builtin,
     CallContext,
     EngineClass,
+    HelperCall,
     Kind,
     Kwargs,
     Namespace,
@@ -44,10 +46,11 @@ from parsers.evaluator import (
 from parsers.evaluator.core.generators import Generator
 from parsers.evaluator.csharp.lib import PYTHON_MATH_NAMES
 from parsers.unity import structs
-from parsers.unity.game_objects import PRIMITIVES, GameObjectState, MissingMember
-from parsers.unity.meshes import MeshState
+from parsers.unity.game_objects import PRIMITIVES, GameObjects, GameObjectState, MissingMember
+from parsers.unity.meshes import MeshState, UnityMeshes
 from parsers.unity.naming import ClassDecision, decide_class
 from parsers.unity.stubs import HelperStubs
+from parsers.unity.transforms import UnityTransforms
 
 
 def _report_unknown_call(
@@ -124,15 +127,19 @@ class _UnknownStatics(dict[str, Value]):
 _FLIP_Z = np.diag([1.0, 1.0, -1.0, 1.0])
 
 
-class UnityEngine(HelperStubs):
+class UnityEngine(UnityTransforms):
     name = "unity"
 
     def __init__(self, source_lines: list[str] | None = None) -> None:
         super().__init__()
+        self.meshes = UnityMeshes(self)
+        self.game_objects = GameObjects(self)
+        self.stubs = HelperStubs(self)
         self.source_lines = source_lines or []
         self.struct_globals = structs.register(self)
         self._register_kinds()
-        self.host = self._new_game_object(0, "Script Host")
+        #: The script's own GameObject (``MonoBehaviour.gameObject``).
+        self.host = self.game_objects.new_game_object(0, "Script Host")
 
     # --- kinds ----------------------------------------------------------------------------------
     def _register_kinds(self) -> None:
@@ -140,19 +147,19 @@ class UnityEngine(HelperStubs):
             Kind(
                 "GameObject",
                 methods={
-                    "GetComponent": self._get_component,
-                    "GetComponentInChildren": self._get_component,
-                    "AddComponent": self._add_component,
-                    "SetActive": self._set_active,
+                    "GetComponent": self.game_objects.get_component,
+                    "GetComponentInChildren": self.game_objects.get_component,
+                    "AddComponent": self.game_objects.add_component,
+                    "SetActive": self.game_objects.set_active,
                     "CompareTag": lambda ctx, r, a, k: False,
                 },
                 getters={
                     "transform": lambda ctx, r: r.native.transform,
                     "gameObject": lambda ctx, r: r,
                     "activeSelf": lambda ctx, r: r.native.active,
-                    **self._legacy_getters(lambda r: r),
+                    **self.game_objects.legacy_getters(lambda r: r),
                 },
-                on_set=self._game_object_set,
+                on_set=self.game_objects.game_object_set,
                 inert=True,
             )
         )
@@ -175,7 +182,7 @@ class UnityEngine(HelperStubs):
             "transform": lambda ctx, r: r,
             "childCount": lambda ctx, r: len(self._children(r)),
             "name": lambda ctx, r: r.native.game_object.fields.get("name"),
-            **self._legacy_getters(lambda r: r.native.game_object),
+            **self.game_objects.legacy_getters(lambda r: r.native.game_object),
         }
         self.add_kind(
             Kind(
@@ -192,10 +199,10 @@ class UnityEngine(HelperStubs):
                         if a and isinstance(a[0], int) and 0 <= a[0] < len(self._children(r))
                         else Unknown("GetChild out of range")
                     ),
-                    "GetComponent": lambda ctx, r, a, k: self._get_component(
+                    "GetComponent": lambda ctx, r, a, k: self.game_objects.get_component(
                         ctx, r.native.game_object, a, k
                     ),
-                    "AddComponent": lambda ctx, r, a, k: self._add_component(
+                    "AddComponent": lambda ctx, r, a, k: self.game_objects.add_component(
                         ctx, r.native.game_object, a, k
                     ),
                     "TransformPoint": self._transform_point,
@@ -209,13 +216,13 @@ class UnityEngine(HelperStubs):
             Kind(
                 "Renderer",
                 getters={
-                    "material": self._instance_material,
+                    "material": self.game_objects.instance_material,
                     "sharedMaterial": lambda ctx, r: r.native["shared"],
-                    "materials": lambda ctx, r: [self._instance_material(ctx, r)],
+                    "materials": lambda ctx, r: [self.game_objects.instance_material(ctx, r)],
                     "sharedMaterials": lambda ctx, r: [r.native["shared"]],
                     "gameObject": lambda ctx, r: r.native["owner"],
                 },
-                on_set=self._renderer_set,
+                on_set=self.game_objects.renderer_set,
                 inert=True,
             )
         )
@@ -223,10 +230,10 @@ class UnityEngine(HelperStubs):
             Kind(
                 "Material",
                 methods={
-                    "SetColor": self._set_color,
+                    "SetColor": self.game_objects.set_color,
                     "GetColor": lambda ctx, r, a, k: r.fields.get("color"),
                 },
-                on_set=self._material_set,
+                on_set=self.game_objects.material_set,
                 inert=True,
             )
         )
@@ -235,19 +242,19 @@ class UnityEngine(HelperStubs):
                 "MeshFilter",
                 getters={
                     "gameObject": lambda ctx, r: r.native["owner"],
-                    "mesh": self._filter_mesh,
+                    "mesh": self.meshes.filter_mesh,
                     "sharedMesh": lambda ctx, r: r.native["mesh"],
                 },
-                on_set=self._filter_set,
+                on_set=self.meshes.filter_set,
                 inert=True,
             )
         )
         self.add_kind(
             Kind(
                 "Mesh",
-                methods=self._mesh_methods(),  # type: ignore[arg-type]
-                getters=self._mesh_getters(),  # type: ignore[arg-type]
-                on_set=self._mesh_set,
+                methods=self.meshes.mesh_methods(),  # type: ignore[arg-type]
+                getters=self.meshes.mesh_getters(),  # type: ignore[arg-type]
+                on_set=self.meshes.mesh_set,
                 inert=True,
             )
         )
@@ -255,13 +262,15 @@ class UnityEngine(HelperStubs):
             Kind(
                 "MonoBehaviour",
                 methods={
-                    "GetComponent": lambda ctx, r, a, k: self._get_component(ctx, self.host, a, k),
+                    "GetComponent": lambda ctx, r, a, k: self.game_objects.get_component(
+                        ctx, self.host, a, k
+                    ),
                     "StartCoroutine": self._start_coroutine,
                 },
                 getters={
                     "transform": lambda ctx, r: self.host.native.transform,
                     "gameObject": lambda ctx, r: self.host,
-                    **self._legacy_getters(lambda r: self.host),
+                    **self.game_objects.legacy_getters(lambda r: self.host),
                 },
                 inert=True,
             )
@@ -287,11 +296,13 @@ class UnityEngine(HelperStubs):
             missing=lambda name: MissingMember("PrimitiveType", name),
         )
         game_object_statics: dict[str, Value] = {
-            "CreatePrimitive": Builtin("GameObject.CreatePrimitive", self._create_primitive),
-            "Find": Builtin("GameObject.Find", self._find),
-            "Instantiate": Builtin("Instantiate", self._instantiate),
-            "Destroy": Builtin("Destroy", self._destroy),
-            "DestroyImmediate": Builtin("DestroyImmediate", self._destroy),
+            "CreatePrimitive": Builtin(
+                "GameObject.CreatePrimitive", self.game_objects.create_primitive
+            ),
+            "Find": Builtin("GameObject.Find", self.game_objects.find),
+            "Instantiate": Builtin("Instantiate", self.game_objects.instantiate),
+            "Destroy": Builtin("Destroy", self.game_objects.destroy),
+            "DestroyImmediate": Builtin("DestroyImmediate", self.game_objects.destroy),
         }
         object_statics = {
             name: game_object_statics[name]
@@ -302,11 +313,11 @@ class UnityEngine(HelperStubs):
             **self.struct_globals,
             "%coroutine": Builtin("%coroutine", run_coroutine),
             "GameObject": EngineClass(
-                "GameObject", self._new_game_object_call, game_object_statics
+                "GameObject", self.game_objects.new_game_object_call, game_object_statics
             ),
             "PrimitiveType": primitive_type,
             "Mathf": mathf,
-            "Material": EngineClass("Material", self._new_material),
+            "Material": EngineClass("Material", self.game_objects.new_material),
             "Shader": Namespace(
                 "Shader",
                 {
@@ -315,12 +326,12 @@ class UnityEngine(HelperStubs):
                     )
                 },
             ),
-            "Mesh": EngineClass("Mesh", lambda ctx, a, k: self.new_mesh(ctx)),
+            "Mesh": EngineClass("Mesh", lambda ctx, a, k: self.meshes.new_mesh(ctx)),
             "Resources": Namespace(
                 "Resources",
                 {
                     "GetBuiltinResource": Builtin(
-                        "Resources.GetBuiltinResource", self._builtin_resource
+                        "Resources.GetBuiltinResource", self.meshes.builtin_resource
                     )
                 },
                 missing=lambda name: Builtin(
@@ -415,6 +426,12 @@ class UnityEngine(HelperStubs):
         run_coroutine(ctx, [routine], {})
         return None
 
+    def object_count(self) -> int:
+        return self.stubs.object_count()
+
+    def helper_without_body(self, ctx: CallContext, call: HelperCall) -> Value | None:
+        return self.stubs.helper_without_body(ctx, call)
+
     def resolve_import(self, ctx: CallContext, module: str, name: str | None) -> Value:
         return Unknown(f"module {module!r} is not known")
 
@@ -491,7 +508,7 @@ class UnityEngine(HelperStubs):
                     None,
                 )
                 continue
-            material = self._current_material(state.renderer)
+            material = self.game_objects.current_material(state.renderer)
             rgb = (
                 structs.rgb_of(material.fields.get("color"))
                 if material is not None and material.native.get("set")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from parsers.evaluator import (
     CallContext,
     EngineClass,
     Kwargs,
+    Part,
     Record,
     Unknown,
     Value,
@@ -27,8 +29,11 @@ from parsers.evaluator import (
 )
 from parsers.shape_words import class_of_word, frame_words
 from parsers.unity import structs
-from parsers.unity.meshes import MeshState, UnityMeshes
+from parsers.unity.meshes import MeshState
 from parsers.unity.transforms import TransformState
+
+if TYPE_CHECKING:
+    from parsers.unity.engine import UnityEngine
 
 #: Unity's primitive meshes: class (None for flat ones) and the unit primitive onto the mesh.
 PRIMITIVES: dict[str, tuple[str | None, tuple[float, float, float]]] = {
@@ -116,14 +121,13 @@ class GameObjectState:
     words: list[tuple[str, str]] = field(default_factory=list)
 
 
-class GameObjects(UnityMeshes):
+class GameObjects(Part):
     """GameObjects, their components, materials and meshes."""
 
-    #: The script's own GameObject (``MonoBehaviour.gameObject``), made by ``UnityEngine``.
-    host: Record
+    engine: UnityEngine
 
     # --- game objects -----------------------------------------------------------------------------
-    def _new_game_object(
+    def new_game_object(
         self, line: int, name: str, primitive: str | None = None, ctx: CallContext | None = None
     ) -> Record:
         record = Record(
@@ -136,32 +140,32 @@ class GameObjects(UnityMeshes):
         transform = Record("Transform", native=TransformState(record))
         record.native.transform = transform
         if primitive is not None:
-            record.native.mesh_filter = self.new_filter(
+            record.native.mesh_filter = self.engine.meshes.new_filter(
                 record,
                 Record("Mesh", {"name": primitive}, native=MeshState(builtin=primitive, line=line)),
             )
-            record.native.renderer = self._new_renderer(record)
-        self.objects.append(record)
+            record.native.renderer = self.new_renderer(record)
+        self.engine.objects.append(record)
         return record
 
-    def _new_renderer(self, owner: Record) -> Record:
+    def new_renderer(self, owner: Record) -> Record:
         return Record(
             "Renderer",
-            native={"owner": owner, "shared": self._material_record(None), "instance": None},
+            native={"owner": owner, "shared": self.material_record(None), "instance": None},
         )
 
-    def _new_game_object_call(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+    def new_game_object_call(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         name = arg(args, 0)
-        record = self._new_game_object(
+        record = self.new_game_object(
             ctx.line, name if isinstance(name, str) else "New Game Object", ctx=ctx
         )
         for component in args[1:]:
             wanted = type_of(component)
             if wanted is not None:
-                self._add_component(ctx, record, [], {"%types": (wanted,)})
+                self.add_component(ctx, record, [], {"%types": (wanted,)})
         return record
 
-    def _create_primitive(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def create_primitive(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         kind = arg(args, 0)
         if isinstance(kind, MissingMember):
             # ``PrimitiveType.Cone``: no Unity version has it, so the code does not compile;
@@ -173,14 +177,14 @@ class GameObjects(UnityMeshes):
                 + (f"read as a unit {named}" if named else "read as a cube"),
             )
             if named is not None:
-                record = self._new_game_object(ctx.line, kind.name, ctx=ctx)
-                mesh = self.new_mesh(
+                record = self.new_game_object(ctx.line, kind.name, ctx=ctx)
+                mesh = self.engine.meshes.new_mesh(
                     ctx,
                     kind.name,
                     placeholder=(named, f"from PrimitiveType.{kind.name}", np.eye(4)),
                 )
-                record.native.mesh_filter = self.new_filter(record, mesh)
-                record.native.renderer = self._new_renderer(record)
+                record.native.mesh_filter = self.engine.meshes.new_filter(record, mesh)
+                record.native.renderer = self.new_renderer(record)
                 return record
             kind = "Cube"
         elif not isinstance(kind, str) or kind not in PRIMITIVES:
@@ -189,16 +193,16 @@ class GameObjects(UnityMeshes):
                 f"CreatePrimitive of {kind if isinstance(kind, str) else type_name(kind)}, which cannot be known statically; read as a cube",
             )
             kind = "Cube"
-        return self._new_game_object(ctx.line, kind, kind, ctx)
+        return self.new_game_object(ctx.line, kind, kind, ctx)
 
-    def _find(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def find(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0)
-        for record in self.objects:
+        for record in self.engine.objects:
             if record.fields.get("name") == name and not record.native.destroyed:
                 return record
         return None
 
-    def _instantiate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def instantiate(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         original = arg(args, 0)
         if isinstance(original, Record) and original.kind == "Transform":
             original = original.native.game_object
@@ -209,15 +213,17 @@ class GameObjects(UnityMeshes):
             )
             return Unknown("an instance of an unknown prefab", ctx.line)
         state: GameObjectState = original.native
-        copy = self._new_game_object(
+        copy = self.new_game_object(
             ctx.line, f"{original.fields.get('name')}(Clone)", state.primitive
         )
         if state.primitive is None and state.mesh_filter is not None:
-            copy.native.mesh_filter = self.new_filter(copy, state.mesh_filter.native["mesh"])
+            copy.native.mesh_filter = self.engine.meshes.new_filter(
+                copy, state.mesh_filter.native["mesh"]
+            )
             copy.native.mesh_filter.native["own"] = False
         if state.renderer is not None:
-            copy.native.renderer = self._new_renderer(copy)
-            copy.native.renderer.native["shared"] = self._current_material(state.renderer)
+            copy.native.renderer = self.new_renderer(copy)
+            copy.native.renderer.native["shared"] = self.current_material(state.renderer)
         source: TransformState = state.transform.native  # type: ignore[union-attr]
         target: TransformState = copy.native.transform.native
         target.position, target.rotation, target.scale = (
@@ -238,10 +244,10 @@ class GameObjects(UnityMeshes):
                     target.rotation = rotation
                 parent = arg(args, 3)
                 if isinstance(parent, Record) and parent.kind == "Transform":
-                    self._reparent(copy.native.transform, parent, keep_world=True)
+                    self.engine.reparent(copy.native.transform, parent, keep_world=True)
         return copy
 
-    def _destroy(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def destroy(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         target = arg(args, 0)
         if isinstance(target, Record) and target.kind == "Transform":
             target = target.native.game_object
@@ -249,13 +255,13 @@ class GameObjects(UnityMeshes):
             target.native.destroyed = True
         return None
 
-    def _set_active(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def set_active(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         truth = ctx.truthy(arg(args, 0))
         record.native.active = truth is not False
         return None
 
     # --- Unity 4's shortcuts -------------------------------------------------------------------------
-    def _legacy_getters(
+    def legacy_getters(
         self, owner: Callable[[Record], Record]
     ) -> dict[str, Callable[[CallContext, Record], Value]]:
         """``go.renderer``, ``transform.renderer``, ``collider`` and the other component
@@ -276,20 +282,20 @@ class GameObjects(UnityMeshes):
 
         return {name: shortcut(name) for name in LEGACY_COMPONENTS}
 
-    def _game_object_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def game_object_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "active":
             ctx.info(
                 "unity.legacy_api",
                 "GameObject.active is Unity 3's property (obsolete since Unity 4); read as SetActive()",
             )
-            self._set_active(ctx, record, [value], {})
+            self.set_active(ctx, record, [value], {})
             return True
         return False
 
-    def _get_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def get_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         wanted = _type_argument(args, kwargs)
         if record.kind == "MonoBehaviour":
-            record = self.host
+            record = self.engine.host
         state: GameObjectState = record.native
         if wanted in ("Renderer", "MeshRenderer"):
             return state.renderer
@@ -299,7 +305,7 @@ class GameObjects(UnityMeshes):
             return state.transform
         return Record("Inert")
 
-    def _add_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def add_component(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         wanted = _type_argument(args, kwargs)
         state: GameObjectState = record.native
         if isinstance(arg(args, 0), str) and "%types" not in kwargs:
@@ -309,16 +315,16 @@ class GameObjects(UnityMeshes):
             )
         if wanted in ("MeshRenderer", "Renderer"):
             if state.renderer is None:
-                state.renderer = self._new_renderer(record)
+                state.renderer = self.new_renderer(record)
             return state.renderer
         if wanted == "MeshFilter":
             if state.mesh_filter is None:
-                state.mesh_filter = self.new_filter(record)
+                state.mesh_filter = self.engine.meshes.new_filter(record)
             return state.mesh_filter
         return Record("Inert")
 
     # --- materials ---------------------------------------------------------------------------------
-    def _material_record(self, colour: Value) -> Record:
+    def material_record(self, colour: Value) -> Record:
         return Record(
             "Material",
             {
@@ -328,22 +334,22 @@ class GameObjects(UnityMeshes):
             native={"set": colour is not None},
         )
 
-    def _new_material(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
+    def new_material(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         source = arg(args, 0)
         if isinstance(source, Record) and source.kind == "Material":
-            copy = self._material_record(source.fields.get("color"))
+            copy = self.material_record(source.fields.get("color"))
             copy.native["set"] = source.native.get("set", False)
             return copy
-        return self._material_record(None)
+        return self.material_record(None)
 
-    def _material_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def material_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "color":
             record.fields["color"] = value
             record.native["set"] = True
             return True
         return False
 
-    def _set_color(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    def set_color(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
         name = arg(args, 0)
         if name in COLOUR_PROPERTIES or not isinstance(name, str):
             record.fields["color"] = arg(args, 1)
@@ -352,22 +358,22 @@ class GameObjects(UnityMeshes):
             ctx.info("unity.other_colour", f"SetColor({name!r}) is not the base colour; ignored")
         return None
 
-    def _instance_material(self, ctx: CallContext, record: Record) -> Value:
+    def instance_material(self, ctx: CallContext, record: Record) -> Value:
         # Reading renderer.material clones the shared material into the object's own instance.
         if record.native["instance"] is None:
             shared = record.native["shared"]
             record.native["instance"] = (
-                self._new_material(ctx, [shared], {})
+                self.new_material(ctx, [shared], {})
                 if isinstance(shared, Record)
-                else self._material_record(None)
+                else self.material_record(None)
             )
         return record.native["instance"]
 
-    def _current_material(self, renderer: Record) -> Record | None:
+    def current_material(self, renderer: Record) -> Record | None:
         found = renderer.native["instance"] or renderer.native["shared"]
         return found if isinstance(found, Record) and found.kind == "Material" else None
 
-    def _renderer_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def renderer_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name in ("material", "sharedMaterial", "materials", "sharedMaterials"):
             if isinstance(value, list | tuple):
                 value = value[0] if value else None

@@ -18,13 +18,16 @@ reads a copy of the vertex array (writing into it changes nothing: assign it bac
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from parsers.evaluator import Args, CallContext, Kwargs, Record, Unknown, Value, arg
+from parsers.evaluator import Args, CallContext, Kwargs, Part, Record, Unknown, Value, arg
 from parsers.evaluator.core.values import type_name
 from parsers.shape_words import frame_words
 from parsers.unity import structs
-from parsers.unity.transforms import UnityTransforms
 from spatialbabel.frames import Matrix
+
+if TYPE_CHECKING:
+    from parsers.unity.engine import UnityEngine
 
 #: Unity's primitive mesh names (``Resources.GetBuiltinResource<Mesh>("Cube.fbx")``).
 BUILTIN_MESHES = frozenset({"Cube", "Sphere", "Cylinder", "Capsule", "Plane", "Quad"})
@@ -54,15 +57,17 @@ class MeshState:
         )
 
 
-class UnityMeshes(UnityTransforms):
+class UnityMeshes(Part):
     """Meshes, their vertices, and the mesh filters holding them."""
+
+    engine: UnityEngine
 
     def new_mesh(self, ctx: CallContext, name: str = "", **state: object) -> Record:
         """A fresh ``Mesh``; it remembers the helpers being run when it was made."""
         mesh = MeshState(line=ctx.line, words=frame_words(ctx.frames()), **state)  # type: ignore[arg-type]
         return Record("Mesh", {"name": name}, native=mesh)
 
-    def _builtin_resource(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def builtin_resource(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         name = next((a for a in args if isinstance(a, str)), None)
         base = name.split(".")[0] if isinstance(name, str) else None
         if base not in BUILTIN_MESHES:
@@ -76,7 +81,7 @@ class UnityMeshes(UnityTransforms):
     def new_filter(self, owner: Record, mesh: Record | None = None) -> Record:
         return Record("MeshFilter", native={"owner": owner, "mesh": mesh, "own": mesh is not None})
 
-    def _filter_mesh(self, ctx: CallContext, record: Record) -> Value:
+    def filter_mesh(self, ctx: CallContext, record: Record) -> Value:
         found = record.native["mesh"]
         if found is None:
             found = record.native["mesh"] = self.new_mesh(ctx)
@@ -87,7 +92,7 @@ class UnityMeshes(UnityTransforms):
         record.native["own"] = True
         return found
 
-    def _filter_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def filter_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name in ("mesh", "sharedMesh"):
             mesh = value if isinstance(value, Record) and value.kind == "Mesh" else None
             record.native["mesh"] = mesh
@@ -120,13 +125,13 @@ class UnityMeshes(UnityTransforms):
         state.unknown_vertices = not points
         state.builtin = None
 
-    def _mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
+    def mesh_set(self, ctx: CallContext, record: Record, name: str, value: Value) -> bool:
         if name == "vertices":
             self._set_vertices(ctx, record, value)
             return True
         return name in ("triangles", "normals", "uv", "uv2", "colors", "colors32", "tangents")
 
-    def _mesh_methods(self) -> dict[str, object]:
+    def mesh_methods(self) -> dict[str, object]:
         def set_vertices(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
             items = arg(a, 0)
             start, length = arg(a, 1), arg(a, 2)
@@ -185,7 +190,7 @@ class UnityMeshes(UnityTransforms):
             ),
         }
 
-    def _mesh_getters(self) -> dict[str, object]:
+    def mesh_getters(self) -> dict[str, object]:
         def vertex_count(ctx: CallContext, r: Record) -> Value:
             vertices = self._mesh_vertices(ctx, r)
             return len(vertices) if isinstance(vertices, list) else vertices

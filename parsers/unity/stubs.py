@@ -10,13 +10,17 @@ object is placed by the code around it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from parsers.evaluator import CallContext, HelperCall, Record, Value, is_number
+from parsers.evaluator import CallContext, HelperCall, Part, Record, Value, is_number
 from parsers.helper_calls import ValueReaders, Vec3, read_helper_call
 from parsers.unity import structs
-from parsers.unity.game_objects import GameObjects
 from spatialbabel.colors import color_from_text
+
+if TYPE_CHECKING:
+    from parsers.unity.engine import UnityEngine
 
 #: Arguments that are scene objects: a helper handed one works on it and builds nothing.
 _SCENE_KINDS = frozenset({"GameObject", "Transform", "MeshFilter", "Renderer"})
@@ -48,15 +52,17 @@ READERS = ValueReaders(
 )
 
 
-class HelperStubs(GameObjects):
+class HelperStubs(Part):
     """``Engine.object_count`` and ``Engine.helper_without_body`` for Unity."""
+
+    engine: UnityEngine
 
     def object_count(self) -> int:
         """The objects that would be drawn: a helper cut off after ``new GameObject(...)`` but
         before its mesh made none."""
         return sum(
             1
-            for record in self.objects
+            for record in self.engine.objects
             if record.native.renderer is not None
             and record.native.mesh_filter is not None
             and record.native.mesh_filter.native["mesh"] is not None
@@ -69,7 +75,7 @@ class HelperStubs(GameObjects):
         unit = np.diag([*reading.unit_scale(), 1.0])
         ctx.warning("eval.helper_without_body", reading.message(call))
         if reading.position is None:
-            return self.new_mesh(
+            return self.engine.meshes.new_mesh(
                 ctx,
                 call.name,
                 placeholder=(
@@ -78,8 +84,10 @@ class HelperStubs(GameObjects):
                     unit,
                 ),
             )
-        record = self._new_game_object(ctx.line, reading.name or reading.class_name, ctx=ctx)
-        mesh = self.new_mesh(
+        record = self.engine.game_objects.new_game_object(
+            ctx.line, reading.name or reading.class_name, ctx=ctx
+        )
+        mesh = self.engine.meshes.new_mesh(
             ctx,
             call.name,
             placeholder=(
@@ -89,8 +97,8 @@ class HelperStubs(GameObjects):
             ),
         )
         state = record.native
-        state.mesh_filter = self.new_filter(record, mesh)
-        state.renderer = self._new_renderer(record)
+        state.mesh_filter = self.engine.meshes.new_filter(record, mesh)
+        state.renderer = self.engine.game_objects.new_renderer(record)
         transform = state.transform.native
         transform.position = np.asarray(reading.position, dtype=float)
         euler = _vector(reading.rotation)
@@ -103,7 +111,7 @@ class HelperStubs(GameObjects):
             rgb = color_from_text(colour)
             colour = structs.color(*rgb) if rgb is not None else None
         if isinstance(colour, Record):
-            state.renderer.native["shared"] = self._material_record(colour)
+            state.renderer.native["shared"] = self.engine.game_objects.material_record(colour)
         return record
 
 

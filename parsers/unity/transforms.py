@@ -124,7 +124,7 @@ class UnityTransforms(Engine):
                     state.rotation = rotation
             return True
         if name == "parent":
-            self._reparent(
+            self.reparent(
                 record,
                 value if isinstance(value, Record) and value.kind == "Transform" else None,
                 keep_world=True,
@@ -135,7 +135,7 @@ class UnityTransforms(Engine):
             return True
         return False
 
-    def _reparent(self, transform: Record, parent: Record | None, *, keep_world: bool) -> None:
+    def reparent(self, transform: Record, parent: Record | None, *, keep_world: bool) -> None:
         world = self.world_matrix(transform)
         transform.native.parent = parent
         if not keep_world:
@@ -158,7 +158,7 @@ class UnityTransforms(Engine):
         if isinstance(parent, Record) and parent.kind == "GameObject":
             parent = parent.native.transform
         stays = ctx.truthy(arg(args, 1, kwargs, "worldPositionStays"))
-        self._reparent(
+        self.reparent(
             record,
             parent if isinstance(parent, Record) and parent.kind == "Transform" else None,
             keep_world=stays is not False,

@@ -175,3 +175,17 @@ class Engine:
 
     def after_program(self, ctx: CallContext) -> None:
         """Runs once the program's statements are done (page ``load`` handlers...)."""
+
+
+class Part:
+    """One part of an engine: the members of a few of its kinds (three's vectors, Unity's
+    meshes, bpy's operators). An engine holds its parts rather than inheriting them, so each
+    part reads alone and reaches the engine's state, its record makers and the other parts by
+    name (``self.engine``, ``self.engine.materials``); the engine merges the parts' method
+    tables into its kinds in one place, its ``_register_kinds``."""
+
+    #: Each part narrows this to its engine's class.
+    engine: Engine
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
