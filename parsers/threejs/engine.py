@@ -11,10 +11,11 @@ callbacks never run, page ``load`` handlers run once after the script, as a brow
 ``THREE`` namespace and its constructors, the table of kinds and the browser stubs. Its base,
 ``records``, holds the state and what every kind uses (records, number reading, rotation sync,
 world matrices). The kinds' members are parts the engine holds (``Part``), a module each:
-``vectors``, ``euler_quaternion`` (``rotations``), ``matrices``, ``colors``, ``materials``,
-``vertex_geometry`` (``vertices``), ``geometry_records`` (``geometries``), ``object3d``
-(``object_members``), ``instancing`` and ``stubs``; ``_register_kinds`` merges their method
-tables into the kinds. The names three's scripts use are in ``three_names``.
+``euler_quaternion`` (``rotations``), ``colors``, ``materials``,
+``vertex_geometry`` (``vertices``), ``geometry_records`` (``geometries``), ``instancing``
+and ``stubs``; ``_register_kinds`` merges their method
+tables into the kinds, with the registered tables of modules that need no engine
+(``vectors``, ``matrices``, ``object3d``). The names three's scripts use are in ``three_names``.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ from parsers.threejs.geometries import GEOMETRY_PARAMETERS, OTHER_GEOMETRIES
 from parsers.threejs.geometry_records import GeometryMethods
 from parsers.threejs.instancing import InstancingMethods
 from parsers.threejs.materials import MaterialMethods
-from parsers.threejs.matrices import Matrix4Methods
-from parsers.threejs.object3d import Object3DMethods
+from parsers.threejs.matrices import MATRIX4_METHODS, new_matrix
+from parsers.threejs.object3d import (
+    OBJECT3D_GETTERS,
+    OBJECT3D_METHODS,
+    object3d_add,
+    object_set_hook,
+)
 from parsers.threejs.records import ThreeRecords, num_or, returns_undefined, returns_zero
 from parsers.threejs.stubs import HelperStubs
 from parsers.threejs.three_names import (
@@ -66,7 +72,7 @@ from parsers.threejs.three_names import (
     THREE_MODULE,
     THREE_NAMES,
 )
-from parsers.threejs.vectors import VectorMethods
+from parsers.threejs.vectors import VECTOR3_METHODS, vector2_set
 from parsers.threejs.vertex_geometry import ATTRIBUTE_KINDS, VertexGeometryMethods
 
 
@@ -75,14 +81,11 @@ class ThreeEngine(ThreeRecords):
 
     def __init__(self) -> None:
         super().__init__()
-        self.vectors = VectorMethods(self)
         self.rotations = EulerQuaternionMethods(self)
-        self.matrices = Matrix4Methods(self)
         self.colors = ColorMethods(self)
         self.materials = MaterialMethods(self)
         self.vertices = VertexGeometryMethods(self)
         self.geometries = GeometryMethods(self)
-        self.object_members = Object3DMethods(self)
         self.instancing = InstancingMethods(self)
         self.stubs = HelperStubs(self)
         self._register_kinds()
@@ -201,7 +204,7 @@ class ThreeEngine(ThreeRecords):
                     "threejs.implicit_scene",
                     f"objects added to something undefined ({receiver.reason}); kept as the scene",
                 )
-            self.object_members.add(ctx, self.implicit_scene, args, {})
+            object3d_add(ctx, self.implicit_scene, args, {})
             return self.implicit_scene
         return None
 
@@ -315,7 +318,7 @@ class ThreeEngine(ThreeRecords):
                 )
             ),
         )
-        members["Matrix4"] = self._engine_class("Matrix4", self.matrices.new_matrix)
+        members["Matrix4"] = self._engine_class("Matrix4", new_matrix)
         members["Color"] = self._engine_class("Color", self.colors.new_color)
         for name in INERT_CLASSES:
             members[name] = self._inert_class(name)
@@ -425,8 +428,8 @@ class ThreeEngine(ThreeRecords):
 
     # --- kinds --------------------------------------------------------------------------------
     def _register_kinds(self) -> None:
-        self.add_kind(Kind("Vector3", factory=self.vectors.vector_methods))
-        self.add_kind(Kind("Vector2", methods={"set": self.vectors.vector2_set}))
+        self.add_kind(Kind("Vector3", methods=VECTOR3_METHODS))
+        self.add_kind(Kind("Vector2", methods={"set": vector2_set}))
         self.add_kind(
             Kind(
                 "Euler", factory=self.rotations.euler_methods, on_set=self.rotations.euler_set_hook
@@ -442,7 +445,7 @@ class ThreeEngine(ThreeRecords):
         self.add_kind(
             Kind(
                 "Matrix4",
-                factory=self.matrices.matrix_methods,
+                methods=MATRIX4_METHODS,
                 getters={
                     "elements": lambda ctx, r: [
                         float(v) for v in np.asarray(r.native).T.reshape(-1)
@@ -458,9 +461,12 @@ class ThreeEngine(ThreeRecords):
         self.add_kind(
             Kind(
                 "Object3D",
-                factory=self.object_members.object_methods,
-                getters=self.object_members.object_getters(),
-                on_set=self.object_members.object_set_hook,
+                factory=lambda: {
+                    **OBJECT3D_METHODS,
+                    **self.legacy_methods("Object3D", OBJECT3D_METHODS),
+                },
+                getters=OBJECT3D_GETTERS,
+                on_set=object_set_hook,
             )
         )
         for kind in OBJECT3D_KINDS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -375,3 +376,9 @@ class ThreeRecords(Engine):
 
     def is_object3d(self, value: Value) -> bool:
         return isinstance(value, Record) and self.is_a(value, "Object3D")
+
+
+def engine_of(ctx: CallContext) -> ThreeRecords:
+    """The three.js engine running a call: a method registered in a module's table (made once,
+    not per parse) reaches the engine's helpers through it."""
+    return cast(ThreeRecords, ctx.interp.engine)

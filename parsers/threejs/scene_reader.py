@@ -18,6 +18,7 @@ from parsers.custom_mesh import bounding_affine, shape_from_vertices
 from parsers.evaluator import CallContext, Engine, Record, Unknown, Value, is_number, type_name
 from parsers.threejs.engine import ThreeEngine
 from parsers.threejs.geometries import GEOMETRY_PARAMETERS, read_geometry
+from parsers.threejs.object3d import descendants
 from parsers.threejs.records import GeometryState, ObjectState
 from parsers.threejs.three_names import MESH_KINDS
 from spatialbabel.frames import Matrix
@@ -168,7 +169,7 @@ def read_scene(ctx: CallContext, engine: ThreeEngine) -> list[NativeObject]:
     scenes = chosen_scenes(ctx, engine)
     # Meshes read from helpers without a body and handed to no scene are read as drawn.
     for scene in [*scenes, *engine.stubs.stub_meshes]:
-        for node in engine.object_members.descendants(scene):
+        for node in descendants(scene):
             if id(node) in visited:
                 continue
             visited.add(id(node))

@@ -1,12 +1,17 @@
 """three's ``Vector3`` (and ``Vector2``) methods for the static evaluator: setters,
 arithmetic, lengths, products, ``applyMatrix4``/``applyQuaternion``, as three computes them.
+
+Each method is a module-level function registered by name (``@vector3_method("add")``) in
+``VECTOR3_METHODS``; the families that differ only in their arithmetic (``add``, ``sub``...)
+are made by one maker each (``_with_vector``...). A vector method needs nothing of the engine:
+it reads and writes the record's ``x``/``y``/``z`` fields.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -14,7 +19,6 @@ from parsers.evaluator import (
     Args,
     CallContext,
     Kwargs,
-    Part,
     Record,
     Unknown,
     Value,
@@ -22,306 +26,341 @@ from parsers.evaluator import (
     is_number,
     type_name,
 )
+from parsers.evaluator.core.registry import registering
 from parsers.threejs import three_math as tm
-from parsers.threejs.records import num_or
+from parsers.threejs.records import Method, ThreeRecords, num_or
 
-if TYPE_CHECKING:
-    from parsers.threejs.engine import ThreeEngine
+Vec = tuple[float, float, float]
+
+#: The methods of ``Vector3`` records by name, registered by ``@vector3_method``.
+VECTOR3_METHODS: Final[dict[str, Method]] = {}
+
+#: ``@vector3_method("add")``: the decorated function is that method of ``Vector3``.
+vector3_method = registering(VECTOR3_METHODS)
 
 
-class VectorMethods(Part):
-    """The methods of ``Vector3`` and ``Vector2`` records."""
+# --- reading and storing --------------------------------------------------------------------
+def _store(record: Record, values: Vec | Unknown) -> Record:
+    if isinstance(values, Unknown):
+        record.fields.update({"x": values, "y": values, "z": values})
+    else:
+        record.fields.update({"x": values[0], "y": values[1], "z": values[2]})
+    return record
 
-    engine: ThreeEngine
 
-    # --- Vector3 ------------------------------------------------------------------------------
-    def vector_methods(self) -> dict[str, Any]:
-        engine = self.engine
+def _xyz(value: Value) -> Vec | Unknown:
+    """The receiver's or an argument's ``x``/``y``/``z``, or an Unknown naming what is not."""
+    found = ThreeRecords.numbers(value, "xyz")
+    return found if isinstance(found, Unknown) else (found[0], found[1], found[2])
 
-        def store(record: Record, values: tuple[Value, Value, Value] | Unknown) -> Record:
-            if isinstance(values, Unknown):
-                record.fields.update({"x": values, "y": values, "z": values})
-            else:
-                record.fields.update({"x": values[0], "y": values[1], "z": values[2]})
-            return record
 
-        def own(record: Record) -> tuple[float, float, float] | Unknown:
-            found = engine.numbers(record, "xyz")
-            return found if isinstance(found, Unknown) else (found[0], found[1], found[2])
+def _scalar(value: Value) -> float | Unknown:
+    if is_number(value) and not isinstance(value, bool):
+        return float(value)
+    return (
+        value
+        if isinstance(value, Unknown)
+        else Unknown(f"a {type_name(value)} where a number is expected")
+    )
 
-        def other(value: Value) -> tuple[float, float, float] | Unknown:
-            found = engine.numbers(value, "xyz")
-            return found if isinstance(found, Unknown) else (found[0], found[1], found[2])
 
-        def scalar(value: Value) -> float | Unknown:
-            if is_number(value) and not isinstance(value, bool):
-                return float(value)
-            return (
-                value
-                if isinstance(value, Unknown)
-                else Unknown(f"a {type_name(value)} where a number is expected")
-            )
+def _combine(fn: Callable[..., Vec], *parts: Any) -> Vec | Unknown:
+    """``fn`` of ``parts``, or the first part that is unknown; arithmetic that fails (a division
+    by zero) is unknown too."""
+    for part in parts:
+        if isinstance(part, Unknown):
+            return part
+    try:
+        return fn(*parts)
+    except (ZeroDivisionError, ValueError, OverflowError):
+        return Unknown("vector arithmetic fails")
 
-        def combine(
-            fn: Callable[..., tuple[float, float, float]], *parts: Any
-        ) -> tuple[float, float, float] | Unknown:
-            for part in parts:
-                if isinstance(part, Unknown):
-                    return part
-            try:
-                return fn(*parts)
-            except (ZeroDivisionError, ValueError, OverflowError):
-                return Unknown("vector arithmetic fails")
 
-        def set_(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            r.fields.update({"x": arg(a, 0), "y": arg(a, 1), "z": arg(a, 2)})
-            return r
+def _normalize(v: tuple[float, ...]) -> Vec:
+    length = math.sqrt(sum(c * c for c in v)) or 1.0
+    return (v[0] / length, v[1] / length, v[2] / length)
 
-        def set_axis(axis: str) -> Callable[..., Value]:
-            def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-                r.fields[axis] = arg(a, 0)
-                return r
 
-            return fn
+def _cross(v: tuple[float, ...], w: tuple[float, ...]) -> Vec:
+    return (v[1] * w[2] - v[2] * w[1], v[2] * w[0] - v[0] * w[2], v[0] * w[1] - v[1] * w[0])
 
-        def set_scalar(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            value = arg(a, 0)
-            r.fields.update({"x": value, "y": value, "z": value})
-            return r
 
-        def copy(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            source = arg(a, 0)
-            if isinstance(source, Record):
-                r.fields.update({axis: source.fields.get(axis, 0.0) for axis in "xyz"})
-            else:
-                store(
-                    r,
-                    Unknown(
-                        source.reason
-                        if isinstance(source, Unknown)
-                        else "copy of a value that is not a vector"
-                    ),
-                )
-            return r
+def _set_length(v: tuple[float, ...], s: float) -> Vec:
+    n = _normalize(v)
+    return (n[0] * s, n[1] * s, n[2] * s)
 
-        def unary(
-            fn: Callable[[tuple[float, float, float]], tuple[float, float, float]],
-        ) -> Callable[..., Value]:
-            return lambda ctx, r, a, k: store(r, combine(fn, own(r)))
 
-        def with_vector(
-            fn: Callable[[tuple[float, ...], tuple[float, ...]], tuple[float, float, float]],
-        ) -> Callable[..., Value]:
-            return lambda ctx, r, a, k: store(r, combine(fn, own(r), other(arg(a, 0))))
+# --- the families: one maker each -------------------------------------------------------------
+def _set_axis(axis: str) -> Method:
+    def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+        r.fields[axis] = arg(a, 0)
+        return r
 
-        def with_scalar(
-            fn: Callable[[tuple[float, ...], float], tuple[float, float, float]],
-        ) -> Callable[..., Value]:
-            return lambda ctx, r, a, k: store(r, combine(fn, own(r), scalar(arg(a, 0))))
+    return fn
 
-        def two_vectors(
-            fn: Callable[[tuple[float, ...], tuple[float, ...]], tuple[float, float, float]],
-        ) -> Callable[..., Value]:
-            return lambda ctx, r, a, k: store(r, combine(fn, other(arg(a, 0)), other(arg(a, 1))))
 
-        def normalize(v: tuple[float, ...]) -> tuple[float, float, float]:
-            length = math.sqrt(sum(c * c for c in v)) or 1.0
-            return (v[0] / length, v[1] / length, v[2] / length)
+def _unary(fn: Callable[[tuple[float, float, float]], Vec]) -> Method:
+    return lambda ctx, r, a, k: _store(r, _combine(fn, _xyz(r)))
 
-        def length(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            v = own(r)
-            return v if isinstance(v, Unknown) else math.sqrt(sum(c * c for c in v))
 
-        def distance(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            v, w = own(r), other(arg(a, 0))
-            if isinstance(v, Unknown):
-                return v
-            if isinstance(w, Unknown):
-                return w
-            return math.dist(v, w)
+def _with_vector(fn: Callable[[tuple[float, ...], tuple[float, ...]], Vec]) -> Method:
+    return lambda ctx, r, a, k: _store(r, _combine(fn, _xyz(r), _xyz(arg(a, 0))))
 
-        def dot(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            v, w = own(r), other(arg(a, 0))
-            if isinstance(v, Unknown):
-                return v
-            if isinstance(w, Unknown):
-                return w
-            return sum(p * q for p, q in zip(v, w, strict=True))
 
-        def cross(v: tuple[float, ...], w: tuple[float, ...]) -> tuple[float, float, float]:
-            return (v[1] * w[2] - v[2] * w[1], v[2] * w[0] - v[0] * w[2], v[0] * w[1] - v[1] * w[0])
+def _with_scalar(fn: Callable[[tuple[float, ...], float], Vec]) -> Method:
+    return lambda ctx, r, a, k: _store(r, _combine(fn, _xyz(r), _scalar(arg(a, 0))))
 
-        def apply_euler(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            euler = arg(a, 0)
-            angles = engine.numbers(euler, "xyz")
-            if isinstance(angles, Unknown):
-                return store(r, angles)
-            order = euler.fields.get("order") if isinstance(euler, Record) else "XYZ"
-            q = tm.quat_from_euler(
-                angles[0], angles[1], angles[2], order if isinstance(order, str) else "XYZ"
-            )
-            return store(r, combine(lambda v: tm.apply_quat(q, v), own(r)))
 
-        def apply_quaternion(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            q = engine.numbers(arg(a, 0), "xyzw")
-            if isinstance(q, Unknown):
-                return store(r, q)
-            return store(r, combine(lambda v: tm.apply_quat((q[0], q[1], q[2], q[3]), v), own(r)))
+def _two_vectors(fn: Callable[[tuple[float, ...], tuple[float, ...]], Vec]) -> Method:
+    return lambda ctx, r, a, k: _store(r, _combine(fn, _xyz(arg(a, 0)), _xyz(arg(a, 1))))
 
-        def apply_axis_angle(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            axis, angle = other(arg(a, 0)), scalar(arg(a, 1))
-            if isinstance(axis, Unknown) or isinstance(angle, Unknown):
-                return store(r, axis if isinstance(axis, Unknown) else angle)  # type: ignore[arg-type]
-            q = tm.quat_from_axis_angle(axis, angle)
-            return store(r, combine(lambda v: tm.apply_quat(q, v), own(r)))
 
-        def apply_matrix4(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            m = arg(a, 0)
-            if not (isinstance(m, Record) and isinstance(m.native, np.ndarray)):
-                return store(r, Unknown("a matrix that cannot be known statically"))
-            return store(r, combine(lambda v: tm.apply_matrix(m.native, v), own(r)))
+# --- setters and copies -------------------------------------------------------------------------
+@vector3_method("set")
+def vector3_set(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    r.fields.update({"x": arg(a, 0), "y": arg(a, 1), "z": arg(a, 2)})
+    return r
 
-        def from_array(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            array = arg(a, 0)
-            offset = int(num_or(arg(a, 1), 0.0))
-            if isinstance(array, list) and len(array) >= offset + 3:
-                r.fields.update(
-                    {"x": array[offset], "y": array[offset + 1], "z": array[offset + 2]}
-                )
-            else:
-                store(r, Unknown("fromArray of an unknown array"))
-            return r
 
-        def from_matrix_position(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            m = arg(a, 0)
-            if isinstance(m, Record) and isinstance(m.native, np.ndarray):
-                return store(
-                    r, (float(m.native[0, 3]), float(m.native[1, 3]), float(m.native[2, 3]))
-                )
-            return store(r, Unknown("a matrix that cannot be known statically"))
+vector3_method("setX")(_set_axis("x"))
+vector3_method("setY")(_set_axis("y"))
+vector3_method("setZ")(_set_axis("z"))
 
-        def spherical(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            radius, phi, theta = scalar(arg(a, 0)), scalar(arg(a, 1)), scalar(arg(a, 2))
-            return store(
-                r,
-                combine(
-                    lambda rr, p, t: (
-                        rr * math.sin(p) * math.sin(t),
-                        rr * math.cos(p),
-                        rr * math.sin(p) * math.cos(t),
-                    ),
-                    radius,
-                    phi,
-                    theta,
-                ),
-            )
 
-        def cylindrical(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            radius, theta, y = scalar(arg(a, 0)), scalar(arg(a, 1)), scalar(arg(a, 2))
-            return store(
-                r,
-                combine(
-                    lambda rr, t, yy: (rr * math.sin(t), yy, rr * math.cos(t)), radius, theta, y
-                ),
-            )
+@vector3_method("setScalar")
+def vector3_set_scalar(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    value = arg(a, 0)
+    r.fields.update({"x": value, "y": value, "z": value})
+    return r
 
-        def clone(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            return Record("Vector3", {axis: r.fields.get(axis, 0.0) for axis in "xyz"})
 
-        def to_array(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            return [r.fields.get(axis, 0.0) for axis in "xyz"]
-
-        def set_length(v: tuple[float, ...], s: float) -> tuple[float, float, float]:
-            n = normalize(v)
-            return (n[0] * s, n[1] * s, n[2] * s)
-
-        def lerp_vectors(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            v, w, t = other(arg(a, 0)), other(arg(a, 1)), scalar(arg(a, 2))
-            return store(
-                r,
-                combine(
-                    lambda p, q, tt: tuple(
-                        pi + (qi - pi) * tt for pi, qi in zip(p, q, strict=True)
-                    ),
-                    v,
-                    w,
-                    t,
-                ),
-            )
-
-        def add_scaled(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-            w, s = other(arg(a, 0)), scalar(arg(a, 1))
-            return store(
-                r,
-                combine(
-                    lambda v, ww, ss: (v[0] + ww[0] * ss, v[1] + ww[1] * ss, v[2] + ww[2] * ss),
-                    own(r),
-                    w,
-                    s,
-                ),
-            )
-
-        return {
-            "set": set_,
-            "setX": set_axis("x"),
-            "setY": set_axis("y"),
-            "setZ": set_axis("z"),
-            "setScalar": set_scalar,
-            "copy": copy,
-            "clone": clone,
-            "toArray": to_array,
-            "fromArray": from_array,
-            "add": with_vector(lambda v, w: (v[0] + w[0], v[1] + w[1], v[2] + w[2])),
-            "sub": with_vector(lambda v, w: (v[0] - w[0], v[1] - w[1], v[2] - w[2])),
-            "multiply": with_vector(lambda v, w: (v[0] * w[0], v[1] * w[1], v[2] * w[2])),
-            "divide": with_vector(lambda v, w: (v[0] / w[0], v[1] / w[1], v[2] / w[2])),
-            "min": with_vector(lambda v, w: (min(v[0], w[0]), min(v[1], w[1]), min(v[2], w[2]))),
-            "max": with_vector(lambda v, w: (max(v[0], w[0]), max(v[1], w[1]), max(v[2], w[2]))),
-            "cross": with_vector(cross),
-            "addScalar": with_scalar(lambda v, s: (v[0] + s, v[1] + s, v[2] + s)),
-            "subScalar": with_scalar(lambda v, s: (v[0] - s, v[1] - s, v[2] - s)),
-            "multiplyScalar": with_scalar(lambda v, s: (v[0] * s, v[1] * s, v[2] * s)),
-            "divideScalar": with_scalar(lambda v, s: (v[0] / s, v[1] / s, v[2] / s)),
-            "setLength": with_scalar(set_length),
-            "addVectors": two_vectors(lambda v, w: (v[0] + w[0], v[1] + w[1], v[2] + w[2])),
-            "subVectors": two_vectors(lambda v, w: (v[0] - w[0], v[1] - w[1], v[2] - w[2])),
-            "crossVectors": two_vectors(cross),
-            "addScaledVector": add_scaled,
-            "negate": unary(lambda v: (-v[0], -v[1], -v[2])),
-            "normalize": unary(normalize),
-            "floor": unary(lambda v: (math.floor(v[0]), math.floor(v[1]), math.floor(v[2]))),
-            "round": unary(
-                lambda v: (math.floor(v[0] + 0.5), math.floor(v[1] + 0.5), math.floor(v[2] + 0.5))
+@vector3_method("copy")
+def vector3_copy(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    source = arg(a, 0)
+    if isinstance(source, Record):
+        r.fields.update({axis: source.fields.get(axis, 0.0) for axis in "xyz"})
+    else:
+        _store(
+            r,
+            Unknown(
+                source.reason
+                if isinstance(source, Unknown)
+                else "copy of a value that is not a vector"
             ),
-            "length": length,
-            "lengthSq": lambda ctx, r, a, k: (
-                lambda v: v if isinstance(v, Unknown) else sum(c * c for c in v)
-            )(own(r)),
-            "distanceTo": distance,
-            "dot": dot,
-            "lerp": lambda ctx, r, a, k: store(
-                r,
-                combine(
-                    lambda v, w, t: tuple(vi + (wi - vi) * t for vi, wi in zip(v, w, strict=True)),
-                    own(r),
-                    other(arg(a, 0)),
-                    scalar(arg(a, 1)),
-                ),
-            ),
-            "lerpVectors": lerp_vectors,
-            "applyEuler": apply_euler,
-            "applyQuaternion": apply_quaternion,
-            "applyAxisAngle": apply_axis_angle,
-            "applyMatrix4": apply_matrix4,
-            "setFromMatrixPosition": from_matrix_position,
-            "setFromSphericalCoords": spherical,
-            "setFromCylindricalCoords": cylindrical,
-            "equals": lambda ctx, r, a, k: (
-                isinstance(arg(a, 0), Record)
-                and all(r.fields.get(c) == arg(a, 0).fields.get(c) for c in "xyz")
-            ),
-        }
+        )
+    return r
 
-    def vector2_set(self, ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
-        record.fields.update({"x": arg(args, 0), "y": arg(args, 1)})
-        return record
+
+@vector3_method("clone")
+def vector3_clone(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    return Record("Vector3", {axis: r.fields.get(axis, 0.0) for axis in "xyz"})
+
+
+@vector3_method("toArray")
+def vector3_to_array(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    return [r.fields.get(axis, 0.0) for axis in "xyz"]
+
+
+@vector3_method("fromArray")
+def vector3_from_array(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    array = arg(a, 0)
+    offset = int(num_or(arg(a, 1), 0.0))
+    if isinstance(array, list) and len(array) >= offset + 3:
+        r.fields.update({"x": array[offset], "y": array[offset + 1], "z": array[offset + 2]})
+    else:
+        _store(r, Unknown("fromArray of an unknown array"))
+    return r
+
+
+# --- arithmetic -----------------------------------------------------------------------------------
+vector3_method("add")(_with_vector(lambda v, w: (v[0] + w[0], v[1] + w[1], v[2] + w[2])))
+vector3_method("sub")(_with_vector(lambda v, w: (v[0] - w[0], v[1] - w[1], v[2] - w[2])))
+vector3_method("multiply")(_with_vector(lambda v, w: (v[0] * w[0], v[1] * w[1], v[2] * w[2])))
+vector3_method("divide")(_with_vector(lambda v, w: (v[0] / w[0], v[1] / w[1], v[2] / w[2])))
+vector3_method("min")(
+    _with_vector(lambda v, w: (min(v[0], w[0]), min(v[1], w[1]), min(v[2], w[2])))
+)
+vector3_method("max")(
+    _with_vector(lambda v, w: (max(v[0], w[0]), max(v[1], w[1]), max(v[2], w[2])))
+)
+vector3_method("cross")(_with_vector(_cross))
+vector3_method("addScalar")(_with_scalar(lambda v, s: (v[0] + s, v[1] + s, v[2] + s)))
+vector3_method("subScalar")(_with_scalar(lambda v, s: (v[0] - s, v[1] - s, v[2] - s)))
+vector3_method("multiplyScalar")(_with_scalar(lambda v, s: (v[0] * s, v[1] * s, v[2] * s)))
+vector3_method("divideScalar")(_with_scalar(lambda v, s: (v[0] / s, v[1] / s, v[2] / s)))
+vector3_method("setLength")(_with_scalar(_set_length))
+vector3_method("addVectors")(_two_vectors(lambda v, w: (v[0] + w[0], v[1] + w[1], v[2] + w[2])))
+vector3_method("subVectors")(_two_vectors(lambda v, w: (v[0] - w[0], v[1] - w[1], v[2] - w[2])))
+vector3_method("crossVectors")(_two_vectors(_cross))
+
+
+@vector3_method("addScaledVector")
+def vector3_add_scaled(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    w, s = _xyz(arg(a, 0)), _scalar(arg(a, 1))
+    return _store(
+        r,
+        _combine(
+            lambda v, ww, ss: (v[0] + ww[0] * ss, v[1] + ww[1] * ss, v[2] + ww[2] * ss),
+            _xyz(r),
+            w,
+            s,
+        ),
+    )
+
+
+vector3_method("negate")(_unary(lambda v: (-v[0], -v[1], -v[2])))
+vector3_method("normalize")(_unary(_normalize))
+vector3_method("floor")(_unary(lambda v: (math.floor(v[0]), math.floor(v[1]), math.floor(v[2]))))
+vector3_method("round")(
+    _unary(lambda v: (math.floor(v[0] + 0.5), math.floor(v[1] + 0.5), math.floor(v[2] + 0.5)))
+)
+
+
+# --- lengths and products -------------------------------------------------------------------------
+@vector3_method("length")
+def vector3_length(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    v = _xyz(r)
+    return v if isinstance(v, Unknown) else math.sqrt(sum(c * c for c in v))
+
+
+@vector3_method("lengthSq")
+def vector3_length_sq(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    v = _xyz(r)
+    return v if isinstance(v, Unknown) else sum(c * c for c in v)
+
+
+@vector3_method("distanceTo")
+def vector3_distance_to(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    v, w = _xyz(r), _xyz(arg(a, 0))
+    if isinstance(v, Unknown):
+        return v
+    if isinstance(w, Unknown):
+        return w
+    return math.dist(v, w)
+
+
+@vector3_method("dot")
+def vector3_dot(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    v, w = _xyz(r), _xyz(arg(a, 0))
+    if isinstance(v, Unknown):
+        return v
+    if isinstance(w, Unknown):
+        return w
+    return sum(p * q for p, q in zip(v, w, strict=True))
+
+
+@vector3_method("lerp")
+def vector3_lerp(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    return _store(
+        r,
+        _combine(
+            lambda v, w, t: tuple(vi + (wi - vi) * t for vi, wi in zip(v, w, strict=True)),
+            _xyz(r),
+            _xyz(arg(a, 0)),
+            _scalar(arg(a, 1)),
+        ),
+    )
+
+
+@vector3_method("lerpVectors")
+def vector3_lerp_vectors(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    v, w, t = _xyz(arg(a, 0)), _xyz(arg(a, 1)), _scalar(arg(a, 2))
+    return _store(
+        r,
+        _combine(
+            lambda p, q, tt: tuple(pi + (qi - pi) * tt for pi, qi in zip(p, q, strict=True)),
+            v,
+            w,
+            t,
+        ),
+    )
+
+
+# --- rotations and matrices -----------------------------------------------------------------------
+@vector3_method("applyEuler")
+def vector3_apply_euler(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    euler = arg(a, 0)
+    angles = ThreeRecords.numbers(euler, "xyz")
+    if isinstance(angles, Unknown):
+        return _store(r, angles)
+    order = euler.fields.get("order") if isinstance(euler, Record) else "XYZ"
+    q = tm.quat_from_euler(
+        angles[0], angles[1], angles[2], order if isinstance(order, str) else "XYZ"
+    )
+    return _store(r, _combine(lambda v: tm.apply_quat(q, v), _xyz(r)))
+
+
+@vector3_method("applyQuaternion")
+def vector3_apply_quaternion(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    q = ThreeRecords.numbers(arg(a, 0), "xyzw")
+    if isinstance(q, Unknown):
+        return _store(r, q)
+    return _store(r, _combine(lambda v: tm.apply_quat((q[0], q[1], q[2], q[3]), v), _xyz(r)))
+
+
+@vector3_method("applyAxisAngle")
+def vector3_apply_axis_angle(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    axis, angle = _xyz(arg(a, 0)), _scalar(arg(a, 1))
+    if isinstance(axis, Unknown) or isinstance(angle, Unknown):
+        return _store(r, axis if isinstance(axis, Unknown) else angle)  # type: ignore[arg-type]
+    q = tm.quat_from_axis_angle(axis, angle)
+    return _store(r, _combine(lambda v: tm.apply_quat(q, v), _xyz(r)))
+
+
+@vector3_method("applyMatrix4")
+def vector3_apply_matrix4(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    m = arg(a, 0)
+    if not (isinstance(m, Record) and isinstance(m.native, np.ndarray)):
+        return _store(r, Unknown("a matrix that cannot be known statically"))
+    return _store(r, _combine(lambda v: tm.apply_matrix(m.native, v), _xyz(r)))
+
+
+@vector3_method("setFromMatrixPosition")
+def vector3_from_matrix_position(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    m = arg(a, 0)
+    if isinstance(m, Record) and isinstance(m.native, np.ndarray):
+        return _store(r, (float(m.native[0, 3]), float(m.native[1, 3]), float(m.native[2, 3])))
+    return _store(r, Unknown("a matrix that cannot be known statically"))
+
+
+@vector3_method("setFromSphericalCoords")
+def vector3_from_spherical(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    radius, phi, theta = _scalar(arg(a, 0)), _scalar(arg(a, 1)), _scalar(arg(a, 2))
+    return _store(
+        r,
+        _combine(
+            lambda rr, p, t: (
+                rr * math.sin(p) * math.sin(t),
+                rr * math.cos(p),
+                rr * math.sin(p) * math.cos(t),
+            ),
+            radius,
+            phi,
+            theta,
+        ),
+    )
+
+
+@vector3_method("setFromCylindricalCoords")
+def vector3_from_cylindrical(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    radius, theta, y = _scalar(arg(a, 0)), _scalar(arg(a, 1)), _scalar(arg(a, 2))
+    return _store(
+        r,
+        _combine(lambda rr, t, yy: (rr * math.sin(t), yy, rr * math.cos(t)), radius, theta, y),
+    )
+
+
+@vector3_method("equals")
+def vector3_equals(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+    other = arg(a, 0)
+    return isinstance(other, Record) and all(r.fields.get(c) == other.fields.get(c) for c in "xyz")
+
+
+# --- Vector2 ------------------------------------------------------------------------------------
+def vector2_set(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    """``Vector2.set``, the one member of ``Vector2`` scene code uses."""
+    record.fields.update({"x": arg(args, 0), "y": arg(args, 1)})
+    return record
+
+
+__all__ = ["VECTOR3_METHODS", "vector2_set", "vector3_method"]
