@@ -414,28 +414,24 @@ def object3d_world_position(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> 
     return vector
 
 
-@object3d_method("localToWorld")
-def object3d_local_to_world(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    engine = three_engine(ctx)
-    vector = arg(a, 0)
-    v = engine.vec(ctx, vector, "the point")
-    if v is not None and isinstance(vector, Record):
-        vector.fields.update(
-            dict(zip("xyz", tm.apply_matrix(engine.world_matrix(r), v), strict=True))
-        )
-    return vector
+def _point_between_frames(to_world: bool) -> Method:
+    """``localToWorld`` (``to_world``) or ``worldToLocal``: the point argument, moved in place."""
+
+    def fn(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+        engine = three_engine(ctx)
+        vector = arg(a, 0)
+        v = engine.vec(ctx, vector, "the point")
+        if v is not None and isinstance(vector, Record):
+            world = engine.world_matrix(r)
+            m = world if to_world else np.linalg.inv(world)
+            vector.fields.update(dict(zip("xyz", tm.apply_matrix(m, v), strict=True)))
+        return vector
+
+    return fn
 
 
-@object3d_method("worldToLocal")
-def object3d_world_to_local(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    engine = three_engine(ctx)
-    vector = arg(a, 0)
-    v = engine.vec(ctx, vector, "the point")
-    if v is not None and isinstance(vector, Record):
-        vector.fields.update(
-            dict(zip("xyz", tm.apply_matrix(np.linalg.inv(engine.world_matrix(r)), v), strict=True))
-        )
-    return vector
+object3d_method("localToWorld")(_point_between_frames(True))
+object3d_method("worldToLocal")(_point_between_frames(False))
 
 
 # Matrices are composed when read and events never fire: these change nothing.

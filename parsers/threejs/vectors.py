@@ -229,51 +229,36 @@ def vector3_length_sq(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
     return v if isinstance(v, Unknown) else sum(c * c for c in v)
 
 
-@vector3_method("distanceTo")
-def vector3_distance_to(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    v, w = _xyz(r), _xyz(arg(a, 0))
-    if isinstance(v, Unknown):
-        return v
-    if isinstance(w, Unknown):
-        return w
-    return math.dist(v, w)
+def _measure(fn: Callable[[Vec, Vec], float]) -> Method:
+    """A number from the receiver and the vector argument (``distanceTo``, ``dot``)."""
+
+    def method(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
+        v, w = _xyz(r), _xyz(arg(a, 0))
+        if isinstance(v, Unknown):
+            return v
+        if isinstance(w, Unknown):
+            return w
+        return fn(v, w)
+
+    return method
 
 
-@vector3_method("dot")
-def vector3_dot(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    v, w = _xyz(r), _xyz(arg(a, 0))
-    if isinstance(v, Unknown):
-        return v
-    if isinstance(w, Unknown):
-        return w
-    return sum(p * q for p, q in zip(v, w, strict=True))
+vector3_method("distanceTo")(_measure(math.dist))
+vector3_method("dot")(_measure(lambda v, w: sum(p * q for p, q in zip(v, w, strict=True))))
+
+
+def _lerp(v: tuple[float, ...], w: tuple[float, ...], t: float) -> Vec:
+    return (v[0] + (w[0] - v[0]) * t, v[1] + (w[1] - v[1]) * t, v[2] + (w[2] - v[2]) * t)
 
 
 @vector3_method("lerp")
 def vector3_lerp(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    return _store(
-        r,
-        _combine(
-            lambda v, w, t: tuple(vi + (wi - vi) * t for vi, wi in zip(v, w, strict=True)),
-            _xyz(r),
-            _xyz(arg(a, 0)),
-            _scalar(arg(a, 1)),
-        ),
-    )
+    return _store(r, _combine(_lerp, _xyz(r), _xyz(arg(a, 0)), _scalar(arg(a, 1))))
 
 
 @vector3_method("lerpVectors")
 def vector3_lerp_vectors(ctx: CallContext, r: Record, a: Args, k: Kwargs) -> Value:
-    v, w, t = _xyz(arg(a, 0)), _xyz(arg(a, 1)), _scalar(arg(a, 2))
-    return _store(
-        r,
-        _combine(
-            lambda p, q, tt: tuple(pi + (qi - pi) * tt for pi, qi in zip(p, q, strict=True)),
-            v,
-            w,
-            t,
-        ),
-    )
+    return _store(r, _combine(_lerp, _xyz(arg(a, 0)), _xyz(arg(a, 1)), _scalar(arg(a, 2))))
 
 
 # --- rotations and matrices -----------------------------------------------------------------------
