@@ -6,6 +6,16 @@ They are C# structs (``value_type`` records, copied on assignment). Matrices are
 in its left-handed frame: the rotation formulas are the usual ones, applied to left-handed
 coordinates, so a positive turn about +Y takes +Z (forward) to +X (right).
 ``Quaternion.Euler(x, y, z)`` turns about Z, then X, then Y: R = Ry Rx Rz.
+
+Each member is a module-level function registered by name: ``@vector3_method("Normalize")``
+fills ``VECTOR3_METHODS``, ``@vector3_getter("magnitude")`` ``VECTOR3_GETTERS``,
+``@quaternion_getter`` ``QUATERNION_GETTERS``; the static functions of each class
+(``Vector3.Lerp``, ``Quaternion.Euler``, ``Color.HSVToRGB``, ``ColorUtility.TryParseHtmlString``)
+are in ``VECTOR3_STATICS``, ``QUATERNION_STATICS``, ``COLOR_STATICS`` and
+``COLOR_UTILITY_STATICS``, the ``Vector3`` functions that differ only in their arithmetic made
+by one maker (``_vector_fn``). ``register`` adds the kinds built from these tables to an engine
+and gives the classes, with their constants. The readers the engine's parts use
+(``components``, ``rotation_of``, ``vec``...) live in ``readers`` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -13,12 +23,11 @@ from __future__ import annotations
 import colorsys
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from parsers.evaluator import (
-    UNDEFINED,
     Args,
     Builtin,
     CallContext,
@@ -33,17 +42,38 @@ from parsers.evaluator import (
     arg,
     is_number,
 )
+from parsers.evaluator.core.engine import GetterImpl, MethodImpl
+from parsers.evaluator.core.registry import registering
 from parsers.evaluator.csharp.lib import set_out
 from parsers.unity import matrices
+from parsers.unity.readers import components, quaternion_from_matrix, rotation_of, vec, vector3
 from spatialbabel.colors import ENGINE_COLOR_CONSTANTS, color_from_text
-from spatialbabel.frames import (
-    Matrix,
-    axis_angle_to_matrix,
-    axis_rotation,
-    matrix_to_euler,
-    matrix_to_quaternion,
-    quaternion_to_matrix,
-)
+from spatialbabel.frames import Matrix, axis_angle_to_matrix, axis_rotation, matrix_to_euler
+
+#: A static function of a class (``Vector3.Lerp``): called with no receiver.
+Static = Callable[[CallContext, Args, Kwargs], Value]
+
+#: The methods of ``Vector3`` records by name, registered by ``@vector3_method``.
+VECTOR3_METHODS: Final[dict[str, MethodImpl]] = {}
+vector3_method = registering(VECTOR3_METHODS)
+
+#: The properties of ``Vector3`` records by name, registered by ``@vector3_getter``.
+VECTOR3_GETTERS: Final[dict[str, GetterImpl]] = {}
+vector3_getter = registering(VECTOR3_GETTERS)
+
+#: The properties of ``Quaternion`` records by name, registered by ``@quaternion_getter``.
+QUATERNION_GETTERS: Final[dict[str, GetterImpl]] = {}
+quaternion_getter = registering(QUATERNION_GETTERS)
+
+#: The static functions of each class by name (its constants are ``register``'s).
+VECTOR3_STATICS: Final[dict[str, Static]] = {}
+vector3_static = registering(VECTOR3_STATICS)
+QUATERNION_STATICS: Final[dict[str, Static]] = {}
+quaternion_static = registering(QUATERNION_STATICS)
+COLOR_STATICS: Final[dict[str, Static]] = {}
+color_static = registering(COLOR_STATICS)
+COLOR_UTILITY_STATICS: Final[dict[str, Static]] = {}
+color_utility_static = registering(COLOR_UTILITY_STATICS)
 
 VECTOR_CONSTANTS = {
     "zero": (0.0, 0.0, 0.0),
@@ -57,23 +87,10 @@ VECTOR_CONSTANTS = {
 }
 
 
-def vector3(x: float, y: float, z: float) -> Record:
-    return Record("Vector3", {"x": float(x), "y": float(y), "z": float(z)}, value_type=True)
-
-
-def vec(values: Any) -> Record:
-    return vector3(float(values[0]), float(values[1]), float(values[2]))
-
-
 def color(r: float, g: float, b: float, a: float = 1.0) -> Record:
     return Record(
         "Color", {"r": float(r), "g": float(g), "b": float(b), "a": float(a)}, value_type=True
     )
-
-
-def quaternion_from_matrix(m: Matrix) -> Record:
-    w, x, y, z = matrix_to_quaternion(m)
-    return Record("Quaternion", {"x": x, "y": y, "z": z, "w": w}, value_type=True)
 
 
 def euler_matrix(x: float, y: float, z: float) -> Matrix:
@@ -91,38 +108,6 @@ def euler_angles(m: Matrix) -> tuple[float, float, float]:
     return (x % 360.0, y % 360.0, z % 360.0)
 
 
-def components(
-    ctx: CallContext, value: Value, what: str, fallback: tuple[float, ...] | None = None
-) -> tuple[float, float, float] | None:
-    """x, y, z of a Vector3 (or a Vector2, z 0); None (reported) when unknown."""
-    if isinstance(value, Record) and value.kind in ("Vector3", "Vector2", "Vector4"):
-        f = value.fields
-        return (
-            ctx.number(f.get("x", 0.0), f"{what}.x", 0.0),
-            ctx.number(f.get("y", 0.0), f"{what}.y", 0.0),
-            ctx.number(f.get("z", 0.0), f"{what}.z", 0.0),
-        )
-    if isinstance(value, Unknown):
-        ctx.warning(
-            "eval.unknown_value",
-            f"{what} cannot be known statically ({value.reason}); left unchanged",
-        )
-        return None if fallback is None else (fallback[0], fallback[1], fallback[2])
-    if value is not UNDEFINED:
-        ctx.warning("unity.bad_value", f"{what} is not a Vector3; left unchanged")
-    return None if fallback is None else (fallback[0], fallback[1], fallback[2])
-
-
-def rotation_of(value: Value) -> Matrix | None:
-    if isinstance(value, Record) and value.kind == "Quaternion":
-        f = value.fields
-        q = [f.get(c, 0.0) for c in ("w", "x", "y", "z")]
-        if not all(is_number(c) for c in q) or not any(q):
-            return None
-        return quaternion_to_matrix((float(q[0]), float(q[1]), float(q[2]), float(q[3])))
-    return None
-
-
 def rgb_of(value: Value) -> tuple[float, float, float] | None:
     """sRGB of a ``Color`` or ``Color32`` record (Unity colours are sRGB), clamped to [0, 1]."""
     if not isinstance(value, Record) or value.kind not in ("Color", "Color32"):
@@ -136,9 +121,7 @@ def rgb_of(value: Value) -> tuple[float, float, float] | None:
     return (r, g, b)
 
 
-# --- constructors and statics ----------------------------------------------------------------------
-
-
+# --- constructors ----------------------------------------------------------------------------------
 def _new_vector(kind: str, size: int) -> Callable[[CallContext, Args, Kwargs], Record]:
     def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
         names = "xyzw"[:size]
@@ -175,7 +158,9 @@ def _new_quaternion(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
     return Record("Quaternion", dict(zip("xyzw", values, strict=True)), value_type=True)
 
 
-def _euler(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+# --- Quaternion: statics and properties ------------------------------------------------------------
+@quaternion_static("Euler")
+def quaternion_euler(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     if len(args) == 1:
         angles = components(ctx, args[0], "Quaternion.Euler angles", (0.0, 0.0, 0.0))
     else:
@@ -186,7 +171,8 @@ def _euler(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     return quaternion_from_matrix(euler_matrix(*angles))
 
 
-def _angle_axis(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@quaternion_static("AngleAxis")
+def quaternion_angle_axis(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     angle = ctx.number(arg(args, 0), "AngleAxis angle", 0.0)
     axis = components(ctx, arg(args, 1), "AngleAxis axis", (0.0, 1.0, 0.0))
     assert axis is not None
@@ -211,7 +197,8 @@ def look_rotation(
     return np.column_stack([x, y, z])
 
 
-def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@quaternion_static("LookRotation")
+def quaternion_look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     forward = components(ctx, arg(args, 0), "LookRotation forward")
     up = (
         components(ctx, arg(args, 1), "LookRotation up", (0.0, 1.0, 0.0))
@@ -224,13 +211,28 @@ def _look_rotation(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     return quaternion_from_matrix(m) if m is not None else quaternion_from_matrix(np.eye(3))
 
 
-def _inverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@quaternion_static("Inverse")
+def quaternion_inverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     m = rotation_of(arg(args, 0))
     return (
         quaternion_from_matrix(m.T) if m is not None else Unknown("Inverse of an unknown rotation")
     )
 
 
+@quaternion_getter("eulerAngles")
+def quaternion_euler_angles(ctx: CallContext, record: Record) -> Value:
+    m = rotation_of(record)
+    return vec(euler_angles(m)) if m is not None else Unknown("eulerAngles of an unknown rotation")
+
+
+@quaternion_getter("normalized")
+def quaternion_normalized(ctx: CallContext, record: Record) -> Value:
+    # The record itself: every rotation read from a quaternion (``rotation_of``) is normalised
+    # already, so only its raw x, y, z, w, which scenes do not read, differ from Unity's.
+    return record
+
+
+# --- Vector3: statics, methods and properties -------------------------------------------------------
 def _vector_fn(
     fn: Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], Any], wrap: bool = True
 ) -> Callable[[CallContext, Args, Kwargs], Value]:
@@ -245,7 +247,8 @@ def _vector_fn(
     return call
 
 
-def _lerp_vector(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@vector3_static("Lerp")
+def vector3_lerp(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     a = components(ctx, arg(args, 0), "Lerp a")
     b = components(ctx, arg(args, 1), "Lerp b")
     t = min(max(ctx.number(arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
@@ -254,7 +257,62 @@ def _lerp_vector(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     return vec([x + (y - x) * t for x, y in zip(a, b, strict=True)])
 
 
-def _lerp_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+vector3_static("Scale")(_vector_fn(lambda a, b: a * b))
+vector3_static("Cross")(_vector_fn(np.cross))
+vector3_static("Dot")(_vector_fn(np.dot, wrap=False))
+vector3_static("Distance")(_vector_fn(lambda a, b: np.linalg.norm(a - b), wrap=False))
+vector3_static("Max")(_vector_fn(np.maximum))
+vector3_static("Min")(_vector_fn(np.minimum))
+
+
+@vector3_getter("magnitude")
+def vector3_magnitude(ctx: CallContext, record: Record) -> Value:
+    values = components(ctx, record, "vector")
+    return (
+        math.sqrt(sum(v * v for v in values))
+        if values
+        else Unknown("magnitude of an unknown vector")
+    )
+
+
+@vector3_getter("normalized")
+def vector3_normalized(ctx: CallContext, record: Record) -> Value:
+    values = components(ctx, record, "vector")
+    if values is None:
+        return Unknown("normalized of an unknown vector")
+    length = math.sqrt(sum(v * v for v in values))
+    return vec([v / length for v in values]) if length > 1e-12 else vector3(0, 0, 0)
+
+
+@vector3_getter("sqrMagnitude")
+def vector3_sqr_magnitude(ctx: CallContext, record: Record) -> Value:
+    return (vector3_magnitude(ctx, record) or 0.0) ** 2
+
+
+@vector3_method("Normalize")
+def vector3_normalize(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    result = vector3_normalized(ctx, record)
+    if isinstance(result, Record):
+        record.fields.update(result.fields)
+    return None
+
+
+@vector3_method("Set")
+def vector3_set(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    for i, name in enumerate("xyz"):
+        if i < len(args):
+            record.fields[name] = ctx.number(args[i], f"Vector3.{name}", 0.0)
+    return None
+
+
+@vector3_method("ToString")
+def vector3_to_string(ctx: CallContext, record: Record, args: Args, kwargs: Kwargs) -> Value:
+    return f"({record.fields.get('x')}, {record.fields.get('y')}, {record.fields.get('z')})"
+
+
+# --- Color and ColorUtility: statics --------------------------------------------------------------
+@color_static("Lerp")
+def color_lerp(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     a, b = arg(args, 0), arg(args, 1)
     t = min(max(ctx.number(arg(args, 2), "Lerp t", 0.0), 0.0), 1.0)
     if not (
@@ -270,12 +328,14 @@ def _lerp_color(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     )
 
 
-def _hsv_to_rgb(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@color_static("HSVToRGB")
+def color_hsv_to_rgb(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     h, s, v = (ctx.number(arg(args, i), "HSV", 0.0) for i in range(3))
     return color(*colorsys.hsv_to_rgb(h % 1.0, s, v))
 
 
-def _try_parse_html(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+@color_utility_static("TryParseHtmlString")
+def color_utility_try_parse_html_string(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     text = arg(args, 0)
     rgb = (
         color_from_text(text)
@@ -294,106 +354,32 @@ def _try_parse_html(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
     return True
 
 
+# --- the kinds and the classes ----------------------------------------------------------------------
+def _statics(owner: str, table: dict[str, Static]) -> dict[str, Value]:
+    return {name: Builtin(f"{owner}.{name}", fn) for name, fn in table.items()}
+
+
 def register(engine: Engine) -> dict[str, Value]:
     """Add the struct kinds to ``engine``; return the globals they bring (``Vector3``...)."""
-
-    def vector_method(
-        fn: Callable[[CallContext, Record, Args], Value],
-    ) -> Callable[[CallContext, Record, Args, Kwargs], Value]:
-        return lambda ctx, record, args, kwargs: fn(ctx, record, args)
-
-    def magnitude(ctx: CallContext, record: Record) -> Value:
-        values = components(ctx, record, "vector")
-        return (
-            math.sqrt(sum(v * v for v in values))
-            if values
-            else Unknown("magnitude of an unknown vector")
-        )
-
-    def normalized(ctx: CallContext, record: Record) -> Value:
-        values = components(ctx, record, "vector")
-        if values is None:
-            return Unknown("normalized of an unknown vector")
-        length = math.sqrt(sum(v * v for v in values))
-        return vec([v / length for v in values]) if length > 1e-12 else vector3(0, 0, 0)
-
-    def normalize(ctx: CallContext, record: Record, args: Args) -> Value:
-        result = normalized(ctx, record)
-        if isinstance(result, Record):
-            record.fields.update(result.fields)
-        return None
-
-    def vector_set(ctx: CallContext, record: Record, args: Args) -> Value:
-        for i, name in enumerate("xyz"):
-            if i < len(args):
-                record.fields[name] = ctx.number(args[i], f"Vector3.{name}", 0.0)
-        return None
-
-    def quaternion_euler(ctx: CallContext, record: Record) -> Value:
-        m = rotation_of(record)
-        return (
-            vec(euler_angles(m)) if m is not None else Unknown("eulerAngles of an unknown rotation")
-        )
-
     engine.add_kind(
-        Kind(
-            "Vector3",
-            methods={
-                "Normalize": vector_method(normalize),
-                "Set": vector_method(vector_set),
-                "ToString": vector_method(
-                    lambda c, r, a: (
-                        f"({r.fields.get('x')}, {r.fields.get('y')}, {r.fields.get('z')})"
-                    )
-                ),
-            },
-            getters={
-                "magnitude": magnitude,
-                "normalized": normalized,
-                "sqrMagnitude": lambda c, r: (magnitude(c, r) or 0.0) ** 2,
-            },
-            value_type=True,
-        )
+        Kind("Vector3", methods=VECTOR3_METHODS, getters=VECTOR3_GETTERS, value_type=True)
     )
     engine.add_kind(Kind("Vector2", value_type=True))
     engine.add_kind(Kind("Vector4", value_type=True))
-    engine.add_kind(
-        Kind(
-            "Quaternion",
-            getters={"eulerAngles": quaternion_euler, "normalized": lambda c, r: r},
-            value_type=True,
-        )
-    )
+    engine.add_kind(Kind("Quaternion", getters=QUATERNION_GETTERS, value_type=True))
     engine.add_kind(Kind("Color", value_type=True))
     engine.add_kind(Kind("Color32", value_type=True))
 
+    # Records are mutable: the constants are made per engine, never shared between parses.
     vector_statics: dict[str, Value] = {name: vector3(*v) for name, v in VECTOR_CONSTANTS.items()}
-    vector_statics.update(
-        {
-            "Lerp": Builtin("Vector3.Lerp", _lerp_vector),
-            "Scale": Builtin("Vector3.Scale", _vector_fn(lambda a, b: a * b)),
-            "Cross": Builtin("Vector3.Cross", _vector_fn(np.cross)),
-            "Dot": Builtin("Vector3.Dot", _vector_fn(np.dot, wrap=False)),
-            "Distance": Builtin(
-                "Vector3.Distance", _vector_fn(lambda a, b: np.linalg.norm(a - b), wrap=False)
-            ),
-            "Max": Builtin("Vector3.Max", _vector_fn(np.maximum)),
-            "Min": Builtin("Vector3.Min", _vector_fn(np.minimum)),
-        }
-    )
+    vector_statics.update(_statics("Vector3", VECTOR3_STATICS))
     color_statics: dict[str, Value] = {
         name: color(*rgb) for name, rgb in ENGINE_COLOR_CONSTANTS.items()
     }
     color_statics["clear"] = color(0.0, 0.0, 0.0, 0.0)
-    color_statics["Lerp"] = Builtin("Color.Lerp", _lerp_color)
-    color_statics["HSVToRGB"] = Builtin("Color.HSVToRGB", _hsv_to_rgb)
-    quaternion_statics: dict[str, Value] = {
-        "identity": quaternion_from_matrix(np.eye(3)),
-        "Euler": Builtin("Quaternion.Euler", _euler),
-        "AngleAxis": Builtin("Quaternion.AngleAxis", _angle_axis),
-        "LookRotation": Builtin("Quaternion.LookRotation", _look_rotation),
-        "Inverse": Builtin("Quaternion.Inverse", _inverse),
-    }
+    color_statics.update(_statics("Color", COLOR_STATICS))
+    quaternion_statics: dict[str, Value] = {"identity": quaternion_from_matrix(np.eye(3))}
+    quaternion_statics.update(_statics("Quaternion", QUATERNION_STATICS))
     return {
         "Vector3": EngineClass("Vector3", _new_vector("Vector3", 3), vector_statics),
         "Vector2": EngineClass(
@@ -409,13 +395,8 @@ def register(engine: Engine) -> dict[str, Value]:
         "Color": EngineClass("Color", _new_color, color_statics),
         "Color32": EngineClass("Color32", _new_color32),
         "Quaternion": EngineClass("Quaternion", _new_quaternion, quaternion_statics),
-        "ColorUtility": Namespace(
-            "ColorUtility",
-            {"TryParseHtmlString": Builtin("ColorUtility.TryParseHtmlString", _try_parse_html)},
-        ),
-        "Matrix4x4": matrices.register(
-            engine, components, rotation_of, vec, quaternion_from_matrix
-        ),
+        "ColorUtility": Namespace("ColorUtility", _statics("ColorUtility", COLOR_UTILITY_STATICS)),
+        "Matrix4x4": matrices.register(engine),
     }
 
 
@@ -488,3 +469,27 @@ def struct_operators(op: str, left: Value, right: Value) -> Value:
             return build([v * scalar if op == "*" else v / scalar for v in values])
         return Unknown(f"{op} on a Unity struct is not modelled")
     return NotImplemented
+
+
+__all__ = [
+    "COLOR_STATICS",
+    "COLOR_UTILITY_STATICS",
+    "QUATERNION_GETTERS",
+    "QUATERNION_STATICS",
+    "VECTOR3_GETTERS",
+    "VECTOR3_METHODS",
+    "VECTOR3_STATICS",
+    "VECTOR_CONSTANTS",
+    "color",
+    "components",
+    "euler_angles",
+    "euler_matrix",
+    "look_rotation",
+    "quaternion_from_matrix",
+    "register",
+    "rgb_of",
+    "rotation_of",
+    "struct_operators",
+    "vec",
+    "vector3",
+]
