@@ -44,7 +44,7 @@ from parsers.evaluator import (
     arg,
 )
 from parsers.evaluator.core.generators import Generator
-from parsers.evaluator.csharp.lib import PYTHON_MATH_NAMES
+from parsers.evaluator.csharp.globals import PYTHON_MATH_NAMES
 from parsers.unity import structs
 from parsers.unity.game_objects import PRIMITIVES, GameObjects, GameObjectState, MissingMember
 from parsers.unity.meshes import MeshState, UnityMeshes

@@ -1,7 +1,8 @@
 """C# semantics for the evaluator (Unity scripts): integers stay integers and divide by
 truncation, ``+`` concatenates strings, ``==`` compares values, lists and dictionaries have
-C#'s members (``Add``, ``Count``, ``Length``...), and ``System.Math`` is provided. The C# front
-end's helpers (``%init``, ``%array``, ``%cast``, ``%list_of``) live here too.
+C#'s members (``Add``, ``Count``, ``Length``...). The global names (``System.Math``, ``String``,
+``Array``'s statics..., and the C# front end's helpers ``%init``, ``%array``, ``%cast``) are
+``globals``'s.
 
 Engine structs (Unity's ``Vector3``, ``Color``) bring their own operators: an engine table
 hands them over as ``operators`` (a function returning ``NotImplemented`` for other values).
@@ -26,21 +27,19 @@ from parsers.evaluator.core.values import (
     Builtin,
     ClassValue,
     Closure,
-    EngineClass,
     EnumMember,
-    Namespace,
     Record,
     Unknown,
     Value,
     is_number,
     type_name,
 )
-from parsers.evaluator.csharp.linq import Grouping, Linq, enumerable_namespace_members
+from parsers.evaluator.csharp.globals import EXCEPTION_BASES, csharp_globals
+from parsers.evaluator.csharp.linq import Grouping, Linq
 from parsers.evaluator.csharp.linq import Operator as Operator
 from parsers.evaluator.csharp.numerics import (
     INT_MAX,
     INT_MIN,
-    INTEGRAL_TYPES,
     LONG_MAX,
     LONG_MIN,
     NUMERIC_TYPES,
@@ -52,19 +51,11 @@ from parsers.evaluator.csharp.numerics import (
     single,
     wrap,
 )
-from parsers.evaluator.csharp.text import (
-    char_namespace,
-    composite_format,
-    enum_cast,
-    enum_namespace,
-    format_item,
-    globalization,
-    type_value,
-)
 from parsers.evaluator.csharp.text import format_number as format_number_text
 from parsers.evaluator.csharp.text import (
     string_members as text_string_members,
 )
+from parsers.evaluator.csharp.values import MAX_TEXT, RectangularArray, set_out
 
 Operators = Callable[[str, Value, Value], Value]
 
@@ -104,17 +95,8 @@ _OPERATOR_METHODS = {
     "^": "op_ExclusiveOr",
 }
 
-_MAX_TEXT = 1_000_000
 #: The items of an iterator LINQ reads at most.
 _MAX_ITEMS = 100_000
-#: ``System.Math`` (and Unity's ``Mathf``) functions that are Python's ``math`` function of
-#: the lower-case name.
-PYTHON_MATH_NAMES = ("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sqrt", "Exp", "Floor", "Log10")
-
-
-def set_out(ctx: CallContext, values: list[Value]) -> None:
-    """Hand a built-in's ``out`` values to the call site (see the C# front end)."""
-    ctx.interp.globals.vars["%out"] = list(values)
 
 
 def format_number(value: float | int) -> str:
@@ -168,111 +150,7 @@ def _real_division(left: float, right: float) -> float:
     return math.copysign(math.inf, left) * math.copysign(1.0, right)
 
 
-def _math_round(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """``Math.Round(x[, digits][, mode])`` as Mono computes it: ``x`` scaled by ``10**digits``,
-    rounded to the nearest integer (halves to even, or away from zero with
-    ``MidpointRounding.AwayFromZero``), scaled back."""
-    value = arg(args, 0)
-    if not is_number(value) or isinstance(value, bool):
-        return Unknown("Math.Round of a value that cannot be known")
-    digits, away = 0, False
-    for extra in args[1:3]:
-        if isinstance(extra, EnumMember) and extra.enum == "MidpointRounding":
-            away = int(extra) == 1
-        elif isinstance(extra, int) and not isinstance(extra, bool):
-            digits = extra
-        else:
-            return Unknown("Math.Round with arguments that cannot be known")
-    if isinstance(value, int):
-        return value
-    if not math.isfinite(value):
-        return float(value)
-    scale = 10.0**digits
-    scaled = value * scale
-    rounded = math.copysign(math.floor(abs(scaled) + 0.5), scaled) if away else round(scaled)
-    return float(rounded) / scale if digits else float(rounded)
-
-
-def _parameter(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """``%param(args, kwargs, index, name, rest)``: a chosen overload's parameter from the
-    dispatcher's arguments (undefined when the call leaves it out)."""
-    given, named, index, name, rest = (arg(args, i) for i in range(5))
-    if not isinstance(given, list) or not isinstance(index, int):
-        return UNDEFINED
-    if rest:
-        return list(given[index:])
-    if index < len(given):
-        return given[index]
-    if isinstance(named, dict) and name in named:
-        return named[name]
-    return UNDEFINED
-
-
-def _new_string(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """``new string('-', 5)`` and ``new string(chars)``."""
-    first, count = arg(args, 0), arg(args, 1)
-    if isinstance(first, str) and isinstance(count, int) and 0 <= count <= _MAX_TEXT:
-        return first * count
-    if isinstance(first, list) and all(isinstance(c, str) for c in first):
-        return "".join(first)
-    return Unknown("a string that cannot be built statically")
-
-
-def _with(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """``record with { X = 5 }``: a copy of the record with those members set."""
-    record, changes = arg(args, 0), arg(args, 1)
-    if not isinstance(record, Record) or not isinstance(changes, dict):
-        return Unknown("a with-expression on a value that cannot be known")
-    made = Record(record.kind, dict(record.fields), record.cls, record.native, record.value_type)
-    for name, value in changes.items():
-        ctx.set_member(made, name, value)
-    return made
-
-
-def _exception(name: str) -> Callable[[CallContext, Args, Kwargs], Record]:
-    def construct(ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        message = arg(args, 0, kwargs, "message")
-        if not isinstance(message, str):
-            message = f"Exception of type 'System.{name}' was thrown."
-        return Record(name, {"Message": message, "InnerException": arg(args, 1)})
-
-    return construct
-
-
 _NULLABLE_MEMBERS = frozenset({"HasValue", "Value", "GetValueOrDefault"})
-
-
-class RectangularArray(list):  # type: ignore[type-arg]
-    """A C# rectangular array (``int[,]``): rows of items, indexed ``a[i, j]``, whose
-    ``Length`` counts every item and whose ``foreach`` visits them row by row."""
-
-    def cells(self) -> list[Value]:
-        found: list[Value] = []
-        for row in self:
-            if isinstance(row, list):
-                found.extend(row.cells() if isinstance(row, RectangularArray) else row)
-        return found
-
-    def length(self, dimension: int) -> int:
-        current: Value = self
-        for _ in range(dimension):
-            current = current[0] if isinstance(current, list) and current else []
-        return len(current) if isinstance(current, list) else 0
-
-
-def _rectangular(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    items, dimensions = arg(args, 0), arg(args, 1)
-    if not isinstance(items, list) or not isinstance(dimensions, int):
-        return items
-    return _as_rectangular(items, dimensions)
-
-
-def _as_rectangular(items: list[Value], dimensions: int) -> RectangularArray:
-    if dimensions > 2:
-        return RectangularArray(
-            _as_rectangular(row, dimensions - 1) if isinstance(row, list) else row for row in items
-        )
-    return RectangularArray(items)
 
 
 class ValueTuple(tuple):  # type: ignore[type-arg]
@@ -305,28 +183,6 @@ def _tuple_type(text: str) -> tuple[list[str], tuple[str, ...]]:
         else:
             part += char
     return types, tuple(names)
-
-
-def _extension(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """``receiver.Name(args)`` where the code declares an extension method ``Name``: the
-    receiver's own member when it has one, else the extension called with the receiver."""
-    receiver, name, static = arg(args, 0), arg(args, 1), arg(args, 2)
-    rest = list(args[3:])
-    if isinstance(receiver, ClassValue | Namespace | EngineClass) and isinstance(name, str):
-        return ctx.call(ctx.member(receiver, name), rest, kwargs)
-    if isinstance(receiver, Record) and isinstance(name, str):
-        own = ctx.member(receiver, name)
-        if isinstance(own, BoundMethod | Closure | Builtin):
-            return ctx.call(own, rest, kwargs)
-    return ctx.call(static, [receiver, *rest], kwargs)
-
-
-def _params_array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    """A ``params`` parameter given one array: the array itself, as C# passes it."""
-    given = arg(args, 0)
-    if isinstance(given, list) and len(given) == 1 and isinstance(given[0], list):
-        return given[0]
-    return given
 
 
 def _culture_key(text: str) -> tuple[str, str]:
@@ -368,37 +224,6 @@ _NUMERIC_RANK = {
     **{name: 1 for name in ("long", "Int64", "uint", "ulong")},
     **{name: 2 for name in ("float", "Single")},
 }
-#: .NET's exception classes a script throws or catches, each with its base.
-EXCEPTION_BASES: dict[str, str | None] = {
-    "Exception": None,
-    "SystemException": "Exception",
-    "ApplicationException": "Exception",
-    "ArgumentException": "SystemException",
-    "ArgumentNullException": "ArgumentException",
-    "ArgumentOutOfRangeException": "ArgumentException",
-    "ArithmeticException": "SystemException",
-    "OverflowException": "ArithmeticException",
-    "DivideByZeroException": "ArithmeticException",
-    "FormatException": "SystemException",
-    "IndexOutOfRangeException": "SystemException",
-    "InvalidCastException": "SystemException",
-    "InvalidOperationException": "SystemException",
-    "KeyNotFoundException": "SystemException",
-    "NotImplementedException": "SystemException",
-    "NotSupportedException": "SystemException",
-    "NullReferenceException": "SystemException",
-    "MissingReferenceException": "SystemException",
-    "UnassignedReferenceException": "SystemException",
-}
-
-
-_EXCEPTIONS: dict[str, Value] = {
-    name: EngineClass(name, _exception(name)) for name in EXCEPTION_BASES
-}
-_MIDPOINT: dict[str, Value] = {
-    name: EnumMember(value, "MidpointRounding", name)
-    for value, name in enumerate(("ToEven", "AwayFromZero"))
-}
 
 
 class CSharp(Dialect):
@@ -416,7 +241,6 @@ class CSharp(Dialect):
         self._members = self._member_table()
         #: The built-in of each (type, member) read so far (a loop reads ``list.Add`` often).
         self._bound: dict[tuple[type, str], Builtin] = {}
-        self._array: Namespace | None = None
 
     def _items(self, value: Value) -> list[Value] | None:
         items = self.iterate(value, "of")
@@ -550,7 +374,7 @@ class CSharp(Dialect):
             if isinstance(right_text, Unknown):
                 return right_text
             text = left_text + right_text
-            return text if len(text) <= _MAX_TEXT else Unknown("a string too long to build")
+            return text if len(text) <= MAX_TEXT else Unknown("a string too long to build")
         if left_char:
             left = ord(left)
         if right_char:
@@ -909,7 +733,7 @@ class CSharp(Dialect):
         set_out(ctx, [d.get(key) if found else None])
         return found
 
-    def _linq_operators(self) -> dict[str, Operator]:
+    def linq_operators(self) -> dict[str, Operator]:
         if self._linq is None:
             self._linq = Linq(self._items, lambda a, b: self.equals(a, b)).operators()
         return self._linq
@@ -917,7 +741,7 @@ class CSharp(Dialect):
     def _linq_member(self, obj: Value, name: str) -> Value:
         """LINQ's ``name`` over a list, array or dictionary (its key-value pairs), or None.
         ``List<T>``'s own members are looked up first; a dictionary has no ``List<T>`` methods."""
-        op = self._linq_operators().get(name)
+        op = self.linq_operators().get(name)
         if op is None or (
             isinstance(obj, dict) and name in ("ForEach", "RemoveAll", "Sort", "FindIndex")
         ):
@@ -1137,7 +961,7 @@ class CSharp(Dialect):
             return isinstance(value, _COLLECTION_TYPES[name])
         return False
 
-    def _overload(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
+    def choose_overload(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
         """Which overload fits a call: the first whose parameters take the arguments' number
         and names, preferring one whose declared types the arguments have; -1 when none."""
         given, named, table = arg(args, 0), arg(args, 1), arg(args, 2)
@@ -1188,484 +1012,9 @@ class CSharp(Dialect):
             return None
         return 1
 
-    def _from_end(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-        """``items[^n]``: the n-th item from the end."""
-        items, count = arg(args, 0), arg(args, 1)
-        if (
-            isinstance(items, list | tuple | str)
-            and isinstance(count, int)
-            and 0 < count <= len(items)
-        ):
-            return self.get_index(ctx, items, len(items) - count)
-        return Unknown("an index from the end that cannot be known or is out of range")
-
     # --- library ----------------------------------------------------------------------------------
     def globals(self) -> dict[str, Value]:
-        def init(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            created, payload = arg(args, 0), arg(args, 1)
-            if not isinstance(payload, tuple) or len(payload) != 3:
-                return created
-            members, items, keyed = payload
-            if isinstance(created, list):
-                created.extend(items)
-                return created
-            if isinstance(created, dict):
-                for pair in keyed:
-                    if (
-                        isinstance(pair, tuple)
-                        and len(pair) == 2
-                        and not isinstance(pair[0], Unknown)
-                    ):
-                        created[pair[0]] = pair[1]
-                return created
-            for name, value in members.items():
-                ctx.set_member(created, name, value)
-            for pair in keyed:
-                if isinstance(pair, tuple) and len(pair) == 2:
-                    ctx.interp.set_index(created, pair[0], pair[1], ctx.line, ctx.col)
-            return created
-
-        def array(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            sizes, default = arg(args, 0), arg(args, 1)
-            if (
-                not isinstance(sizes, tuple)
-                or not sizes
-                or not all(isinstance(s, int) and 0 <= s <= 100_000 for s in sizes)
-            ):
-                return Unknown("an array of a size that cannot be known statically")
-            if len(sizes) == 1:
-                return [ctx.call(default, []) for _ in range(sizes[0])]
-            if len(sizes) == 2:
-                return RectangularArray(
-                    [ctx.call(default, []) for _ in range(sizes[1])] for _ in range(sizes[0])
-                )
-            return Unknown("an array of more than two dimensions is not modelled")
-
-        def cast(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            type_name_, value = arg(args, 0), arg(args, 1)
-            if isinstance(value, Unknown) or not isinstance(type_name_, str):
-                return value
-            if type_name_ in NUMERIC_TYPES:
-                return self.convert(type_name_, value)
-            if not (is_number(value) or isinstance(value, bool)):
-                return value
-            return enum_cast(ctx, type_name_, value)
-
-        def list_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items = self.iterate(arg(args, 0), "of")
-            return list(items) if items is not None else []
-
-        def math_fn(fn: Callable[..., float], arity: int = 1) -> Builtin:
-            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-                values = [ctx.number(a, "Math argument", 0.0) for a in args[:arity]]
-                try:
-                    return fn(*values)
-                except (ValueError, OverflowError, ZeroDivisionError, TypeError):
-                    return Unknown("a math function of values outside its domain")
-
-            return Builtin("Math", call)
-
-        def clamp(value: float, lo: float, hi: float) -> float:
-            return min(max(value, lo), hi)
-
-        math_members: dict[str, Value] = {
-            "PI": math.pi,
-            "E": math.e,
-            **{name: math_fn(getattr(math, name.lower())) for name in PYTHON_MATH_NAMES},
-            "Ceiling": math_fn(math.ceil),
-            "Abs": math_fn(abs),
-            "Round": Builtin("Math.Round", _math_round),
-            "Truncate": math_fn(math.trunc),
-            "Sign": Builtin(
-                "Math.Sign",
-                lambda ctx, a, k: (
-                    (arg(a, 0) > 0) - (arg(a, 0) < 0)
-                    if is_number(arg(a, 0)) and not math.isnan(arg(a, 0))
-                    else Unknown("Math.Sign of a value that cannot be known")
-                ),
-            ),
-            "Atan2": math_fn(math.atan2, 2),
-            "Pow": math_fn(math.pow, 2),
-            "Min": math_fn(min, 2),
-            "Max": math_fn(max, 2),
-            "Clamp": math_fn(clamp, 3),
-            "Log": math_fn(math.log, 1),
-        }
-        math_namespace = Namespace("Math", math_members)
-
-        def string_format(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            template = arg(args, 0)
-            if not isinstance(template, str) or any(isinstance(a, Unknown) for a in args):
-                return Unknown("String.Format of unknown values")
-            values = list(args[1:])
-            if len(values) == 1 and isinstance(values[0], list):
-                values = list(values[0])  # String.Format(text, params object[] args)
-            return composite_format(template, values, self.to_string)
-
-        string_namespace = Namespace(
-            "String",
-            {
-                "Format": Builtin("String.Format", string_format),
-                "IsNullOrEmpty": Builtin(
-                    "String.IsNullOrEmpty", lambda ctx, a, k: arg(a, 0) in (None, "", UNDEFINED)
-                ),
-                "Concat": Builtin(
-                    "String.Concat", lambda ctx, a, k: "".join(self.to_string(v) for v in a)
-                ),
-                "Join": Builtin(
-                    "String.Join",
-                    lambda ctx, a, k: self.to_string(arg(a, 0)).join(
-                        self.to_string(v) for v in (self.iterate(arg(a, 1), "of") or [])
-                    ),
-                ),
-                "Empty": "",
-            },
-        )
-        enumerable = Namespace(
-            "Enumerable",
-            {
-                name: Builtin(f"Enumerable.{name}", lambda ctx, a, k, fn=fn: fn(ctx, a))
-                for name, fn in enumerable_namespace_members().items()
-            },
-        )
-        text_globals = globalization(self.to_string)
-        char = char_namespace()
-        enum = enum_namespace()
-        inert = Namespace(
-            "Console", missing=lambda name: Builtin(f"Console.{name}", lambda ctx, a, k: None)
-        )
-        system = Namespace(
-            "System",
-            {
-                "Math": math_namespace,
-                "MathF": math_namespace,
-                "String": string_namespace,
-                "Console": inert,
-                "Char": char,
-                "Enum": enum,
-                "Linq": Namespace("System.Linq", {"Enumerable": enumerable}),
-                "Text": Namespace(
-                    "System.Text",
-                    {"StringBuilder": EngineClass("StringBuilder", self._string_builder)},
-                ),
-                "Globalization": Namespace("System.Globalization", dict(text_globals)),
-                "Threading": Namespace("System.Threading", dict(text_globals)),
-            },
-            missing=lambda name: Namespace(f"System.{name}"),
-        )
-        number_types = {
-            name: self._number_type(name) for name in ("float", "double", "int", "long")
-        }
-        converter = self._convert_namespace()
-        system.members["Convert"] = converter
-        for name, type_name_ in (
-            ("Single", "float"),
-            ("Double", "double"),
-            ("Int32", "int"),
-            ("Int64", "long"),
-        ):
-            system.members[name] = number_types[type_name_]
-        array_statics = Namespace("Array", missing=self._array_member)
-        return {
-            **_EXCEPTIONS,
-            # A namespace of its own per run: a script may assign into it.
-            "MidpointRounding": Namespace("MidpointRounding", dict(_MIDPOINT)),
-            "ReferenceEquals": Builtin("ReferenceEquals", lambda ctx, a, k: arg(a, 0) is arg(a, 1)),
-            "StringBuilder": EngineClass("StringBuilder", self._string_builder),
-            "Array": array_statics,
-            "%typeof": Builtin("%typeof", type_value),
-            "%anonymous": Builtin(
-                "%anonymous",
-                lambda ctx, a, k: (
-                    Record("Anonymous", dict(arg(a, 0)))
-                    if isinstance(arg(a, 0), dict)
-                    else Unknown("an anonymous object that cannot be built")
-                ),
-            ),
-            "%format": Builtin(
-                "%format",
-                lambda ctx, a, k: format_item(arg(a, 0), arg(a, 1), arg(a, 2), self.to_string),
-            ),
-            "char": char,
-            "Char": char,
-            "Enum": enum,
-            "Enumerable": enumerable,
-            **text_globals,
-            "%init": Builtin("%init", init),
-            "%array": Builtin("%array", array),
-            "%cast": Builtin("%cast", cast),
-            "%list_of": Builtin("%list_of", list_of),
-            "%overload": Builtin("%overload", self._overload),
-            "%params": Builtin("%params", _params_array),
-            "%extension": Builtin("%extension", _extension),
-            "%rectangular": Builtin("%rectangular", _rectangular),
-            "%param": Builtin("%param", _parameter),
-            "%is": Builtin(
-                "%is",
-                lambda ctx, a, k: self.is_type(ctx, arg(a, 0), arg(a, 1), arg(a, 2)),
-            ),
-            "%new_string": Builtin("%new_string", _new_string),
-            "%from_end": Builtin("%from_end", self._from_end),
-            "%with": Builtin("%with", _with),
-            "%out": None,
-            "Math": math_namespace,
-            "MathF": math_namespace,
-            "String": string_namespace,
-            "string": string_namespace,
-            "Console": inert,
-            "System": system,
-            **number_types,
-            "Convert": converter,
-            "true": True,
-            "false": False,
-        }
-
-    def _string_builder(self, ctx: CallContext, args: Args, kwargs: Kwargs) -> Record:
-        """``System.Text.StringBuilder``: ``Append``, ``AppendLine``, ``AppendFormat``,
-        ``Insert``, ``Clear``, ``Length``, ``ToString``; its methods return it for chaining."""
-        parts: list[str] = []
-        first = arg(args, 0)
-        if isinstance(first, str):
-            parts.append(first)
-        builder = Record("StringBuilder")
-
-        def append(*texts: Value) -> Value:
-            for text in texts:
-                made = self.text(text)
-                if isinstance(made, Unknown):
-                    builder.fields["%unknown"] = made
-                    return builder
-                parts.append(made)
-            builder.fields["Length"] = sum(len(p) for p in parts)
-            return builder
-
-        def to_string(c: CallContext, a: Args, k: Kwargs) -> Value:
-            unknown = builder.fields.get("%unknown")
-            return unknown if isinstance(unknown, Unknown) else "".join(parts)
-
-        def insert(c: CallContext, a: Args, k: Kwargs) -> Value:
-            index, text = arg(a, 0), self.text(arg(a, 1))
-            whole = "".join(parts)
-            if not isinstance(index, int) or isinstance(text, Unknown):
-                return append(Unknown("Insert of values that cannot be known"))
-            parts[:] = [whole[:index] + text + whole[index:]]
-            return append()
-
-        def clear(c: CallContext, a: Args, k: Kwargs) -> Value:
-            parts.clear()
-            builder.fields.pop("%unknown", None)
-            return append()
-
-        builder.fields.update(
-            {
-                "Append": Builtin("Append", lambda c, a, k: append(*a)),
-                "AppendLine": Builtin("AppendLine", lambda c, a, k: append(*a, "\n")),
-                "AppendFormat": Builtin(
-                    "AppendFormat",
-                    lambda c, a, k: append(
-                        composite_format(a[0], list(a[1:]), self.to_string)
-                        if a and isinstance(a[0], str)
-                        else Unknown("AppendFormat of a format that cannot be known")
-                    ),
-                ),
-                "Insert": Builtin("Insert", insert),
-                "Clear": Builtin("Clear", clear),
-                "ToString": Builtin("ToString", to_string),
-                "Length": len(first) if isinstance(first, str) else 0,
-            }
-        )
-        return builder
-
-    def _array_member(self, name: str) -> Value:
-        """A static of ``System.Array``, made when a script first reads it."""
-        if self._array is None:
-            self._array = self._array_namespace()
-        return self._array.get(name)
-
-    def _array_namespace(self) -> Namespace:
-        """``System.Array``'s statics over arrays: ``Sort``, ``Reverse``, ``IndexOf``,
-        ``Find``/``FindAll``/``FindIndex``/``Exists``/``TrueForAll``/``ForEach``/``ConvertAll``
-        (through LINQ's and ``List<T>``'s), ``Copy``, ``Clear``, ``Resize`` (its array through
-        ``ref``) and ``Empty``."""
-
-        def on_items(operator: str) -> Builtin:
-            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-                items = arg(args, 0)
-                if not isinstance(items, list):
-                    return Unknown(f"Array.{operator} of an array that cannot be known")
-                return self._linq_operators()[operator](ctx, items, list(args[1:]))
-
-            return Builtin(f"Array.{operator}", call)
-
-        def reverse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items = arg(args, 0)
-            if isinstance(items, list):
-                items.reverse()
-            return None
-
-        def index_of(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items, target = arg(args, 0), arg(args, 1)
-            if not isinstance(items, list):
-                return Unknown("IndexOf in an array that cannot be known")
-            return next((i for i, v in enumerate(items) if self.equals(v, target)), -1)
-
-        def copy(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            source, target, count = arg(args, 0), arg(args, 1), arg(args, 2)
-            if (
-                isinstance(source, list)
-                and isinstance(target, list)
-                and isinstance(count, int)
-                and count <= min(len(source), len(target))
-            ):
-                target[:count] = source[:count]
-            else:
-                ctx.warning("cs.unsupported", "Array.Copy of arrays that cannot be known")
-            return None
-
-        def clear(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items = arg(args, 0)
-            start, count = arg(args, 1), arg(args, 2)
-            if isinstance(items, list):
-                start = start if isinstance(start, int) else 0
-                count = count if isinstance(count, int) else len(items)
-                for i in range(start, min(start + count, len(items))):
-                    item = items[i]
-                    items[i] = (
-                        type(item)(0) if is_number(item) and not isinstance(item, bool) else None
-                    )
-            return None
-
-        def resize(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            items, size = arg(args, 0), arg(args, 1)
-            if not isinstance(size, int) or size < 0:
-                set_out(ctx, [Unknown("Array.Resize to a size that cannot be known")])
-                return None
-            items = items if isinstance(items, list) else []
-            filler = type(items[0])(0) if items and is_number(items[0]) else None
-            set_out(ctx, [items[:size] + [filler] * max(0, size - len(items))])
-            return None
-
-        return Namespace(
-            "Array",
-            {
-                **{
-                    name: on_items(name)
-                    for name in ("Sort", "Find", "FindAll", "FindIndex", "ForEach", "Exists")
-                },
-                "TrueForAll": Builtin(
-                    "Array.TrueForAll",
-                    lambda ctx, a, k: self._linq_operators()["All"](ctx, arg(a, 0), list(a[1:])),
-                ),
-                "ConvertAll": Builtin(
-                    "Array.ConvertAll",
-                    lambda ctx, a, k: self._linq_operators()["Select"](ctx, arg(a, 0), list(a[1:])),
-                ),
-                "Reverse": Builtin("Array.Reverse", reverse),
-                "IndexOf": Builtin("Array.IndexOf", index_of),
-                "Copy": Builtin("Array.Copy", copy),
-                "Clear": Builtin("Array.Clear", clear),
-                "Resize": Builtin("Array.Resize", resize),
-                "Empty": Builtin("Array.Empty", lambda ctx, a, k: []),
-            },
-        )
-
-    @staticmethod
-    def _parse_number(value: Value, type_name: str = "double") -> Value:
-        """``float.Parse(text)``, ``int.Parse(text)``: numbers written as text, of the type
-        parsed (a format provider such as ``CultureInfo.InvariantCulture`` after it changes
-        nothing here)."""
-        if isinstance(value, str):
-            try:
-                number = float(value.strip().rstrip("fFdDmM"))
-            except ValueError:
-                return Unknown(f"{value!r} is not a number")
-            if type_name in INTEGRAL_TYPES:
-                if not number.is_integer():
-                    return Unknown(f"{value!r} is no integer")
-                return convert(type_name, int(number))
-            return convert(type_name, number)
-        if isinstance(value, Unknown):
-            return value
-        return Unknown("Parse of a value that is not text")
-
-    def _number_type(self, type_name: str) -> Namespace:
-        """``float``, ``double``, ``int``, ``long`` as types: ``Parse``, ``TryParse`` (its result
-        through ``out``), ``MaxValue``, ``MinValue`` and the real types' ``Epsilon``,
-        ``PositiveInfinity``, ``NaN``."""
-
-        def parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            return self._parse_number(arg(args, 0), type_name)
-
-        def try_parse(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-            value = self._parse_number(arg(args, 0), type_name)
-            ok = not isinstance(value, Unknown)
-            set_out(ctx, [value if ok else convert(type_name, 0)])
-            return ok
-
-        members: dict[str, Value] = {
-            "Parse": Builtin(f"{type_name}.Parse", parse),
-            "TryParse": Builtin(f"{type_name}.TryParse", try_parse),
-        }
-        if type_name in INTEGRAL_TYPES:
-            bits, signed = INTEGRAL_TYPES[type_name]
-            low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
-            members["MaxValue"] = convert(type_name, high)
-            members["MinValue"] = convert(type_name, low)
-        else:
-            largest, smallest = (
-                (3.4028234663852886e38, 1.401298464324817e-45)
-                if type_name == "float"
-                else (1.7976931348623157e308, 5e-324)
-            )
-            made = Single if type_name == "float" else float
-            members.update(
-                {
-                    "MaxValue": made(largest),
-                    "MinValue": made(-largest),
-                    "Epsilon": made(smallest),
-                    "PositiveInfinity": made(math.inf),
-                    "NegativeInfinity": made(-math.inf),
-                    "NaN": made(math.nan),
-                    "IsNaN": Builtin(
-                        f"{type_name}.IsNaN",
-                        lambda ctx, a, k: is_number(arg(a, 0)) and math.isnan(arg(a, 0)),
-                    ),
-                    "IsInfinity": Builtin(
-                        f"{type_name}.IsInfinity",
-                        lambda ctx, a, k: is_number(arg(a, 0)) and math.isinf(arg(a, 0)),
-                    ),
-                }
-            )
-        return Namespace(type_name, members)
-
-    def _convert_namespace(self) -> Namespace:
-        """``System.Convert.ToSingle``/``ToDouble``/``ToInt32``: text or numbers as numbers
-        (``ToInt32`` of a number rounds half to even, as .NET does)."""
-
-        def to(type_name: str) -> Callable[[CallContext, Args, Kwargs], Value]:
-            def call(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-                value = arg(args, 0)
-                if isinstance(value, bool):
-                    return convert(type_name, int(value))
-                if is_number(value):
-                    if type_name in INTEGRAL_TYPES and isinstance(value, float):
-                        if not math.isfinite(value):
-                            return Unknown(f"Convert of {value} throws OverflowException")
-                        value = round(value)
-                    return convert(type_name, value)
-                return self._parse_number(value, type_name)
-
-            return call
-
-        return Namespace(
-            "Convert",
-            {
-                "ToSingle": Builtin("Convert.ToSingle", to("float")),
-                "ToDouble": Builtin("Convert.ToDouble", to("double")),
-                "ToInt32": Builtin("Convert.ToInt32", to("int")),
-                "ToInt64": Builtin("Convert.ToInt64", to("long")),
-            },
-        )
+        return csharp_globals(self)
 
 
 __all__ = ["CSharp", "Operators", "format_number", "set_out"]
