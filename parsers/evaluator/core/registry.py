@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from parsers.evaluator.core.values import Builtin, BuiltinFn
+
 F = TypeVar("F", bound=Callable[..., object])
 
 
@@ -23,3 +25,31 @@ def registering(table: dict[str, F]) -> Callable[..., Callable[[F], F]]:
         return register
 
     return under
+
+
+class BuiltinsByOwner:
+    """Built-ins registered under the namespace that owns them (``Math``, ``Array``; ``""``
+    for a global name), kept in the order registered, which is the order each namespace lists
+    its members. A language's globals register with ``register`` and assemble each namespace
+    from ``builtins(owner)``."""
+
+    def __init__(self) -> None:
+        #: owner -> member -> (the built-in's name, its function).
+        self._table: dict[str, dict[str, tuple[str, BuiltinFn]]] = {}
+
+    def register(
+        self, owner: str, *members: str, name: str | None = None
+    ) -> Callable[[BuiltinFn], BuiltinFn]:
+        """Registers the decorated function as ``owner.member`` for each of ``members`` (its
+        name ``owner.member``, or ``name``)."""
+
+        def register(fn: BuiltinFn) -> BuiltinFn:
+            for member in members:
+                shown = name or (f"{owner}.{member}" if owner else member)
+                self._table.setdefault(owner, {})[member] = (shown, fn)
+            return fn
+
+        return register
+
+    def builtins(self, owner: str) -> dict[str, Builtin]:
+        return {member: Builtin(shown, fn) for member, (shown, fn) in self._table[owner].items()}

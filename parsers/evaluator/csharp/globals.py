@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from parsers.evaluator.core.arguments import Args, Kwargs, arg
 from parsers.evaluator.core.context import CallContext
+from parsers.evaluator.core.registry import BuiltinsByOwner
 from parsers.evaluator.core.values import (
     UNDEFINED,
     BoundMethod,
@@ -76,28 +77,11 @@ EXCEPTION_BASES: dict[str, str | None] = {
     "UnassignedReferenceException": "SystemException",
 }
 
-#: owner (``Math``, ``String``, ``Array``, ``Convert``; ``""`` for a global name) -> member ->
-#: (the built-in's name, its function), in the order registered.
-_REGISTERED: Final[dict[str, dict[str, tuple[str, BuiltinFn]]]] = {}
+_BUILTINS: Final = BuiltinsByOwner()
 
-
-def cs_builtin(
-    owner: str, *members: str, name: str | None = None
-) -> Callable[[BuiltinFn], BuiltinFn]:
-    """Registers the decorated function as ``owner.member`` for each of ``members`` (its name
-    ``owner.member``, or ``name``)."""
-
-    def register(fn: BuiltinFn) -> BuiltinFn:
-        for member in members:
-            shown = name or (f"{owner}.{member}" if owner else member)
-            _REGISTERED.setdefault(owner, {})[member] = (shown, fn)
-        return fn
-
-    return register
-
-
-def _registered(owner: str) -> dict[str, Builtin]:
-    return {member: Builtin(shown, fn) for member, (shown, fn) in _REGISTERED[owner].items()}
+#: ``@cs_builtin("Math", "min")``: the decorated function is that member of the namespace.
+cs_builtin = _BUILTINS.register
+_registered = _BUILTINS.builtins
 
 
 def dialect_of(ctx: CallContext) -> CSharp:
@@ -283,34 +267,13 @@ def _on_items(ctx: CallContext, args: Args, operator: str) -> Value:
     return dialect_of(ctx).linq_operators()[operator](ctx, items, list(args[1:]))
 
 
-@cs_builtin("Array", "Sort")
-def array_sort(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "Sort")
+def _items_operator(operator: str) -> BuiltinFn:
+    """``Array.<operator>(items, ...)``: LINQ's list operator of that name on ``items``."""
+    return lambda ctx, args, kwargs: _on_items(ctx, args, operator)
 
 
-@cs_builtin("Array", "Find")
-def array_find(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "Find")
-
-
-@cs_builtin("Array", "FindAll")
-def array_find_all(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "FindAll")
-
-
-@cs_builtin("Array", "FindIndex")
-def array_find_index(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "FindIndex")
-
-
-@cs_builtin("Array", "ForEach")
-def array_for_each(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "ForEach")
-
-
-@cs_builtin("Array", "Exists")
-def array_exists(ctx: CallContext, args: Args, kwargs: Kwargs) -> Value:
-    return _on_items(ctx, args, "Exists")
+for _operator in ("Sort", "Find", "FindAll", "FindIndex", "ForEach", "Exists"):
+    cs_builtin("Array", _operator)(_items_operator(_operator))
 
 
 @cs_builtin("Array", "TrueForAll")

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Final
 from parsers.evaluator.core.arguments import arg
 from parsers.evaluator.core.context import CallContext
 from parsers.evaluator.core.engine import Kind
+from parsers.evaluator.core.registry import BuiltinsByOwner
 from parsers.evaluator.core.values import (
     UNDEFINED,
     Builtin,
-    BuiltinFn,
     EngineClass,
     Namespace,
     Record,
@@ -169,29 +169,11 @@ TYPED_ELEMENTS: dict[str, Callable[[float], float]] = {
 }
 
 
-#: owner (``Math``, ``Object``, ``Array``, ``String``, ``JSON``; ``""`` for a global name) ->
-#: member -> (the built-in's name, its function), in the order registered, which is the order
-#: each namespace lists its members.
-_REGISTERED: Final[dict[str, dict[str, tuple[str, BuiltinFn]]]] = {}
+_BUILTINS: Final = BuiltinsByOwner()
 
-
-def js_builtin(
-    owner: str, *members: str, name: str | None = None
-) -> Callable[[BuiltinFn], BuiltinFn]:
-    """Registers the decorated function as ``owner.member`` for each of ``members`` (its name
-    ``owner.member``, or ``name``)."""
-
-    def register(fn: BuiltinFn) -> BuiltinFn:
-        for member in members:
-            shown = name or (f"{owner}.{member}" if owner else member)
-            _REGISTERED.setdefault(owner, {})[member] = (shown, fn)
-        return fn
-
-    return register
-
-
-def _registered(owner: str) -> dict[str, Builtin]:
-    return {member: Builtin(shown, fn) for member, (shown, fn) in _REGISTERED[owner].items()}
+#: ``@js_builtin("Math", "min")``: the decorated function is that member of the namespace.
+js_builtin = _BUILTINS.register
+_registered = _BUILTINS.builtins
 
 
 def _number_builtin(fn: Callable[..., float], arity: int = 1) -> Builtin:
